@@ -1,0 +1,109 @@
+// The search hook: the small, algorithm-agnostic vocabulary every planner speaks while it works
+// (DESIGN.md section 3). Planners never draw; they report phases, nodes, tests, marks and paths
+// here, and the viz library records them into a trace that the app and tests replay.
+//
+// Cost when nobody watches: planners dispatch once per query on whether an observer is attached
+// and run a separate instantiation of their loop with every report compiled out.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/geometry.hpp"
+
+namespace pl {
+
+inline constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
+
+// How a node is shown: a position in map units, an optional heading (radians, 0 = east,
+// clockwise on screen; NaN = none) and a level (0 = base grid, higher = abstract layers).
+struct NodeDesc {
+  std::uint32_t id = kNoNode;
+  float x = 0, y = 0;
+  float heading = std::numeric_limits<float>::quiet_NaN();
+  std::int16_t level = 0;
+};
+
+// Semantic role of a shape; the renderer maps roles to colours and legend entries.
+enum class Role : std::uint8_t {
+  Open,
+  Closed,
+  Current,
+  Candidate,
+  Accepted,
+  Rejected,
+  Path,
+  AbstractNode,
+  AbstractEdge,
+  AbstractPath,
+  Cluster,
+  Entrance,
+  Transition,
+  Start,
+  Goal,
+  Subgoal,
+  Obstacle,
+  Highlight,
+  Count
+};
+const char* role_name(Role r);
+
+struct Shape {
+  enum class Kind : std::uint8_t { Point, Cell, Segment, Arc, Circle, Pose, Polyline };
+  Kind kind = Kind::Point;
+  Vec2 a, b;              // point / cell (a = cell corner) / segment (a, b) / circle centre a
+  double radius = 0;      // circle, arc
+  double angle = 0;       // arc start angle, pose heading
+  double sweep = 0;       // arc sweep (positive = clockwise on screen)
+  std::int16_t level = 0;
+  std::uint32_t tag = kNoNode;  // planner-defined: e.g. the circle that rejected an edge
+  std::vector<Vec2> points;     // polyline
+
+  static Shape point(Vec2 p) { return Shape{Kind::Point, p, {}, 0, 0, 0, 0, kNoNode, {}}; }
+  static Shape cell(int x, int y) {
+    return Shape{Kind::Cell, {double(x), double(y)}, {}, 0, 0, 0, 0, kNoNode, {}};
+  }
+  static Shape segment(Vec2 p, Vec2 q) { return Shape{Kind::Segment, p, q, 0, 0, 0, 0, kNoNode, {}}; }
+  static Shape circle(Vec2 c, double r) { return Shape{Kind::Circle, c, {}, r, 0, 0, 0, kNoNode, {}}; }
+  static Shape arc(const Arc& a) {
+    return Shape{Kind::Arc, a.center, {}, a.radius, a.start_angle, a.sweep, 0, kNoNode, {}};
+  }
+  static Shape pose(const Pose& p) {
+    return Shape{Kind::Pose, {p.x, p.y}, {}, 0, p.heading, 0, 0, kNoNode, {}};
+  }
+  static Shape polyline(std::vector<Vec2> pts) {
+    return Shape{Kind::Polyline, {}, {}, 0, 0, 0, 0, kNoNode, std::move(pts)};
+  }
+};
+
+class SearchObserver {
+ public:
+  virtual ~SearchObserver() = default;
+  // A named stage: "insert start", "abstract search", "refine 4/9", "smooth".
+  virtual void phase(std::string_view /*name*/) {}
+  // A node was generated (or re-opened) with this parent and g, h.
+  virtual void open(const NodeDesc& /*node*/, std::uint32_t /*parent*/, double /*g*/, double /*h*/) {}
+  // A better path to an open node was found.
+  virtual void relax(std::uint32_t /*node*/, std::uint32_t /*parent*/, double /*g*/) {}
+  // A node was taken off the open list and expanded.
+  virtual void close(std::uint32_t /*node*/) {}
+  // Geometry that was tried: a line of sight, a bitangent, an entrance scan.
+  virtual void test(const Shape& /*shape*/, bool /*ok*/) {}
+  // Anything else worth seeing: a transition point, a subgoal, an arc.
+  virtual void mark(const Shape& /*shape*/, Role /*role*/) {}
+  // The result of a phase or of the search.
+  virtual void path(std::span<const PathPiece> /*pieces*/) {}
+  // A counter the planner keeps ("expanded", "los tests").
+  virtual void counter(std::string_view /*name*/, double /*value*/) {}
+  // A step boundary; by default one per expansion.
+  virtual void frame() {}
+};
+
+// Attached, does nothing: used to measure what the hook itself costs.
+class NullObserver final : public SearchObserver {};
+
+}  // namespace pl

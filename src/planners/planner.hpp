@@ -1,0 +1,117 @@
+// The Planner interface and the registry that the app and the CLI both build from: a planner's
+// name, family, whether it is optimal, its parameters (with types, ranges and defaults) and a
+// factory. Nothing outside this registry knows which planners exist.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/geometry.hpp"
+#include "core/observer.hpp"
+#include "core/scene.hpp"
+
+namespace pl {
+
+struct Query {
+  Pose start, goal;  // map units; grid planners use the cells containing the points
+  int size = 1;      // agent side in cells (Annotated A*, HAA*)
+  CapabilityMask capability = 0;  // 0 = the palette's MovingAI default ({ground, swamp})
+  double radius = 0.5;
+  double turning_radius = 0.0;
+  bool can_reverse = false;
+
+  static Query from_agent(const Scene& scene, const Agent& a);
+};
+
+struct PlanResult {
+  bool found = false;
+  double length = 0;
+  std::vector<Pose> points;      // waypoints in map units (cell centres for grid planners)
+  std::vector<PathPiece> pieces; // lines and arcs; lengths add up to `length`
+  std::uint64_t expanded = 0;
+  std::uint64_t generated = 0;
+  double time_ms = 0;
+  size_t memory_bytes = 0;       // planner's working memory after the query
+  bool cancelled = false;
+  std::string message;           // why no path ("start is blocked"), or empty
+  // Planner-specific figures, e.g. expansions per phase.
+  std::vector<std::pair<std::string, double>> stats;
+};
+
+struct RunContext {
+  SearchObserver* observer = nullptr;           // nullptr = nobody watches, nothing recorded
+  const std::atomic<bool>* cancel = nullptr;    // polled by long searches
+  std::atomic<float>* progress = nullptr;       // 0..1 where the planner can tell
+  bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+};
+
+class Planner {
+ public:
+  virtual ~Planner() = default;
+  virtual PlanResult plan(const Scene& scene, const Query& query, const RunContext& ctx = {}) = 0;
+  // Working memory held between queries (node pools, caches).
+  virtual size_t memory_bytes() const { return 0; }
+};
+
+struct ParamDesc {
+  enum class Type { Int, Double, Bool, Enum };
+  std::string name;
+  Type type = Type::Int;
+  std::string description;
+  double min = 0, max = 0;            // Int and Double
+  std::string default_value;
+  std::vector<std::string> choices;   // Enum
+};
+const char* param_type_name(ParamDesc::Type t);
+
+// Checked parameter values: every parameter of the planner present, as text.
+class ParamSet {
+ public:
+  ParamSet() = default;
+  explicit ParamSet(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+  const std::string& get(const std::string& name) const;
+  int get_int(const std::string& name) const;
+  double get_double(const std::string& name) const;
+  bool get_bool(const std::string& name) const;
+  const std::map<std::string, std::string>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+struct PlannerInfo {
+  std::string name;         // short and stable: "astar", "annotated-astar", ...
+  std::string family;       // "grid search", "multi-size", "continuous", ...
+  std::string description;
+  bool optimal = false;
+  std::vector<ParamDesc> params;
+  std::function<std::unique_ptr<Planner>(const ParamSet&)> make;
+};
+
+class Registry {
+ public:
+  // Every planner pathlab ships with.
+  static const Registry& builtin();
+
+  void add(PlannerInfo info);
+  const std::vector<PlannerInfo>& all() const { return planners_; }
+  const PlannerInfo* find(const std::string& name) const;
+  // Fills defaults and checks names, types and ranges; throws InputError naming the problem.
+  ParamSet check(const PlannerInfo& info, const std::map<std::string, std::string>& values) const;
+  // find + check + make; throws InputError for an unknown planner or a bad parameter.
+  std::unique_ptr<Planner> create(const std::string& name,
+                                  const std::map<std::string, std::string>& values = {}) const;
+
+ private:
+  std::vector<PlannerInfo> planners_;
+};
+
+// Adds the grid planners (astar, dijkstra, annotated-astar, astar-textbook).
+void register_grid_planners(Registry& r);
+
+}  // namespace pl
