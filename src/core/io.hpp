@@ -33,6 +33,9 @@ struct ScenProblem {
 struct Scenario {
   enum class Dialect { V1Tabs, V1_0Spaces } dialect = Dialect::V1Tabs;
   std::vector<ScenProblem> problems;
+  // Line of each problem in the text it was parsed from (for messages); empty when built in
+  // code. Not compared: two scenarios with the same problems are the same scenario.
+  std::vector<long> lines;
 };
 
 Scenario parse_scen(std::string_view text, const std::string& name);
