@@ -1,0 +1,331 @@
+// Search traces: what a planner reported through the observer hook (core/observer.hpp), recorded
+// cheaply while it runs and replayed afterwards, frame by frame, forward and back (DESIGN.md
+// section 3). The UI, the CLI and the tests share this model; it knows nothing of rendering.
+//
+//   TraceRecorder  the SearchObserver a planner reports to; take() hands over a Trace.
+//   Trace          the immutable recording: compact events, frame boundaries, phase markers,
+//                  side tables (node descriptions, shapes, paths, names) and keyframes.
+//   TraceCursor    a replay position on a Trace; its FrameState is what a view shows.
+//
+// Frames: frame 0 is the state before any event; frame k (k >= 1) is the state after all events
+// reported before the k-th frame() call; if events follow the last frame() call, one more frame
+// holds them, so the last frame is always the state after every event.
+//
+// Keyframe policy: a snapshot of the replay state is kept at frame 0, and after any frame at
+// which the events since the previous keyframe reach max(4096, N), N = nodes seen so far. A
+// snapshot costs O(N) (48 bytes a node) and is preceded by at least N events (32 bytes each),
+// so keyframes add at most 1.5x the event memory: O(events). A seek copies one snapshot and
+// replays fewer than max(4096, N) events plus one frame, i.e. it costs O(N + largest frame),
+// the same order as drawing the state it produces. (2N, which would halve the memory, gives
+// grid A* only one keyframe: it reports about two events per node.)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/geometry.hpp"
+#include "core/observer.hpp"
+
+namespace pl {
+
+enum class NodeStatus : std::uint8_t { Unseen, Open, Closed };
+const char* node_status_name(NodeStatus s);
+
+// One node as of some frame. A node that has only been named as a parent is Unseen; it, and a
+// node relaxed or closed without ever being opened, has no position (desc.x = desc.y = 0).
+struct NodeState {
+  NodeDesc desc;  // desc.id is the planner's node id
+  double g = std::numeric_limits<double>::infinity();
+  double h = 0;
+  std::uint32_t parent = kNoNode;  // index into FrameState::nodes(), kNoNode = none
+  NodeStatus status = NodeStatus::Unseen;
+  double f() const { return g + h; }
+};
+static_assert(sizeof(NodeState) <= 48, "keyframe memory (see the policy above) assumes this");
+
+struct SearchCounters {
+  std::uint64_t expanded = 0;   // close() events
+  std::uint64_t generated = 0;  // open() events, re-openings included
+  std::uint64_t relaxed = 0;    // relax() events
+  std::uint64_t tests_passed = 0, tests_failed = 0;
+  std::uint64_t open = 0;  // nodes whose status is Open now (the open list's size)
+  bool operator==(const SearchCounters&) const = default;
+};
+
+// A test() or mark() shape. Tests carry role Accepted or Rejected so one legend serves both.
+struct ShapeRecord {
+  Shape shape;
+  std::uint32_t frame = 0;  // first frame that shows it: lets a view highlight "this frame"
+  Role role = Role::Highlight;
+  bool is_test = false;
+  bool ok = false;  // tests only
+};
+
+// One recorded event: 32 bytes, no pointers; nodes are dense indices (first-appearance order),
+// everything variable-sized lives in the Trace's side tables.
+struct TraceEvent {
+  enum class Kind : std::uint8_t { Phase, Open, Relax, Close, Test, Mark, Path, Counter };
+  Kind kind = Kind::Phase;
+  std::uint8_t flag = 0;  // Test: ok; Mark: role
+  std::uint16_t spare = 0;
+  // Open/Relax/Close: node index; Test/Mark: shape record; Path: path; Phase: phase name;
+  // Counter: counter name.
+  std::uint32_t a = 0;
+  std::uint32_t b = kNoNode;  // Open/Relax: parent node index (kNoNode = none)
+  std::uint32_t c = 0;        // Open: node description index
+  double x = 0;               // Open/Relax: g; Counter: value
+  double y = 0;               // Open: h
+};
+static_assert(sizeof(TraceEvent) == 32, "events are meant to stay compact");
+
+class Trace;
+
+// The replay state at one frame. Shapes and paths are views into the Trace, so a FrameState is
+// valid only while its Trace lives.
+class FrameState {
+ public:
+  std::size_t frame() const { return frame_; }
+  // Name of the latest phase() so far; empty before the first one.
+  std::string_view phase() const;
+
+  // Every node seen so far, by dense index (the order in which the planner first named them).
+  std::span<const NodeState> nodes() const { return nodes_; }
+  const NodeState* node(std::uint32_t index) const {
+    return index < nodes_.size() ? &nodes_[index] : nullptr;
+  }
+  // nullptr if the planner has not named this id by this frame.
+  const NodeState* node_by_id(std::uint32_t id) const;
+  const NodeState* parent_of(const NodeState& n) const { return node(n.parent); }
+  // The node closed last (the one being expanded), or nullptr.
+  const NodeState* current() const { return node(current_); }
+
+  const SearchCounters& counters() const { return counters_; }
+  // Named counters from counter(), in order of first report.
+  std::vector<std::pair<std::string_view, double>> named_counters() const;
+  std::optional<double> counter(std::string_view name) const;
+
+  // test() and mark() shapes so far, in report order.
+  std::span<const ShapeRecord> shapes() const;
+  // The latest path() so far; empty if none.
+  std::span<const PathPiece> path() const;
+
+  // Up to max_count open nodes, best first: smallest f, then larger g (the usual A* tie
+  // break), then smaller id, so the UI's clipped list is stable. O(N log max_count).
+  std::vector<const NodeState*> open_list(std::size_t max_count) const;
+
+  // Same frame and same content. NaN headings compare equal to each other.
+  bool operator==(const FrameState& o) const;
+
+ private:
+  friend class Trace;
+  friend class TraceCursor;
+  friend struct TraceReplay;
+
+  const Trace* trace_ = nullptr;  // set by whoever exposes the state; keyframes leave it stale
+  std::size_t frame_ = 0;
+  std::uint32_t phase_ = kNoNode;    // phase name index
+  std::uint32_t current_ = kNoNode;  // node index
+  std::uint32_t path_ = kNoNode;     // path index
+  std::uint32_t shape_count_ = 0;
+  std::vector<NodeState> nodes_;
+  std::vector<double> named_;  // by counter name index
+  SearchCounters counters_;
+};
+
+class Trace {
+ public:
+  struct PhaseMarker {
+    std::string name;
+    std::size_t first_frame = 0;  // the first frame at which this phase is the current one
+  };
+  // Where frame k ends and what it has seen: the replay state of frame k is events
+  // [0, event_end) applied to the empty state.
+  struct FrameInfo {
+    std::uint64_t event_end = 0;
+    std::uint32_t node_count = 0;
+    std::uint32_t counter_count = 0;
+    std::uint32_t shape_count = 0;
+  };
+
+  Trace();
+  Trace(Trace&&) noexcept = default;
+  Trace& operator=(Trace&&) noexcept = default;
+  // A trace can run to hundreds of megabytes: share it by reference, never copy it by accident.
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+
+  // At least 1 (frame 0, the empty state).
+  std::size_t frame_count() const { return frames_.size(); }
+  // Recorded events, frame boundaries excluded (they are kept apart, 24 bytes a frame).
+  std::size_t event_count() const { return events_.size(); }
+  std::size_t node_count() const { return node_ids_.size(); }
+  const std::vector<PhaseMarker>& phases() const { return phases_; }
+  // Everything the trace holds, keyframes included.
+  std::size_t memory_bytes() const;
+
+  // Raw access, for exporters and tools that need more than the replayed state.
+  std::span<const TraceEvent> events() const { return events_; }
+  const FrameInfo& frame_info(std::size_t k) const { return frames_[k]; }
+  // The events that take frame k-1 to frame k (empty for k = 0).
+  std::span<const TraceEvent> frame_events(std::size_t k) const;
+  std::span<const NodeDesc> descriptions() const { return descs_; }
+  std::uint32_t node_id(std::uint32_t index) const { return node_ids_[index]; }
+  // Dense index of a planner node id, or kNoNode if it never appears.
+  std::uint32_t index_of(std::uint32_t id) const;
+  std::span<const ShapeRecord> shapes() const { return shapes_; }
+  std::span<const PathPiece> path(std::uint32_t index) const { return paths_[index]; }
+  std::size_t path_count() const { return paths_.size(); }
+  const std::string& phase_name(std::uint32_t index) const { return phase_names_[index]; }
+  const std::string& counter_name(std::uint32_t index) const { return counter_names_[index]; }
+  std::size_t counter_name_count() const { return counter_names_.size(); }
+
+  std::size_t keyframe_count() const { return keyframes_.size(); }
+  std::size_t keyframe_frame(std::size_t i) const { return keyframes_[i].frame_; }
+  // Most events a seek may replay after restoring a keyframe (see the policy above).
+  std::size_t max_replay_events() const { return max_replay_; }
+  // Events since the last keyframe that trigger a new one, with n nodes seen.
+  static std::size_t keyframe_interval(std::size_t n) { return n > 4096 ? n : 4096; }
+
+ private:
+  friend class TraceRecorder;
+  friend class TraceCursor;
+  friend class FrameState;
+  friend struct TraceReplay;
+
+  // Node id -> dense index, on the recorder's hot path (one or two look-ups an event). Small ids
+  // (grid cells, the common case) go to a direct table, where a search's neighbouring cells
+  // share cache lines; the table may hold up to max(2^20, 4 x nodes) ids, so memory stays
+  // O(nodes). Other ids go to an open-addressing hash table.
+  class IdMap {
+   public:
+    std::uint32_t find(std::uint32_t id) const {
+      return id < direct_.size() ? direct_[id] : find_hashed(id);
+    }
+    // The index of id, inserting `next` if id is new.
+    std::uint32_t insert(std::uint32_t id, std::uint32_t next, bool& inserted);
+    std::size_t memory_bytes() const {
+      return slots_.capacity() * sizeof(Slot) + direct_.capacity() * sizeof(std::uint32_t);
+    }
+
+   private:
+    struct Slot {
+      std::uint32_t id = kNoNode;
+      std::uint32_t index = kNoNode;  // kNoNode = empty slot
+    };
+    std::vector<std::uint32_t> direct_;  // by id; kNoNode = absent
+    std::vector<Slot> slots_;
+    std::size_t size_ = 0, hashed_ = 0;
+    std::uint32_t find_hashed(std::uint32_t id) const;
+    std::uint32_t insert_hashed(std::uint32_t id, std::uint32_t next, bool& inserted);
+    void grow_hash(std::size_t slots);
+    void grow_direct(std::uint32_t id);
+  };
+
+  // Called once recording ends: closes the last frame and builds the keyframes.
+  void finish();
+
+  std::vector<TraceEvent> events_;
+  std::vector<FrameInfo> frames_;
+  std::vector<NodeDesc> descs_;
+  std::vector<std::uint32_t> node_ids_;
+  IdMap ids_;
+  std::vector<ShapeRecord> shapes_;
+  std::vector<std::vector<PathPiece>> paths_;
+  std::vector<std::string> phase_names_, counter_names_;
+  std::vector<PhaseMarker> phases_;
+  std::vector<FrameState> keyframes_;  // ascending frames; keyframes_[0] is frame 0
+  std::size_t max_replay_ = 0;
+};
+
+// Records everything it is told. Per event: one or two id look-ups and a 32-byte push; shapes,
+// paths and names are copied to side tables (names once each).
+class TraceRecorder final : public SearchObserver {
+ public:
+  TraceRecorder();
+
+  void phase(std::string_view name) override;
+  void open(const NodeDesc& node, std::uint32_t parent, double g, double h) override;
+  void relax(std::uint32_t node, std::uint32_t parent, double g) override;
+  void close(std::uint32_t node) override;
+  void test(const Shape& shape, bool ok) override;
+  void mark(const Shape& shape, Role role) override;
+  void path(std::span<const PathPiece> pieces) override;
+  void counter(std::string_view name, double value) override;
+  void frame() override;
+
+  std::size_t event_count() const { return trace_.events_.size(); }
+  // Hands the recording over (keyframes are built here, in one pass) and starts a new one.
+  Trace take();
+
+ private:
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using NameIndex = std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>>;
+
+  std::uint32_t node_index(std::uint32_t id);
+  static std::uint32_t name_index(NameIndex& index, std::vector<std::string>& names,
+                                  std::string_view name);
+  void push_shape(const Shape& shape, Role role, bool is_test, bool ok);
+
+  Trace trace_;
+  std::vector<std::uint32_t> last_desc_;  // per node index: its latest description
+  NameIndex phase_index_, counter_index_;
+};
+
+// A replay position. Moves between frames by the cheapest of: replaying forward from the
+// current state, undoing recent frames (an undo log kept for up to ~64k recent events), or
+// restoring the nearest keyframe at or before the target and replaying from there.
+// The Trace must outlive the cursor and stay where it is.
+class TraceCursor {
+  friend struct TraceReplay;
+
+ public:
+  explicit TraceCursor(const Trace& trace);
+
+  const Trace& trace() const { return *trace_; }
+  std::size_t frame() const { return state_.frame_; }
+  std::size_t last_frame() const { return trace_->frame_count() - 1; }
+  const FrameState& state() const { return state_; }
+
+  // Frames past the end go to the last frame.
+  void seek(std::size_t frame);
+  // Apply the next frame's events; false (and no change) at the last frame.
+  bool step_forward();
+  // Back one frame; false (and no change) at frame 0.
+  bool step_back();
+
+  // Events applied or undone by the latest move, for tests and profiling.
+  std::size_t last_replayed() const { return last_replayed_; }
+
+ private:
+  struct Undo {
+    NodeState node;           // Open/Relax/Close: the node's record before the event
+    double value = 0;         // Counter: previous value
+    std::uint32_t index = 0;  // Phase: previous phase; Path: previous path; Close: previous current
+  };
+
+  void seek(std::size_t frame, bool stepping_back);
+  void restore(std::size_t keyframe);
+  // Replays to `frame`, logging undo entries for the frames after `log_from` (>= frame()).
+  void forward_to(std::size_t frame, std::size_t log_from);
+  void back_to(std::size_t frame);
+  void trim_undo();
+
+  const Trace* trace_;
+  FrameState state_;
+  std::vector<Undo> undo_;     // one entry per event in (undo_base_, frame()]
+  std::size_t undo_base_ = 0;  // the undo log reaches back to this frame
+  std::size_t last_replayed_ = 0;
+};
+
+}  // namespace pl
