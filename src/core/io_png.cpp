@@ -42,13 +42,21 @@ GridMap parse_png(const unsigned char* data, size_t size, const std::string& nam
     throw InputError(name + ": PNG is " + std::to_string(w) + "x" + std::to_string(h) +
                      " pixels; a map side must be 1.." + std::to_string(kMaxMapSide));
   }
-  // Deflate expands at most ~1032:1 and a pixel takes at least one bit, so a genuine PNG of
-  // `size` bytes holds at most about 8 * 1032 * size pixels. A header claiming more is a lie
-  // that would make the decoder allocate far more than the input justifies.
+  // Deflate expands at most ~1032:1, so the IDAT data of a file of `size` bytes inflates to at
+  // most about 1032 * size bytes of scanlines. A header claiming more is a lie that would make
+  // the decoder allocate far more than the input justifies. stbi_info accepted the IHDR, which
+  // sits right after the signature: width, height, bit depth, colour type.
   const unsigned long long pixels = static_cast<unsigned long long>(w) * static_cast<unsigned long long>(h);
-  if (pixels > 8ULL * 1040ULL * size + 65536ULL)
-    throw InputError(name + ": PNG header claims " + std::to_string(w) + "x" + std::to_string(h) +
-                     " pixels, more than the file can hold");
+  {
+    static constexpr int kSamples[7] = {1, 0, 3, 1, 2, 0, 4};  // by colour type
+    const int depth = size > 25 ? data[24] : 1;
+    const int ctype = size > 25 ? data[25] : 0;
+    const int samples = ctype >= 0 && ctype < 7 && kSamples[ctype] > 0 ? kSamples[ctype] : 1;
+    const unsigned long long row_bytes = (static_cast<unsigned long long>(w) * static_cast<unsigned long long>(depth * samples) + 7) / 8;
+    if (row_bytes * static_cast<unsigned long long>(h) > 1040ULL * size + 65536ULL)
+      throw InputError(name + ": PNG header claims " + std::to_string(w) + "x" + std::to_string(h) +
+                       " pixels, more than a file of " + std::to_string(size) + " bytes can hold");
+  }
 
   int rw = 0, rh = 0, rc = 0;
   std::unique_ptr<stbi_uc, void (*)(void*)> px(stbi_load_from_memory(data, len, &rw, &rh, &rc, 3),

@@ -110,6 +110,9 @@ Scenario parse_scen(std::string_view text, const std::string& name) {
     p.bucket = get_int(0, "bucket", 0, 1000000000);
     p.map_path = std::string(detail::trim(f[1]));
     if (p.map_path.empty()) throw InputError(name, ln, "column 2 (map): empty map path");
+    for (char c : p.map_path)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        throw InputError(name, ln, "column 2 (map): control character " + detail::quote_char(c) + " in the map path");
     p.map_width = get_int(2, "map width", 1, kMaxMapSide);
     p.map_height = get_int(3, "map height", 1, kMaxMapSide);
     p.start_x = get_int(4, "start x", 0, p.map_width - 1);
