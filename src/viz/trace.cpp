@@ -53,20 +53,36 @@ struct TraceReplay {
     const std::size_t old = s.nodes_.size();
     if (fi.node_count > old) {
       s.nodes_.resize(fi.node_count);
+      s.open_pos_.resize(fi.node_count, kNoNode);
       for (std::size_t i = old; i < fi.node_count; ++i) s.nodes_[i].desc.id = t.node_ids_[i];
     }
     if (fi.counter_count > s.named_.size()) s.named_.resize(fi.counter_count, 0.0);
   }
 
   static void shrink(FrameState& s, const Trace::FrameInfo& fi) {
+    // The nodes cut off are Unseen again, so none of them is in the open index.
     s.nodes_.resize(fi.node_count);
+    s.open_pos_.resize(fi.node_count);
     s.named_.resize(fi.counter_count);
   }
 
-  static void set_status(FrameState& s, NodeState& n, NodeStatus to) {
-    if (n.status == NodeStatus::Open) --s.counters_.open;
-    if (to == NodeStatus::Open) ++s.counters_.open;
+  // Keeps the open index (open_, open_pos_) in step with the statuses.
+  static void set_status(FrameState& s, std::uint32_t i, NodeStatus to) {
+    NodeState& n = s.nodes_[i];
+    const bool was_open = n.status == NodeStatus::Open, is_open = to == NodeStatus::Open;
     n.status = to;
+    if (was_open == is_open) return;
+    if (is_open) {
+      s.open_pos_[i] = std::uint32_t(s.open_.size());
+      s.open_.push_back(i);
+    } else {
+      const std::uint32_t pos = s.open_pos_[i], last = s.open_.back();
+      s.open_[pos] = last;
+      s.open_pos_[last] = pos;
+      s.open_.pop_back();
+      s.open_pos_[i] = kNoNode;
+    }
+    s.counters_.open = s.open_.size();
   }
 
   template <bool kLog>
@@ -80,7 +96,7 @@ struct TraceReplay {
       case K::Open: {
         NodeState& n = s.nodes_[e.a];
         if constexpr (kLog) log.push_back(Undo{n, 0, 0});
-        set_status(s, n, NodeStatus::Open);
+        set_status(s, e.a, NodeStatus::Open);
         n.desc = t.descs_[e.c];
         n.g = e.x;
         n.h = e.y;
@@ -91,7 +107,7 @@ struct TraceReplay {
       case K::Relax: {
         NodeState& n = s.nodes_[e.a];
         if constexpr (kLog) log.push_back(Undo{n, 0, 0});
-        if (n.status == NodeStatus::Unseen) set_status(s, n, NodeStatus::Open);
+        if (n.status == NodeStatus::Unseen) set_status(s, e.a, NodeStatus::Open);
         n.g = e.x;
         n.parent = e.b;
         ++s.counters_.relaxed;
@@ -100,7 +116,7 @@ struct TraceReplay {
       case K::Close: {
         NodeState& n = s.nodes_[e.a];
         if constexpr (kLog) log.push_back(Undo{n, 0, s.current_});
-        set_status(s, n, NodeStatus::Closed);
+        set_status(s, e.a, NodeStatus::Closed);
         s.current_ = e.a;
         ++s.counters_.expanded;
         break;
@@ -132,9 +148,8 @@ struct TraceReplay {
       case K::Open:
       case K::Relax:
       case K::Close: {
-        NodeState& n = s.nodes_[e.a];
-        set_status(s, n, u.node.status);
-        n = u.node;
+        set_status(s, e.a, u.node.status);
+        s.nodes_[e.a] = u.node;
         if (e.kind == K::Open) --s.counters_.generated;
         if (e.kind == K::Relax) --s.counters_.relaxed;
         if (e.kind == K::Close) {
@@ -195,7 +210,7 @@ std::span<const PathPiece> FrameState::path() const {
 std::vector<const NodeState*> FrameState::open_list(std::size_t max_count) const {
   std::vector<const NodeState*> out;
   if (max_count == 0) return out;
-  out.reserve(std::min<std::size_t>(counters_.open, max_count + 1));
+  out.reserve(std::min(open_.size(), max_count));
   auto better = [](const NodeState* a, const NodeState* b) {
     const double fa = a->f(), fb = b->f();
     if (fa != fb) return fa < fb;
@@ -204,14 +219,14 @@ std::vector<const NodeState*> FrameState::open_list(std::size_t max_count) const
   };
   // A bounded max-heap of the best max_count so far: the UI asks for a few dozen rows out of
   // possibly millions of open nodes, so this beats sorting everything.
-  for (const NodeState& n : nodes_) {
-    if (n.status != NodeStatus::Open) continue;
+  for (const std::uint32_t i : open_) {
+    const NodeState* n = &nodes_[i];
     if (out.size() < max_count) {
-      out.push_back(&n);
+      out.push_back(n);
       std::push_heap(out.begin(), out.end(), better);
-    } else if (better(&n, out.front())) {
+    } else if (better(n, out.front())) {
       std::pop_heap(out.begin(), out.end(), better);
-      out.back() = &n;
+      out.back() = n;
       std::push_heap(out.begin(), out.end(), better);
     }
   }
@@ -354,7 +369,8 @@ std::size_t Trace::memory_bytes() const {
   for (const PhaseMarker& p : phases_) b += p.name.capacity();
   b += keyframes_.capacity() * sizeof(FrameState);
   for (const FrameState& k : keyframes_)
-    b += k.nodes_.capacity() * sizeof(NodeState) + k.named_.capacity() * sizeof(double);
+    b += k.nodes_.capacity() * sizeof(NodeState) + k.named_.capacity() * sizeof(double) +
+         (k.open_.capacity() + k.open_pos_.capacity()) * sizeof(std::uint32_t);
   return b;
 }
 

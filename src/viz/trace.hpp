@@ -13,8 +13,8 @@
 //
 // Keyframe policy: a snapshot of the replay state is kept at frame 0, and after any frame at
 // which the events since the previous keyframe reach max(4096, N), N = nodes seen so far. A
-// snapshot costs O(N) (48 bytes a node) and is preceded by at least N events (32 bytes each),
-// so keyframes add at most 1.5x the event memory: O(events). A seek copies one snapshot and
+// snapshot costs O(N) (at most 56 bytes a node) and is preceded by at least N events (32 bytes
+// each), so keyframes add at most 1.75x the event memory: O(events). A seek copies one snapshot and
 // replays fewer than max(4096, N) events plus one frame, i.e. it costs O(N + largest frame),
 // the same order as drawing the state it produces. (2N, which would halve the memory, gives
 // grid A* only one keyframe: it reports about two events per node.)
@@ -118,7 +118,7 @@ class FrameState {
   std::span<const PathPiece> path() const;
 
   // Up to max_count open nodes, best first: smallest f, then larger g (the usual A* tie
-  // break), then smaller id, so the UI's clipped list is stable. O(N log max_count).
+  // break), then smaller id, so the UI's clipped list is stable. O(open x log max_count).
   std::vector<const NodeState*> open_list(std::size_t max_count) const;
 
   // Same frame and same content. NaN headings compare equal to each other.
@@ -136,6 +136,10 @@ class FrameState {
   std::uint32_t path_ = kNoNode;     // path index
   std::uint32_t shape_count_ = 0;
   std::vector<NodeState> nodes_;
+  // The open nodes, unordered, and each node's position there (kNoNode = not open): the open
+  // list costs O(open), not O(nodes), and the frontier is usually a small part of the nodes.
+  std::vector<std::uint32_t> open_;
+  std::vector<std::uint32_t> open_pos_;
   std::vector<double> named_;  // by counter name index
   SearchCounters counters_;
 };
