@@ -49,7 +49,12 @@ void check_scen_against_map(const Scenario& scen, const GridMap& map, const std:
 
 // ---- JSON scene file (pathlab_scene version 1)
 inline constexpr int kSceneVersion = 1;
-// `base_dir` resolves "map": {"file": ...}; `name` is used in error messages.
+// `base_dir` resolves "map": {"file": ...}; `name` is used in error messages, which read
+// "name:line: json.path: problem" (the line of the offending value). Unknown top-level fields
+// are kept in Scene::unknown_fields and written back; unknown fields inside known objects are
+// rejected (they are typos more often than data). A file of a newer version is rejected.
+// {"width": W, "height": H} with no rows is all ground: up to kMaxMapSide^2 cells from a few
+// bytes, the one allocation not proportional to the input.
 Scene parse_scene(std::string_view text, const std::string& name, const std::string& base_dir);
 // Writes the map inline unless scene.map_file is set (then the map is referenced; the caller
 // saves the .map itself).
@@ -71,6 +76,8 @@ std::string read_file(const std::string& path, size_t max_bytes = size_t(1) << 3
 // Writes `path` atomically (temporary file + rename); throws InputError on failure.
 void write_file_atomic(const std::string& path, std::string_view content);
 // Opens a map, scene or PNG by extension: .json/.scene -> scene, .png -> PNG, else .map.
+// A .map opens with map_file set to its basename, so a scene saved next to it references it;
+// a PNG's map is inline.
 Scene load_any(const std::string& path);
 
 }  // namespace pl
