@@ -2,6 +2,17 @@
 
 namespace pl {
 
+void SearchObserver::batch(std::span<const NodeEvent> events, bool ends_frame) {
+  for (const NodeEvent& e : events) {
+    switch (e.kind) {
+      case NodeEvent::Kind::Open: open(e.node, e.parent, e.g, e.h); break;
+      case NodeEvent::Kind::Relax: relax(e.node.id, e.parent, e.g); break;
+      case NodeEvent::Kind::Close: close(e.node.id); break;
+    }
+  }
+  if (ends_frame) frame();
+}
+
 const char* role_name(Role r) {
   switch (r) {
     case Role::Open: return "open";

@@ -80,6 +80,15 @@ struct Shape {
   }
 };
 
+// One node event of a search step, for the batched hot path (SearchObserver::batch).
+struct NodeEvent {
+  enum class Kind : std::uint8_t { Open, Relax, Close };
+  Kind kind = Kind::Open;
+  std::uint32_t parent = kNoNode;  // Open, Relax
+  NodeDesc node;                   // Relax and Close use node.id only
+  double g = 0, h = 0;             // Open: g, h; Relax: g
+};
+
 class SearchObserver {
  public:
   virtual ~SearchObserver() = default;
@@ -101,9 +110,65 @@ class SearchObserver {
   virtual void counter(std::string_view /*name*/, double /*value*/) {}
   // A step boundary; by default one per expansion.
   virtual void frame() {}
+  // The hot path: node events in order, then a frame boundary if `ends_frame`. Search loops
+  // report through this (one virtual call per step instead of one per generated node); the
+  // default forwards each event to open / relax / close and then frame().
+  virtual void batch(std::span<const NodeEvent> events, bool ends_frame);
 };
 
-// Attached, does nothing: used to measure what the hook itself costs.
-class NullObserver final : public SearchObserver {};
+// What a search loop uses to report node events: collects a step's events and hands them over
+// in one batch() call. Events beyond the capacity are flushed early without a frame boundary.
+class StepReporter {
+ public:
+  explicit StepReporter(SearchObserver* o) : o_(o) {}
+  SearchObserver* observer() const { return o_; }
+  void open(const NodeDesc& node, std::uint32_t parent, double g, double h) {
+    NodeEvent& e = next();
+    e.kind = NodeEvent::Kind::Open;
+    e.node = node;
+    e.parent = parent;
+    e.g = g;
+    e.h = h;
+  }
+  void relax(std::uint32_t id, std::uint32_t parent, double g) {
+    NodeEvent& e = next();
+    e.kind = NodeEvent::Kind::Relax;
+    e.node.id = id;
+    e.parent = parent;
+    e.g = g;
+  }
+  void close(std::uint32_t id) {
+    NodeEvent& e = next();
+    e.kind = NodeEvent::Kind::Close;
+    e.node.id = id;
+  }
+  // Ends the step: hands the events over with a frame boundary.
+  void frame() {
+    o_->batch({buf_, n_}, true);
+    n_ = 0;
+  }
+  // Hands over pending events without a frame boundary (before a non-node event).
+  void flush() {
+    if (n_) o_->batch({buf_, n_}, false);
+    n_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t kCapacity = 64;
+  NodeEvent& next() {
+    if (n_ == kCapacity) flush();
+    return buf_[n_++];
+  }
+  SearchObserver* o_;
+  NodeEvent buf_[kCapacity];
+  std::size_t n_ = 0;
+};
+
+// Attached, does nothing: used to measure what the hook itself costs (building the events and
+// one virtual call per step).
+class NullObserver final : public SearchObserver {
+ public:
+  void batch(std::span<const NodeEvent>, bool) override {}
+};
 
 }  // namespace pl

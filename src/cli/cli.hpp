@@ -1,0 +1,35 @@
+// pathlab-cli internals shared by the command files: option parsing helpers and the bench.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/scene.hpp"
+#include "planners/planner.hpp"
+
+namespace pl::cli {
+
+// Exit codes (DESIGN.md section 6).
+inline constexpr int kOk = 0;
+inline constexpr int kFailed = 1;    // no path / check failed
+inline constexpr int kBadInput = 2;
+
+// "X,Y[,HEADING]" -> Pose; throws InputError.
+Pose parse_pose(const std::string& text, const char* what);
+// ["k=v", ...] -> map; throws InputError.
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets);
+
+struct BenchOptions {
+  std::vector<std::string> inputs;    // scen files or folders
+  std::vector<std::string> planners;  // "astar", "astar+null", "astar+recorder", ...
+  std::map<std::string, std::string> sets;
+  long limit = 0;                     // problems per file, 0 = all
+  int repeat = 3;
+  std::string tsv;                    // summary TSV path ("-" = stdout)
+  std::string queries_tsv;            // one row per query
+  bool json = false;
+};
+int run_bench(const BenchOptions& opt);
+
+}  // namespace pl::cli

@@ -1,0 +1,405 @@
+// pathlab-cli: headless queries, scenario checks, clearance grids, the planner registry and
+// benchmarks. Contract: DESIGN.md section 6. Exit codes: 0 success, 1 no path or check failed,
+// 2 bad input (with a one-line message on stderr).
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli.hpp"
+#include "core/clearance.hpp"
+#include "core/error.hpp"
+#include "core/io.hpp"
+#include "planners/planner.hpp"
+
+namespace pl::cli {
+
+using nlohmann::json;
+
+Pose parse_pose(const std::string& text, const char* what) {
+  std::vector<double> v;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(pos, end - pos);
+    char* stop = nullptr;
+    double d = std::strtod(item.c_str(), &stop);
+    if (item.empty() || *stop != '\0' || !std::isfinite(d))
+      throw InputError(std::string("--") + what + ": '" + text + "' is not X,Y[,HEADING]");
+    v.push_back(d);
+    pos = end + 1;
+  }
+  if (v.size() < 2 || v.size() > 3)
+    throw InputError(std::string("--") + what + ": '" + text + "' is not X,Y[,HEADING]");
+  return {v[0], v[1], v.size() == 3 ? v[2] : 0.0};
+}
+
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
+  std::map<std::string, std::string> out;
+  for (auto& s : sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--set '" + s + "': expected NAME=VALUE");
+    out[s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  return out;
+}
+
+namespace {
+
+json points_json(const PlanResult& r, bool with_heading) {
+  json pts = json::array();
+  for (auto& p : r.points)
+    pts.push_back(with_heading ? json::array({p.x, p.y, p.heading}) : json::array({p.x, p.y}));
+  return pts;
+}
+
+json result_json(const std::string& planner, const PlanResult& r) {
+  json j;
+  j["planner"] = planner;
+  j["found"] = r.found;
+  j["length"] = r.found ? json(r.length) : json(nullptr);
+  j["path"] = points_json(r, true);
+  j["expanded"] = r.expanded;
+  j["generated"] = r.generated;
+  j["time_ms"] = r.time_ms;
+  j["memory_bytes"] = r.memory_bytes;
+  if (!r.message.empty()) j["message"] = r.message;
+  if (!r.stats.empty()) {
+    json st = json::object();
+    for (auto& [k, v] : r.stats) st[k] = v;
+    j["stats"] = st;
+  }
+  return j;
+}
+
+struct QueryOptions {
+  std::string planner = "astar";
+  std::vector<std::string> sets;
+  int size = 1;
+  bool size_given = false;
+  std::string capability;
+  double radius = -1, turning_radius = -1;
+};
+
+void add_query_options(CLI::App* c, QueryOptions& o) {
+  c->add_option("--planner", o.planner, "Planner name (see `pathlab-cli planners`)");
+  c->add_option("--set", o.sets, "Planner parameter NAME=VALUE (repeatable)");
+  c->add_option("--size", o.size, "Agent size in cells (Annotated A*, HAA*)")->check(CLI::Range(1, 1024));
+  c->add_option("--capability", o.capability, "Terrains the agent may enter, e.g. ground,swamp");
+  c->add_option("--radius", o.radius, "Agent radius in map units (continuous planners)");
+  c->add_option("--turning-radius", o.turning_radius, "Turning radius in map units");
+}
+
+void apply_query_options(const Scene& scene, const QueryOptions& o, Query& q) {
+  if (o.size_given) q.size = o.size;
+  if (!o.capability.empty()) q.capability = scene.map.palette().parse_capability(o.capability);
+  if (q.capability == 0) q.capability = scene.map.palette().movingai_default_capability();
+  if (o.radius >= 0) q.radius = o.radius;
+  if (o.turning_radius >= 0) q.turning_radius = o.turning_radius;
+}
+
+// ---------------------------------------------------------------------------------------------
+int cmd_path(const std::string& file, const QueryOptions& o, const std::string& start,
+             const std::string& goal, int agent_index, bool json_out) {
+  Scene scene = load_any(file);
+  auto planner = Registry::builtin().create(o.planner, parse_sets(o.sets));
+  Query q;
+  if (!scene.agents.empty()) {
+    if (agent_index < 0 || agent_index >= int(scene.agents.size()))
+      throw InputError(file + ": no agent " + std::to_string(agent_index));
+    q = Query::from_agent(scene, scene.agents[size_t(agent_index)]);
+  } else if (start.empty() || goal.empty()) {
+    throw InputError(file + ": has no agent; give --start and --goal");
+  }
+  if (!start.empty()) q.start = parse_pose(start, "start");
+  if (!goal.empty()) q.goal = parse_pose(goal, "goal");
+  apply_query_options(scene, o, q);
+  PlanResult r = planner->plan(scene, q);
+  if (json_out) {
+    std::cout << result_json(o.planner, r).dump(1) << "\n";
+  } else if (r.found) {
+    std::printf("%s: found, length %.6f, %llu expanded, %.3f ms, %zu points\n", o.planner.c_str(),
+                r.length, (unsigned long long)r.expanded, r.time_ms, r.points.size());
+    for (auto& p : r.points) std::printf("%g,%g\n", p.x, p.y);
+  } else {
+    std::printf("%s: no path (%s), %llu expanded, %.3f ms\n", o.planner.c_str(), r.message.c_str(),
+                (unsigned long long)r.expanded, r.time_ms);
+  }
+  return r.found ? kOk : kFailed;
+}
+
+// ---------------------------------------------------------------------------------------------
+int cmd_scen(const std::string& scen_path, const std::string& map_arg, const QueryOptions& o,
+             long limit, long every, bool json_out) {
+  Scenario scen = load_scen(scen_path);
+  if (scen.problems.empty()) throw InputError(scen_path + ": no problems");
+  const std::string map_path = map_arg.empty() ? resolve_scen_map(scen_path, scen.problems[0]) : map_arg;
+  Scene scene;
+  scene.map = load_map(map_path);
+  check_scen_against_map(scen, scene.map, scen_path);
+  const PlannerInfo* info = Registry::builtin().find(o.planner);
+  auto planner = Registry::builtin().create(o.planner, parse_sets(o.sets));
+  Query base;
+  apply_query_options(scene, o, base);
+  // Scenario optima assume a size-1 agent with the MovingAI capability.
+  const bool comparable =
+      base.size == 1 && base.capability == scene.map.palette().movingai_default_capability();
+
+  // Problems taken: every `every`-th (0, every, 2*every, ...), at most `limit` of them.
+  const size_t stride = every > 1 ? size_t(every) : 1;
+  std::vector<size_t> chosen;
+  for (size_t i = 0; i < scen.problems.size(); i += stride) {
+    if (limit > 0 && chosen.size() >= size_t(limit)) break;
+    chosen.push_back(i);
+  }
+  const size_t n = chosen.size();
+  json results = json::array();
+  size_t solved = 0, mismatches = 0, shorter = 0;
+  double ratio_sum = 0, time_sum = 0, exp_sum = 0;
+  for (size_t i : chosen) {
+    const ScenProblem& p = scen.problems[i];
+    Query q = base;
+    q.start = {p.start_x + 0.5, p.start_y + 0.5, 0};
+    q.goal = {p.goal_x + 0.5, p.goal_y + 0.5, 0};
+    PlanResult r = planner->plan(scene, q);
+    time_sum += r.time_ms;
+    exp_sum += double(r.expanded);
+    bool mismatch = true;
+    if (r.found) {
+      ++solved;
+      const double tol = 1e-5 * std::max(1.0, p.optimal);
+      mismatch = std::abs(r.length - p.optimal) > tol;
+      if (r.length < p.optimal - tol) ++shorter;
+      if (p.optimal > 0) ratio_sum += r.length / p.optimal;
+      else ratio_sum += 1.0;
+    }
+    if (mismatch) ++mismatches;
+    json jr;
+    jr["index"] = i;
+    jr["found"] = r.found;
+    jr["length"] = r.found ? json(r.length) : json(nullptr);
+    jr["optimal"] = p.optimal;
+    jr["expanded"] = r.expanded;
+    jr["time_ms"] = r.time_ms;
+    if (!r.message.empty()) jr["message"] = r.message;
+    if (mismatch && !json_out && comparable)
+      std::fprintf(stderr, "%s:%ld: problem %zu: length %s, optimal %.8g\n", scen_path.c_str(),
+                   i < scen.lines.size() ? scen.lines[i] : long(i + 2), i,
+                   r.found ? std::to_string(r.length).c_str() : "none", p.optimal);
+    results.push_back(std::move(jr));
+  }
+  json summary;
+  summary["scen"] = scen_path;
+  summary["map"] = map_path;
+  summary["planner"] = o.planner;
+  summary["problems"] = n;
+  summary["solved"] = solved;
+  summary["mismatches"] = mismatches;
+  summary["shorter_than_optimal"] = shorter;
+  summary["comparable"] = comparable;
+  summary["mean_ratio"] = solved ? ratio_sum / double(solved) : 0.0;
+  summary["time_ms_mean"] = n ? time_sum / double(n) : 0.0;
+  summary["expanded_mean"] = n ? exp_sum / double(n) : 0.0;
+  const bool optimal = info && info->optimal;
+  const bool failed = comparable && (solved < n || shorter > 0 || (optimal && mismatches > 0));
+  summary["ok"] = !failed;
+  if (json_out) {
+    json out;
+    out["summary"] = summary;
+    out["results"] = std::move(results);
+    std::cout << out.dump(1) << "\n";
+  } else {
+    std::printf("%s with %s: %zu problems, %zu solved, %zu mismatches, mean ratio %.6f, "
+                "%.4f ms and %.1f expansions per query%s\n",
+                scen_path.c_str(), o.planner.c_str(), n, solved, mismatches,
+                summary["mean_ratio"].get<double>(), summary["time_ms_mean"].get<double>(),
+                summary["expanded_mean"].get<double>(),
+                comparable ? "" : " (size/capability differ from the scenario's: optima not comparable)");
+  }
+  return failed ? kFailed : kOk;
+}
+
+// ---------------------------------------------------------------------------------------------
+int cmd_clearance(const std::string& file, const std::string& capability, const std::string& metric) {
+  Scene scene = load_any(file);
+  const Palette& pal = scene.map.palette();
+  const CapabilityMask cap =
+      capability.empty() ? pal.movingai_default_capability() : pal.parse_capability(capability);
+  const ClearanceGrid cl = compute_clearance(
+      scene.map, cap, metric == "brushfire" ? ClearanceMetric::Brushfire : ClearanceMetric::True);
+  const int w = scene.map.width();
+  std::string line;
+  for (int y = 0; y < scene.map.height(); ++y) {
+    line.clear();
+    for (int x = 0; x < w; ++x) {
+      if (x) line += ',';
+      line += std::to_string(cl[size_t(y) * w + x]);
+    }
+    line += '\n';
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  }
+  return kOk;
+}
+
+// ---------------------------------------------------------------------------------------------
+int cmd_planners(bool json_out) {
+  const auto& all = Registry::builtin().all();
+  if (json_out) {
+    json arr = json::array();
+    for (auto& p : all) {
+      json jp;
+      jp["name"] = p.name;
+      jp["family"] = p.family;
+      jp["optimal"] = p.optimal;
+      jp["description"] = p.description;
+      json params = json::array();
+      for (auto& d : p.params) {
+        json jd;
+        jd["name"] = d.name;
+        jd["type"] = param_type_name(d.type);
+        jd["description"] = d.description;
+        jd["default"] = d.default_value;
+        if (d.type == ParamDesc::Type::Enum) jd["choices"] = d.choices;
+        if (d.type == ParamDesc::Type::Int || d.type == ParamDesc::Type::Double) {
+          jd["min"] = d.min;
+          jd["max"] = d.max;
+        }
+        params.push_back(jd);
+      }
+      jp["params"] = params;
+      arr.push_back(jp);
+    }
+    std::cout << arr.dump(1) << "\n";
+    return kOk;
+  }
+  for (auto& p : all) {
+    std::printf("%-18s %-24s %s\n  %s\n", p.name.c_str(), p.family.c_str(),
+                p.optimal ? "optimal" : "not optimal", p.description.c_str());
+    for (auto& d : p.params) {
+      std::string range;
+      if (d.type == ParamDesc::Type::Enum) {
+        for (auto& c : d.choices) range += (range.empty() ? "" : "|") + c;
+      } else if (d.type != ParamDesc::Type::Bool) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%g..%g", d.min, d.max);
+        range = buf;
+      } else {
+        range = "true|false";
+      }
+      std::printf("    --set %s=%s  (%s %s) %s\n", d.name.c_str(), d.default_value.c_str(),
+                  param_type_name(d.type), range.c_str(), d.description.c_str());
+    }
+  }
+  return kOk;
+}
+
+}  // namespace
+}  // namespace pl::cli
+
+int main(int argc, char** argv) {
+  using namespace pl::cli;
+  CLI::App app{"pathlab-cli: headless pathfinding queries, scenario checks and benchmarks"};
+  app.require_subcommand(1);
+
+  // path
+  QueryOptions path_opt;
+  std::string path_file, path_start, path_goal;
+  int path_agent = 0;
+  bool path_json = false;
+  auto* path = app.add_subcommand("path", "Answer one query on a .map, scene or PNG file");
+  path->add_option("file", path_file, "Map (.map), scene (.json) or PNG file")->required();
+  path->add_option("--start", path_start, "Start X,Y[,HEADING] in map units (cell centre = x+0.5)");
+  path->add_option("--goal", path_goal, "Goal X,Y[,HEADING]");
+  path->add_option("--agent", path_agent, "Scene agent to take defaults from (index)");
+  path->add_flag("--json", path_json, "Machine-readable output");
+  add_query_options(path, path_opt);
+
+  // scen
+  QueryOptions scen_opt;
+  std::string scen_file, scen_map;
+  long scen_limit = 0, scen_every = 1;
+  bool scen_json = false;
+  auto* scen = app.add_subcommand("scen", "Run a MovingAI scenario and compare with its optimal lengths");
+  scen->add_option("scen", scen_file, "Scenario file (.scen)")->required();
+  scen->add_option("--map", scen_map, "Map file (default: basename of column 2 next to the scen)");
+  scen->add_option("--limit", scen_limit, "Run at most N problems")->check(CLI::NonNegativeNumber);
+  scen->add_option("--every", scen_every, "Run every K-th problem (a sample that still spans all buckets)")
+      ->check(CLI::PositiveNumber);
+  scen->add_flag("--json", scen_json, "Machine-readable output");
+  add_query_options(scen, scen_opt);
+
+  // clearance
+  std::string cl_file, cl_cap, cl_metric = "true";
+  auto* clearance = app.add_subcommand("clearance", "Print the clearance grid as CSV rows");
+  clearance->add_option("file", cl_file, "Map, scene or PNG file")->required();
+  clearance->add_option("--capability", cl_cap, "Terrains, e.g. ground,swamp (default: ground,swamp)");
+  clearance->add_option("--metric", cl_metric, "true (HAA*) or brushfire")
+      ->check(CLI::IsMember({"true", "brushfire"}));
+
+  // planners
+  bool planners_json = false;
+  auto* planners = app.add_subcommand("planners", "List the planner registry");
+  planners->add_flag("--json", planners_json, "Machine-readable output");
+
+  // bench
+  BenchOptions bench_opt;
+  std::vector<std::string> bench_sets;
+  std::string bench_planners = "astar,astar-textbook";
+  auto* bench = app.add_subcommand("bench", "Benchmark planners on scenario files or folders");
+  bench->add_option("inputs", bench_opt.inputs, "Scenario files or folders of them")->required();
+  bench->add_option("--planners", bench_planners,
+                    "Comma-separated planners; NAME+null attaches a do-nothing observer, "
+                    "NAME+recorder records a full trace");
+  bench->add_option("--set", bench_sets, "Planner parameter NAME=VALUE for every planner that has it");
+  bench->add_option("--limit", bench_opt.limit, "Problems per file (0 = all)");
+  bench->add_option("--repeat", bench_opt.repeat, "Runs per planner; the fastest counts")
+      ->check(CLI::Range(1, 100));
+  bench->add_option("--tsv", bench_opt.tsv, "Write the summary table as TSV to this file (- = stdout)");
+  bench->add_option("--queries-tsv", bench_opt.queries_tsv, "Write one TSV row per query");
+  bench->add_flag("--json", bench_opt.json, "Summary as JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "pathlab-cli: %s\n", e.what());
+    return kBadInput;
+  }
+
+  try {
+    if (*path) {
+      path_opt.size_given = path->count("--size") > 0;
+      return cmd_path(path_file, path_opt, path_start, path_goal, path_agent, path_json);
+    }
+    if (*scen) {
+      scen_opt.size_given = scen->count("--size") > 0;
+      return cmd_scen(scen_file, scen_map, scen_opt, scen_limit, scen_every, scen_json);
+    }
+    if (*clearance) return cmd_clearance(cl_file, cl_cap, cl_metric);
+    if (*planners) return cmd_planners(planners_json);
+    if (*bench) {
+      size_t pos = 0;
+      while (pos <= bench_planners.size()) {
+        size_t end = bench_planners.find(',', pos);
+        if (end == std::string::npos) end = bench_planners.size();
+        if (end > pos) bench_opt.planners.push_back(bench_planners.substr(pos, end - pos));
+        pos = end + 1;
+      }
+      bench_opt.sets = parse_sets(bench_sets);
+      return run_bench(bench_opt);
+    }
+  } catch (const pl::InputError& e) {
+    std::fprintf(stderr, "pathlab-cli: %s\n", e.what());
+    return kBadInput;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "pathlab-cli: out of memory\n");
+    return kBadInput;
+  }
+  return kBadInput;
+}

@@ -1,0 +1,88 @@
+// Registry entries for the grid planners.
+#include "planners/grid_search.hpp"
+
+namespace pl {
+
+namespace {
+
+ParamDesc connectivity_param() {
+  ParamDesc p;
+  p.name = "connectivity";
+  p.type = ParamDesc::Type::Enum;
+  p.description = "8: octile moves (cost sqrt 2 diagonally, no corner cutting); 4: cardinal only";
+  p.choices = {"8", "4"};
+  p.default_value = "8";
+  return p;
+}
+
+class GridPlanner final : public Planner {
+ public:
+  explicit GridPlanner(GridSearch::Options opt) : opt_(opt) {}
+  PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
+    return search_.run(scene.map, q, opt_, ctx);
+  }
+  size_t memory_bytes() const override { return search_.memory_bytes(); }
+
+ private:
+  GridSearch::Options opt_;
+  GridSearch search_;
+};
+
+class TextbookPlanner final : public Planner {
+ public:
+  explicit TextbookPlanner(bool eight) : eight_(eight) {}
+  PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
+    return textbook_astar(scene.map, q, eight_, ctx.observer);
+  }
+
+ private:
+  bool eight_;
+};
+
+GridSearch::Options options_from(const ParamSet& ps) {
+  GridSearch::Options o;
+  o.eight_connected = ps.get("connectivity") == "8";
+  return o;
+}
+
+}  // namespace
+
+void register_grid_planners(Registry& r) {
+  r.add({"astar", "grid search",
+         "A* with the octile (or Manhattan) heuristic, ties toward larger g; the agent's "
+         "capability decides which terrains are free, its size is ignored",
+         true, {connectivity_param()}, [](const ParamSet& ps) {
+           return std::make_unique<GridPlanner>(options_from(ps));
+         }});
+  r.add({"dijkstra", "grid search", "Dijkstra's algorithm (A* with h = 0)", true,
+         {connectivity_param()}, [](const ParamSet& ps) {
+           auto o = options_from(ps);
+           o.heuristic = false;
+           return std::make_unique<GridPlanner>(o);
+         }});
+  ParamDesc metric;
+  metric.name = "clearance";
+  metric.type = ParamDesc::Type::Enum;
+  metric.description =
+      "true: true clearance (exact, the HAA* paper); brushfire: minimum obstacle distance, "
+      "which wrongly blocks large agents in bottlenecks (for comparison)";
+  metric.choices = {"true", "brushfire"};
+  metric.default_value = "true";
+  r.add({"annotated-astar", "multi-size",
+         "Annotated A* (Harabor & Botea 2008): A* for an agent of size s and a terrain "
+         "capability; a cell is free iff its clearance for the capability is at least s",
+         true, {connectivity_param(), metric}, [](const ParamSet& ps) {
+           auto o = options_from(ps);
+           o.annotated = true;
+           o.metric = ps.get("clearance") == "true" ? ClearanceMetric::True : ClearanceMetric::Brushfire;
+           return std::make_unique<GridPlanner>(o);
+         }});
+  r.add({"astar-textbook", "grid search (reference)",
+         "Plain textbook A*: std::priority_queue with lazy deletion, arrays reset per query. "
+         "The baseline the benchmarks compare against",
+         true, {connectivity_param()}, [](const ParamSet& ps) {
+           return std::make_unique<TextbookPlanner>(ps.get("connectivity") == "8");
+         }});
+}
+
+}  // namespace pl
