@@ -534,6 +534,47 @@ TEST(Trace, IdsKeepTheirIndexWhenTheTableGrows) {
   EXPECT_EQ(c.state().node_by_id(3 * 299999)->desc.id, 3 * 299999u);
 }
 
+// The batched hot path (StepReporter -> batch) records exactly what single calls record,
+// including steps with more events than the reporter buffers.
+TEST(Trace, BatchEqualsSingleCalls) {
+  TraceRecorder single, batched;
+  StepReporter steps(&batched);
+  std::mt19937 rng(13);
+  for (int step = 0; step < 300; ++step) {
+    const std::uint32_t cur = std::uint32_t(step);
+    single.close(cur);
+    steps.close(cur);
+    const int n = step % 50 == 0 ? 150 : int(rng() % 9);
+    for (int i = 0; i < n; ++i) {
+      const std::uint32_t id = std::uint32_t(rng() % 2000);
+      const double g = double(rng() % 100), h = double(rng() % 100);
+      if (rng() % 3) {
+        const NodeDesc d{id, float(id % 40) + 0.5f, float(id / 40) + 0.5f};
+        single.open(d, cur, g, h);
+        steps.open(d, cur, g, h);
+      } else {
+        single.relax(id, cur, g);
+        steps.relax(id, cur, g);
+      }
+    }
+    if (step % 17 == 0) {  // a non-node event in the middle of a step
+      single.counter("expanded", step);
+      steps.flush();
+      batched.counter("expanded", step);
+    }
+    single.frame();
+    steps.frame();
+  }
+  const Trace a = single.take(), b = batched.take();
+  ASSERT_EQ(a.event_count(), b.event_count());
+  ASSERT_EQ(a.frame_count(), b.frame_count());
+  TraceCursor ca(a), cb(b);
+  while (ca.step_forward()) {
+    ASSERT_TRUE(cb.step_forward());
+    ASSERT_TRUE(ca.state() == cb.state()) << ca.frame();
+  }
+}
+
 TEST(Trace, RecorderStartsAfreshAfterTake) {
   TraceRecorder rec;
   rec.phase("a");

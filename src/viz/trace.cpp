@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace pl {
 
@@ -527,6 +526,24 @@ void TraceRecorder::frame() {
   trace_.frames_.push_back(Trace::FrameInfo{
       trace_.events_.size(), std::uint32_t(trace_.node_ids_.size()),
       std::uint32_t(trace_.counter_names_.size()), std::uint32_t(trace_.shapes_.size())});
+}
+
+void TraceRecorder::batch(std::span<const NodeEvent> events, bool ends_frame) {
+  // The class is final, so these calls are direct (and inlinable), not virtual.
+  for (const NodeEvent& e : events) {
+    switch (e.kind) {
+      case NodeEvent::Kind::Open:
+        open(e.node, e.parent, e.g, e.h);
+        break;
+      case NodeEvent::Kind::Relax:
+        relax(e.node.id, e.parent, e.g);
+        break;
+      case NodeEvent::Kind::Close:
+        close(e.node.id);
+        break;
+    }
+  }
+  if (ends_frame) frame();
 }
 
 Trace TraceRecorder::take() {

@@ -18,8 +18,11 @@ constexpr int kSide = 1000;
 
 // Dijkstra's wavefront on an empty 8-connected kSide x kSide grid, reported the way the grid
 // planners report (open on generate, relax on a better g, close + frame per expansion), until
-// `events` events have been reported. Returns the number of reports made.
-std::size_t grid_search(SearchObserver& obs, std::size_t events) {
+// `events` events have been reported. Returns the number of reports made. `Reporter` is the
+// observer itself (one virtual call per event) or a StepReporter (one batch() call per step,
+// as the planners do).
+template <class Reporter>
+std::size_t grid_search(SearchObserver& obs, Reporter& rep, std::size_t events) {
   std::vector<double> g(std::size_t(kSide) * kSide, INFINITY);
   std::vector<char> closed(g.size(), 0);
   using Item = std::pair<double, std::uint32_t>;
@@ -31,7 +34,7 @@ std::size_t grid_search(SearchObserver& obs, std::size_t events) {
   std::size_t n = 0;
   obs.phase("search");
   g[start] = 0;
-  obs.open(desc(start), kNoNode, 0, 0);
+  rep.open(desc(start), kNoNode, 0, 0);
   open.push({0, start});
   n += 2;
   const int dx[8] = {1, 0, -1, 0, 1, -1, -1, 1}, dy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
@@ -40,7 +43,7 @@ std::size_t grid_search(SearchObserver& obs, std::size_t events) {
     open.pop();
     if (closed[c] || d > g[c]) continue;
     closed[c] = 1;
-    obs.close(c);
+    rep.close(c);
     ++n;
     const int x = int(c % kSide), y = int(c / kSide);
     for (int k = 0; k < 8; ++k) {
@@ -51,17 +54,26 @@ std::size_t grid_search(SearchObserver& obs, std::size_t events) {
       const double ng = d + (k < 4 ? 1.0 : std::sqrt(2.0));
       if (ng < g[nb]) {
         if (std::isinf(g[nb]))
-          obs.open(desc(nb), c, ng, 0);
+          rep.open(desc(nb), c, ng, 0);
         else
-          obs.relax(nb, c, ng);
+          rep.relax(nb, c, ng);
         ++n;
         g[nb] = ng;
         open.push({ng, nb});
       }
     }
-    obs.frame();
+    rep.frame();
   }
   return n;
+}
+
+std::size_t grid_search(SearchObserver& obs, std::size_t events) {
+  return grid_search(obs, obs, events);
+}
+
+std::size_t grid_search_batched(SearchObserver& obs, std::size_t events) {
+  StepReporter rep(&obs);
+  return grid_search(obs, rep, events);
 }
 
 const Trace& big_trace() {
@@ -93,6 +105,18 @@ void BM_RecordSearch(benchmark::State& state) {
   state.SetItemsProcessed(std::int64_t(state.iterations() * kEvents));
 }
 BENCHMARK(BM_RecordSearch)->Unit(benchmark::kMillisecond);
+
+// The same through the planners' batched hot path.
+void BM_RecordSearchBatched(benchmark::State& state) {
+  for (auto _ : state) {
+    TraceRecorder rec;
+    benchmark::DoNotOptimize(grid_search_batched(rec, kEvents));
+    Trace t = rec.take();
+    benchmark::DoNotOptimize(t.event_count());
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * kEvents));
+}
+BENCHMARK(BM_RecordSearchBatched)->Unit(benchmark::kMillisecond);
 
 void BM_SearchNullObserver(benchmark::State& state) {
   for (auto _ : state) {
