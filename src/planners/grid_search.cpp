@@ -15,11 +15,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct NoObserve {
   static constexpr bool kActive = false;
-  SearchObserver* o = nullptr;
+  StepReporter* o = nullptr;
 };
 struct Observe {
   static constexpr bool kActive = true;
-  SearchObserver* o = nullptr;
+  StepReporter* o = nullptr;
 };
 
 // Neighbour order: 4 cardinals first (E, S, W, N), then diagonals (SE, SW, NW, NE).
@@ -77,7 +77,8 @@ std::string blocked_reason(const GridMap& map, const Query& q, const char* which
 }  // namespace
 
 size_t GridSearch::memory_bytes() const {
-  return nodes_.capacity() * sizeof(Node) + parent_.capacity() * sizeof(std::uint32_t) +
+  return nodes_.capacity() * sizeof(Node) + pos_.capacity() * sizeof(std::int32_t) +
+         gw_.capacity() * sizeof(double) +
          heap_.capacity() * sizeof(HeapEntry) +
          pass_.capacity() + cost_.capacity() * sizeof(float) + clearance_.memory_bytes();
 }
@@ -119,8 +120,9 @@ void GridSearch::prepare(const GridMap& map, const Query& q, const Options& opt)
         cost_[size_t(y + 1) * pw_ + x + 1] = static_cast<float>(pal[cells[size_t(y) * w + x]].cost);
   }
   if (nodes_.size() != pass_.size()) {
-    nodes_.assign(pass_.size(), Node{kInf, 0, kNotQueued});
-    parent_.assign(pass_.size(), kNoNode);
+    nodes_.assign(pass_.size(), Node{0, 0, kNoNode, 0});
+    pos_.assign(pass_.size(), kNotQueued);
+    gw_.clear();
     search_id_ = 0;
   }
 }
@@ -146,7 +148,8 @@ PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options
     r.message = blocked_reason(map, q, "goal", gx, gy, opt.annotated);
   } else {
     NoObserve none;
-    Observe some{ctx.observer};
+    StepReporter reporter(ctx.observer);
+    Observe some{&reporter};
     if (ctx.observer)
       r = uniform_ ? search<Observe, true>(map, q, opt, ctx, some)
                    : search<Observe, false>(map, q, opt, ctx, some);
@@ -165,17 +168,18 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
   PlanResult r;
   const int w = map.width();
   const int pw = pw_;
-  int sx = int(std::floor(q.start.x)), sy = int(std::floor(q.start.y));
-  int gx = int(std::floor(q.goal.x)), gy = int(std::floor(q.goal.y));
+  const int sx = int(std::floor(q.start.x)), sy = int(std::floor(q.start.y));
+  const int gx = int(std::floor(q.goal.x)), gy = int(std::floor(q.goal.y));
   const std::uint32_t start = std::uint32_t((sy + 1) * pw + sx + 1);
   const std::uint32_t goal = std::uint32_t((gy + 1) * pw + gx + 1);
   const std::uint8_t* pass = pass_.data();
   const float* cost = kUniform ? nullptr : cost_.data();
+  if constexpr (!kUniform) gw_.resize(nodes_.size());
+  double* gw = kUniform ? nullptr : gw_.data();
   Node* nodes = nodes_.data();
-  std::uint32_t* parents = parent_.data();
+  std::int32_t* pos = pos_.data();
   const bool eight = opt.eight_connected;
   const bool use_h = opt.heuristic;
-  const double hscale = use_h ? min_cost_ : 0.0;
   int off[8];
   for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pw + kDx[d];
 
@@ -186,10 +190,34 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
   }
   const std::uint32_t sid = search_id_;
 
-  auto heuristic = [&](int x, int y) -> double {
-    const double dx = std::abs(x - gx), dy = std::abs(y - gy);
-    if (eight) return hscale * (std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy));
-    return hscale * (dx + dy);
+  // With uniform costs, g and h are kept as exact counts of straight and diagonal moves:
+  // cost = straight + diagonal * sqrt(2) is then the same double for the same counts, so equal
+  // f values really compare equal and ties break as specified (toward larger g).
+  auto value = [](std::uint32_t straight, std::uint32_t diagonal) {
+    return double(straight) + double(diagonal) * kSqrt2;
+  };
+  auto h_counts = [&](int x, int y, std::uint32_t& hs, std::uint32_t& hd) {
+    const int dx = std::abs(x - gx), dy = std::abs(y - gy);
+    if (!use_h) {
+      hs = hd = 0;
+    } else if (eight) {
+      const int mn = std::min(dx, dy);
+      hs = std::uint32_t(std::max(dx, dy) - mn);
+      hd = std::uint32_t(mn);
+    } else {
+      hs = std::uint32_t(dx + dy);
+      hd = 0;
+    }
+  };
+  const double hscale = min_cost_;
+  auto h_weighted = [&](int x, int y) -> double {
+    std::uint32_t hs, hd;
+    h_counts(x, y, hs, hd);
+    return hscale * value(hs, hd);
+  };
+  auto g_of = [&](std::uint32_t p) -> double {
+    if constexpr (kUniform) return value(nodes[p].gs, nodes[p].gd);
+    else return gw[p];
   };
   // Unpadded id of a padded index, for observers.
   auto id_of = [&](std::uint32_t p) -> std::uint32_t {
@@ -205,32 +233,33 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     return d;
   };
 
-  // Binary min-heap on (f, then smaller h = larger g).
+  // Binary min-heap on (f, then smaller h = larger g), with positions kept in the pool for
+  // decrease-key.
   auto less = [](const HeapEntry& a, const HeapEntry& b) {
     return a.f < b.f || (a.f == b.f && a.h < b.h);
   };
   HeapEntry* heap = heap_.data();
+  std::int32_t heap_size = 0;
   auto sift_up = [&](std::int32_t i, HeapEntry e) {
     while (i > 0) {
       const std::int32_t up = (i - 1) >> 1;
       if (!less(e, heap[up])) break;
       heap[i] = heap[up];
-      nodes[heap[i].node].heap = i;
+      pos[heap[i].node] = i;
       i = up;
     }
     heap[i] = e;
-    nodes[e.node].heap = i;
+    pos[e.node] = i;
   };
-  std::int32_t heap_size = 0;
   auto push = [&](HeapEntry e) {
-    if (size_t(heap_size) == heap_.size()) {
-      heap_.resize(std::max<size_t>(1024, heap_.size() * 2));
+    if (std::size_t(heap_size) == heap_.size()) {
+      heap_.resize(std::max<std::size_t>(1024, heap_.size() * 2));
+      heap = heap_.data();
     }
-    heap = heap_.data();
     sift_up(heap_size++, e);
   };
   auto pop = [&]() -> HeapEntry {
-    HeapEntry top = heap[0];
+    const HeapEntry top = heap[0];
     const HeapEntry last = heap[--heap_size];
     const std::int32_t n = heap_size;
     if (n > 0) {
@@ -241,37 +270,53 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
         if (c + 1 < n && less(heap[c + 1], heap[c])) ++c;
         if (!less(heap[c], last)) break;
         heap[i] = heap[c];
-        nodes[heap[i].node].heap = i;
+        pos[heap[i].node] = i;
         i = c;
       }
       heap[i] = last;
-      nodes[last.node].heap = i;
+      pos[last.node] = i;
     }
     return top;
   };
 
+  double h_start;
   {
     Node& s = nodes[start];
     s.search = sid;
-    s.g = 0;
-    parents[start] = kNoNode;
-    const double h = use_h ? heuristic(sx, sy) : 0.0;
-    push({h, float(h), start});
+    s.gs = s.gd = 0;
+    s.parent = kNoNode;
+    if constexpr (!kUniform) gw[start] = 0;
+    h_start = use_h ? h_weighted(sx, sy) : 0.0;
+    push({h_start, float(h_start), start});
     if constexpr (Obs::kActive) {
-      obs.o->phase("search");
-      obs.o->open(desc_of(start), kNoNode, 0.0, h);
+      obs.o->observer()->phase("search");
+      obs.o->open(desc_of(start), kNoNode, 0.0, h_start);
       obs.o->frame();
     }
   }
 
+  // The fast slot holds the best successor whose f is not above the f of the node it came
+  // from. Such a successor is provably the open list's minimum under (f, smaller h): every
+  // entry has f >= the popped f, and entries with that same f have h >= the popped h, which
+  // is larger than the successor's. So it is expanded next without a trip through the heap,
+  // and the order of expansions is exactly the heap's. On octile maps most expansions take
+  // this path (straight runs toward the goal).
+  bool slot_full = false;
+  HeapEntry slot{};
   std::uint64_t expanded = 0, generated = 1;
   bool found = false;
-  const double h0 = std::max(use_h ? heuristic(sx, sy) : 0.0, 1e-9);
-  while (heap_size > 0) {
-    const HeapEntry top = pop();
+  const double h0 = std::max(h_start, 1e-9);
+  while (slot_full || heap_size > 0) {
+    HeapEntry top;
+    if (slot_full) {
+      top = slot;
+      slot_full = false;
+    } else {
+      top = pop();
+    }
     const std::uint32_t cur = top.node;
     Node& cn = nodes[cur];
-    cn.heap = kClosed;
+    pos[cur] = kClosed;
     ++expanded;
     if constexpr (Obs::kActive) obs.o->close(id_of(cur));
     if (cur == goal) {
@@ -288,10 +333,11 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
         ctx.progress->store(float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0)),
                             std::memory_order_relaxed);
     }
-    const double g = cn.g;
+    const std::uint32_t cgs = cn.gs, cgd = cn.gd;
+    const double cg = kUniform ? 0.0 : gw[cur];
     const int cy = int(cur) / pw - 1, cx = int(cur) % pw - 1;
     // Moves allowed from here, one bit per direction (no corner cutting: a diagonal needs both
-    // cardinal side cells). Computed branch-free from the padded passability bytes.
+    // cardinal side cells), computed branch-free from the padded passability bytes.
     const std::uint8_t* pc = pass + cur;
     const unsigned e = pc[1], so = pc[pw], we = pc[-1], no = pc[-pw];
     unsigned moves = e | so << 1 | we << 2 | no << 3;
@@ -304,50 +350,77 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
       moves &= moves - 1;
       const std::uint32_t nb = std::uint32_t(int(cur) + off[d]);
       Node& n = nodes[nb];
+      bool fresh = false;
       if (n.search != sid) {
         n.search = sid;
-        n.g = kInf;
-        n.heap = kNotQueued;
-      } else if (n.heap == kClosed) {
+        fresh = true;
+      } else if (pos[nb] == kClosed) {
         continue;
       }
-      double step = d < 4 ? 1.0 : kSqrt2;
-      if constexpr (!kUniform) step *= 0.5 * (double(cost[cur]) + double(cost[nb]));
-      const double ng = g + step;
-      if (ng < n.g) {
-        n.g = ng;
-        parents[nb] = cur;
-        if (n.heap == kNotQueued) {
-          const double h = use_h ? heuristic(cx + kDx[d], cy + kDy[d]) : 0.0;
-          push({ng + h, float(h), nb});
-          ++generated;
-          if constexpr (Obs::kActive) obs.o->open(desc_of(nb), id_of(cur), ng, h);
+      // Tentative g, exact counts (uniform) or weighted.
+      const std::uint32_t ngs = cgs + (d < 4), ngd = cgd + (d >= 4);
+      double ng;
+      if constexpr (kUniform) {
+        ng = value(ngs, ngd);
+        if (!fresh && !(ng < value(n.gs, n.gd))) continue;
+        n.gs = ngs;
+        n.gd = ngd;
+      } else {
+        ng = cg + (d < 4 ? 1.0 : kSqrt2) * 0.5 * (double(cost[cur]) + double(cost[nb]));
+        if (!fresh && !(ng < gw[nb])) continue;
+        gw[nb] = ng;
+      }
+      n.parent = cur;
+      const int nx = cx + kDx[d], ny = cy + kDy[d];
+      double f, h;
+      if constexpr (kUniform) {
+        std::uint32_t hs, hd;
+        h_counts(nx, ny, hs, hd);
+        f = value(ngs + hs, ngd + hd);
+        h = value(hs, hd);
+      } else {
+        h = use_h ? h_weighted(nx, ny) : 0.0;
+        f = ng + h;
+      }
+      if (fresh) {
+        const HeapEntry en{f, float(h), nb};
+        if (en.f <= top.f && (!slot_full || less(en, slot))) {
+          if (slot_full) push(slot);
+          slot = en;
+          slot_full = true;
+          pos[nb] = kInSlot;
         } else {
-          const std::int32_t i = n.heap;
-          HeapEntry en = heap[i];
-          en.f = ng + (use_h ? heuristic(cx + kDx[d], cy + kDy[d]) : 0.0);
-          sift_up(i, en);
-          if constexpr (Obs::kActive) obs.o->relax(id_of(nb), id_of(cur), ng);
+          push(en);
         }
+        ++generated;
+        if constexpr (Obs::kActive) obs.o->open(desc_of(nb), id_of(cur), ng, h);
+      } else {
+        if (pos[nb] == kInSlot) {
+          slot.f = f;  // unreachable on grids (a node is seen once per expansion); kept exact
+        } else {
+          sift_up(pos[nb], HeapEntry{f, float(h), nb});
+        }
+        if constexpr (Obs::kActive) obs.o->relax(id_of(nb), id_of(cur), ng);
       }
     }
     if constexpr (Obs::kActive) obs.o->frame();
   }
+  if constexpr (Obs::kActive) obs.o->flush();
 
   r.expanded = expanded;
   r.generated = generated;
   r.found = found;
   if (found) {
-    r.length = nodes[goal].g;
+    r.length = g_of(goal);
     std::vector<Vec2> cells;
-    for (std::uint32_t p = goal; p != kNoNode; p = parents[p])
+    for (std::uint32_t p = goal; p != kNoNode; p = nodes[p].parent)
       cells.push_back({double(int(p) % pw - 1) + 0.5, double(int(p) / pw - 1) + 0.5});
     std::reverse(cells.begin(), cells.end());
     fill_geometry(r, cells);
     if constexpr (Obs::kActive) {
-      obs.o->counter("expanded", double(expanded));
-      obs.o->path(r.pieces);
-      obs.o->frame();
+      obs.o->observer()->counter("expanded", double(expanded));
+      obs.o->observer()->path(r.pieces);
+      obs.o->observer()->frame();
     }
   } else if (!r.cancelled) {
     r.message = "no path: the goal is not reachable for this agent";

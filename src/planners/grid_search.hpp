@@ -33,13 +33,17 @@ class GridSearch {
   const std::vector<std::uint8_t>& passability() const { return pass_; }
 
  private:
+  // 16 bytes. With uniform costs g is kept exactly as counts of straight and diagonal moves
+  // (see search()); weighted g lives in gw_. Heap positions live in their own dense array:
+  // the heap rewrites them on every sift, and 4-byte entries keep those writes in cache.
   struct Node {
-    double g;
-    std::uint32_t search;
-    std::int32_t heap;
+    std::uint32_t gs, gd;  // straight and diagonal moves on the best known path
+    std::uint32_t parent;  // padded index
+    std::uint32_t search;  // search number that last touched this node
   };
   static constexpr std::int32_t kNotQueued = -1;
   static constexpr std::int32_t kClosed = -2;
+  static constexpr std::int32_t kInSlot = -3;
   // 16 bytes. Among equal f, the smaller h (= the larger g) comes first.
   struct HeapEntry {
     double f;
@@ -66,7 +70,10 @@ class GridSearch {
 
   ClearanceCache clearance_;
   std::vector<Node> nodes_;
-  std::vector<std::uint32_t> parent_;
+  // Per padded cell, valid when the node's search number is current: >= 0 position in the
+  // heap; kNotQueued; kClosed; kInSlot.
+  std::vector<std::int32_t> pos_;
+  std::vector<double> gw_;  // weighted g per padded cell (non-uniform move costs only)
   // Open list: a 4-ary heap with lazy deletion (a better path pushes a new entry; entries of
   // closed nodes are skipped when popped), so no heap positions are written into the pool.
   std::vector<HeapEntry> heap_;
