@@ -1,6 +1,5 @@
 // MovingAI .map reading and writing, the shared file helpers, and load_any for maps.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <random>
@@ -9,68 +8,24 @@
 
 #include "core/error.hpp"
 #include "core/io.hpp"
+#include "io_test_util.hpp"
 
 namespace fs = std::filesystem;
 using pl::GridMap;
 using pl::InputError;
 using pl::Palette;
+using pl::iotest::error_of;
+using pl::iotest::random_map;
+using pl::iotest::shared_files;
+using pl::iotest::TempDir;
 
 namespace {
-
-// The message of the InputError thrown by f, or "" (and a test failure) if none is thrown.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    std::string m = e.what();
-    EXPECT_EQ(m.find('\n'), std::string::npos) << "messages are one line: " << m;
-    return m;
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return {};
-}
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
-
-GridMap random_map(std::mt19937& rng, const Palette& pal, int max_side) {
-  std::uniform_int_distribution<int> side(1, max_side), terr(0, pal.size() - 1);
-  GridMap m(side(rng), side(rng), 0, pal);
-  for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x) m.set(x, y, static_cast<pl::TerrainId>(terr(rng)));
-  return m;
-}
-
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("pathlab_test_" + tag + "_" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 Palette custom_palette() {
   return Palette({{"floor", 'f', "F", {200, 200, 200}, 1.0, false},
                   {"mud", 'm', "", {120, 90, 40}, 2.5, false},
                   {"ice", '~', "", {180, 220, 250}, 0.5, false},
                   {"wall", '#', "X", {10, 10, 10}, 1.0, true}});
-}
-
-std::vector<fs::path> shared_files(const std::string& ext) {
-  std::vector<fs::path> out;
-  fs::path root = fs::path(PATHLAB_SHARED_DIR) / "data";
-  if (!fs::exists(root)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(root))
-    if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 }  // namespace

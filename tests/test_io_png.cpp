@@ -1,7 +1,6 @@
 // PNG import (nearest palette colour) and export, and hostile PNG input.
 #include <gtest/gtest.h>
 #include <stb/stb_image_write.h>  // the test target does not get the stb include directory
-#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -11,29 +10,17 @@
 
 #include "core/error.hpp"
 #include "core/io.hpp"
+#include "io_test_util.hpp"
 
 namespace fs = std::filesystem;
 using pl::GridMap;
 using pl::InputError;
 using pl::Palette;
+using pl::iotest::error_of;
+using pl::iotest::random_map;
+using pl::iotest::TempDir;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    std::string m = e.what();
-    EXPECT_EQ(m.find('\n'), std::string::npos) << "messages are one line: " << m;
-    return m;
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return {};
-}
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
 
 void append(void* ctx, void* data, int n) { static_cast<std::string*>(ctx)->append(static_cast<char*>(data), size_t(n)); }
 
@@ -68,28 +55,6 @@ std::string with_claimed_size(std::string png, std::uint32_t w, std::uint32_t h)
   return png;
 }
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("pathlab_test_" + tag + "_" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
-GridMap random_map(std::mt19937& rng, const Palette& pal) {
-  std::uniform_int_distribution<int> side(1, 50), terr(0, pal.size() - 1);
-  GridMap m(side(rng), side(rng), 0, pal);
-  for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x) m.set(x, y, static_cast<pl::TerrainId>(terr(rng)));
-  return m;
-}
-
 }  // namespace
 
 TEST(IoPng, SaveAndLoadRoundTripsEveryTerrain) {
@@ -100,7 +65,7 @@ TEST(IoPng, SaveAndLoadRoundTripsEveryTerrain) {
                         {"wall", '#', "", {0, 0, 0}, 1.0, true}});
   for (const Palette* pal : {&Palette::movingai(), &custom}) {
     for (int i = 0; i < 8; ++i) {
-      GridMap m = random_map(rng, *pal);
+      GridMap m = random_map(rng, *pal, 50);
       pl::save_png(m, dir.file("m.png"));
       GridMap back = pl::load_png(dir.file("m.png"), *pal);
       EXPECT_TRUE(back.same_content(m)) << i;
@@ -185,7 +150,7 @@ TEST(IoPng, LoadErrorsNameThePath) {
 
 TEST(IoPng, MutatedInputNeverEscapesAsAnotherError) {
   std::mt19937 rng(77);
-  GridMap m = random_map(rng, Palette::movingai());
+  GridMap m = random_map(rng, Palette::movingai(), 50);
   TempDir dir("png_mut");
   pl::save_png(m, dir.file("m.png"));
   const std::string good = pl::read_file(dir.file("m.png"));

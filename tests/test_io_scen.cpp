@@ -1,6 +1,5 @@
 // MovingAI .scen files: both dialects, the benchmark files, and malformed input.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <random>
@@ -9,29 +8,17 @@
 
 #include "core/error.hpp"
 #include "core/io.hpp"
+#include "io_test_util.hpp"
 
 namespace fs = std::filesystem;
 using pl::InputError;
 using pl::Scenario;
 using pl::ScenProblem;
+using pl::iotest::error_of;
+using pl::iotest::shared_files;
+using pl::iotest::TempDir;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    std::string m = e.what();
-    EXPECT_EQ(m.find('\n'), std::string::npos) << "messages are one line: " << m;
-    return m;
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return {};
-}
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
 
 Scenario random_scenario(std::mt19937& rng, Scenario::Dialect d, int n) {
   Scenario s;
@@ -54,16 +41,6 @@ Scenario random_scenario(std::mt19937& rng, Scenario::Dialect d, int n) {
     s.problems.push_back(p);
   }
   return s;
-}
-
-std::vector<fs::path> shared_scens() {
-  std::vector<fs::path> out;
-  fs::path root = fs::path(PATHLAB_SHARED_DIR) / "data";
-  if (!fs::exists(root)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(root))
-    if (e.is_regular_file() && e.path().extension() == ".scen") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 std::string rstrip_blank_lines(std::string s) {
@@ -126,7 +103,7 @@ TEST(IoScen, VersionOneKeepsSpacesInMapPathsAndToleratesCrlf) {
 }
 
 TEST(IoScen, EveryBenchmarkScenarioLoadsMatchesItsMapAndWritesBackUnchanged) {
-  auto scens = shared_scens();
+  auto scens = shared_files(".scen");
   if (scens.empty()) GTEST_SKIP() << "no shared data at " PATHLAB_SHARED_DIR;
   EXPECT_GE(scens.size(), 8u);
   for (const auto& p : scens) {
@@ -151,7 +128,7 @@ TEST(IoScen, EveryBenchmarkScenarioLoadsMatchesItsMapAndWritesBackUnchanged) {
 }
 
 TEST(IoScen, BenchmarkScenarioConvertsToTheOldDialectAndBack) {
-  auto scens = shared_scens();
+  auto scens = shared_files(".scen");
   if (scens.empty()) GTEST_SKIP();
   Scenario s = pl::load_scen(scens.front().string());
   s.dialect = Scenario::Dialect::V1_0Spaces;
@@ -161,14 +138,12 @@ TEST(IoScen, BenchmarkScenarioConvertsToTheOldDialectAndBack) {
 }
 
 TEST(IoScen, SaveAndLoadThroughAFile) {
-  fs::path dir = fs::temp_directory_path() / ("pathlab_test_scen_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  TempDir dir("scen");
   std::mt19937 rng(3);
   Scenario s = random_scenario(rng, Scenario::Dialect::V1Tabs, 50);
-  pl::save_scen(s, (dir / "a.scen").string());
-  Scenario back = pl::load_scen((dir / "a.scen").string());
+  pl::save_scen(s, dir.file("a.scen"));
+  Scenario back = pl::load_scen(dir.file("a.scen"));
   EXPECT_TRUE(back.problems == s.problems);
-  fs::remove_all(dir);
 }
 
 TEST(IoScen, ResolveMapUsesTheBasenameNextToTheScenario) {

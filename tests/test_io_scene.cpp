@@ -1,6 +1,5 @@
 // The JSON scene file: the minimal form, full round trips, map references, and bad input.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <random>
@@ -9,30 +8,18 @@
 
 #include "core/error.hpp"
 #include "core/io.hpp"
+#include "io_test_util.hpp"
 
 namespace fs = std::filesystem;
 using pl::GridMap;
 using pl::InputError;
 using pl::Palette;
 using pl::Scene;
+using pl::iotest::error_of;
+using pl::iotest::random_map;
+using pl::iotest::TempDir;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    std::string m = e.what();
-    EXPECT_EQ(m.find('\n'), std::string::npos) << "messages are one line: " << m;
-    return m;
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return {};
-}
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
 
 const char* kMinimal = R"({"pathlab_scene": 1,
  "map": {"width": 4, "height": 2, "rows": ["..T.", "@@.."]},
@@ -60,11 +47,8 @@ Palette custom_palette() {
 
 Scene random_scene(std::mt19937& rng, const Palette& pal) {
   std::uniform_real_distribution<double> u(-50, 250);
-  std::uniform_int_distribution<int> side(1, 40), terr(0, pal.size() - 1);
   Scene s;
-  s.map = GridMap(side(rng), side(rng), 0, pal);
-  for (int y = 0; y < s.map.height(); ++y)
-    for (int x = 0; x < s.map.width(); ++x) s.map.set(x, y, static_cast<pl::TerrainId>(terr(rng)));
+  s.map = random_map(rng, pal, 40);
   for (int i = 0; i < 5; ++i) s.circles.push_back({u(rng), u(rng), 0.1 + std::abs(u(rng))});
   for (int i = 0; i < 3; ++i) {
     pl::Agent a;
@@ -85,20 +69,6 @@ Scene random_scene(std::mt19937& rng, const Palette& pal) {
   s.unknown_fields["comment"] = R"("made by a test")";
   return s;
 }
-
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("pathlab_test_" + tag + "_" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 }  // namespace
 
