@@ -140,7 +140,7 @@ TEST(Cli, MalformedInputsGiveExit2AndOneLineNamingTheFile) {
       {"header.map", "type hexagonal\nheight 2\nwidth 2\nmap\n..\n..\n"},
       {"huge.map", "type octile\nheight 1000000000\nwidth 1000000000\nmap\n"},
       {"number.map", "type octile\nheight 2x\nwidth 2\nmap\n..\n..\n"},
-      {"garbage.map", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe", 14)},
+      {"garbage.map", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe", 12)},
       {"char.map", "type octile\nheight 2\nwidth 2\nmap\n.?\n..\n"},
   };
   for (auto& [name, content] : bad) {

@@ -142,10 +142,16 @@ PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options
   }
   prepare(map, q, opt);
   const auto pad = [&](int x, int y) { return size_t(y + 1) * pw_ + x + 1; };
-  if (!pass_[pad(sx, sy)]) {
-    r.message = blocked_reason(map, q, "start", sx, sy, opt.annotated);
-  } else if (!pass_[pad(gx, gy)]) {
-    r.message = blocked_reason(map, q, "goal", gx, gy, opt.annotated);
+  const bool start_ok = pass_[pad(sx, sy)] != 0, goal_ok = pass_[pad(gx, gy)] != 0;
+  if (!start_ok || !goal_ok) {
+    r.message = !start_ok ? blocked_reason(map, q, "start", sx, sy, opt.annotated)
+                          : blocked_reason(map, q, "goal", gx, gy, opt.annotated);
+    if (ctx.observer) {  // show the user which endpoint is unusable
+      ctx.observer->phase("check endpoints");
+      ctx.observer->test(Shape::cell(sx, sy), start_ok);
+      ctx.observer->test(Shape::cell(gx, gy), goal_ok);
+      ctx.observer->frame();
+    }
   } else {
     NoObserve none;
     StepReporter reporter(ctx.observer);
@@ -219,13 +225,7 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     if constexpr (kUniform) return value(nodes[p].gs, nodes[p].gd);
     else return gw[p];
   };
-  // Unpadded id of a padded index, for observers.
-  auto id_of = [&](std::uint32_t p) -> std::uint32_t {
-    const int y = int(p) / pw - 1, x = int(p) % pw - 1;
-    return std::uint32_t(y * w + x);
-  };
-  auto desc_of = [&](std::uint32_t p) {
-    const int y = int(p) / pw - 1, x = int(p) % pw - 1;
+  auto desc_at = [&](int x, int y) {
     NodeDesc d;
     d.id = std::uint32_t(y * w + x);
     d.x = float(x + 0.5);
@@ -290,7 +290,7 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     push({h_start, float(h_start), start});
     if constexpr (Obs::kActive) {
       obs.o->observer()->phase("search");
-      obs.o->open(desc_of(start), kNoNode, 0.0, h_start);
+      obs.o->open(desc_at(sx, sy), kNoNode, 0.0, h_start);
       obs.o->frame();
     }
   }
@@ -318,7 +318,9 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     Node& cn = nodes[cur];
     pos[cur] = kClosed;
     ++expanded;
-    if constexpr (Obs::kActive) obs.o->close(id_of(cur));
+    const int cy = int(cur) / pw - 1, cx = int(cur) % pw - 1;
+    [[maybe_unused]] const std::uint32_t cur_id = std::uint32_t(cy * w + cx);
+    if constexpr (Obs::kActive) obs.o->close(cur_id);
     if (cur == goal) {
       found = true;
       break;
@@ -335,7 +337,6 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     }
     const std::uint32_t cgs = cn.gs, cgd = cn.gd;
     const double cg = kUniform ? 0.0 : gw[cur];
-    const int cy = int(cur) / pw - 1, cx = int(cur) % pw - 1;
     // Moves allowed from here, one bit per direction (no corner cutting: a diagonal needs both
     // cardinal side cells), computed branch-free from the padded passability bytes.
     const std::uint8_t* pc = pass + cur;
@@ -393,14 +394,14 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
           push(en);
         }
         ++generated;
-        if constexpr (Obs::kActive) obs.o->open(desc_of(nb), id_of(cur), ng, h);
+        if constexpr (Obs::kActive) obs.o->open(desc_at(nx, ny), cur_id, ng, h);
       } else {
         if (pos[nb] == kInSlot) {
           slot.f = f;  // unreachable on grids (a node is seen once per expansion); kept exact
         } else {
           sift_up(pos[nb], HeapEntry{f, float(h), nb});
         }
-        if constexpr (Obs::kActive) obs.o->relax(id_of(nb), id_of(cur), ng);
+        if constexpr (Obs::kActive) obs.o->relax(std::uint32_t(ny * w + nx), cur_id, ng);
       }
     }
     if constexpr (Obs::kActive) obs.o->frame();
