@@ -238,6 +238,9 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
   auto less = [](const HeapEntry& a, const HeapEntry& b) {
     return a.f < b.f || (a.f == b.f && a.h < b.h);
   };
+  auto less_bits = [](const HeapEntry& a, const HeapEntry& b) {
+    return int(a.f < b.f) | (int(a.f == b.f) & int(a.h < b.h));
+  };
   HeapEntry* heap = heap_.data();
   std::int32_t heap_size = 0;
   auto sift_up = [&](std::int32_t i, HeapEntry e) {
@@ -258,6 +261,10 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     }
     sift_up(heap_size++, e);
   };
+  // Pop, bottom-up (Floyd): the hole left by the top walks down to a leaf along the smaller
+  // children, chosen without branches, and the last entry is then sifted up from there. The
+  // usual early-exit test mispredicts about half the time; the last entry is nearly always
+  // large, so the sift up is short.
   auto pop = [&]() -> HeapEntry {
     const HeapEntry top = heap[0];
     const HeapEntry last = heap[--heap_size];
@@ -267,14 +274,12 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
       for (;;) {
         std::int32_t c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && less(heap[c + 1], heap[c])) ++c;
-        if (!less(heap[c], last)) break;
+        c += std::int32_t((c + 1 < n) & less_bits(heap[c + 1], heap[c]));
         heap[i] = heap[c];
         pos[heap[i].node] = i;
         i = c;
       }
-      heap[i] = last;
-      pos[last.node] = i;
+      sift_up(i, last);
     }
     return top;
   };
