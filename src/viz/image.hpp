@@ -1,0 +1,79 @@
+// Per-cell images for GPU textures: one RGBA8 pixel per map cell, row-major, row 0 = map row 0
+// (the top), so texel (x, y) is cell (x, y) and a renderer draws the map as one textured quad
+// over [0, width] x [0, height] map units with nearest filtering.
+//
+// terrain_image: the palette's colours. clearance_image: a heat map of a ClearanceGrid.
+// g_image: a heat map of the g values a search has found so far, for the cells whose search
+// node is a grid cell (see node_cell). Heat maps leave cells with nothing to show in the
+// `empty` colour (transparent by default) so they can be laid over the terrain.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/clearance.hpp"
+#include "core/grid.hpp"
+#include "viz/draw.hpp"
+#include "viz/style.hpp"
+#include "viz/trace.hpp"
+
+namespace pl {
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> pixels;  // 4 bytes a pixel: r, g, b, a
+
+  Image() = default;
+  Image(int w, int h, Rgba fill = {0, 0, 0, 0});
+  Rgba at(int x, int y) const {
+    const std::uint8_t* p = &pixels[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4];
+    return {p[0], p[1], p[2], p[3]};
+  }
+  void set(int x, int y, Rgba c) {
+    std::uint8_t* p = &pixels[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4];
+    p[0] = c.r;
+    p[1] = c.g;
+    p[2] = c.b;
+    p[3] = c.a;
+  }
+  const std::uint8_t* data() const { return pixels.data(); }
+};
+
+// The values the two ends of a heat map's colour ramp stand for (for a colour-bar legend).
+struct HeatRange {
+  double lo = 0, hi = 0;
+};
+
+struct HeatOptions {
+  const ColourMap* colours = nullptr;  // nullptr = ColourMap::ordered()
+  // The value shown at the top of the ramp; larger values saturate. 0 = the largest present.
+  // Fix it to keep colours stable while the user edits or steps through a search.
+  double max_value = 0;
+  Rgba empty = {0, 0, 0, 0};  // cells with nothing to show: clearance 0, no g yet
+  std::uint8_t alpha = 255;   // of every coloured cell
+};
+
+Image terrain_image(const GridMap& map);
+
+// grid: width * height values. Clearance 1 is the bottom of the ramp, max_value the top;
+// clearance 0 (not passable for the capability) is `empty`.
+Image clearance_image(const ClearanceGrid& grid, int width, int height,
+                      const HeatOptions& options = {}, HeatRange* range = nullptr);
+
+// g = 0 is the bottom of the ramp. Nodes that are not grid cells are ignored.
+Image g_image(const FrameState& state, int width, int height, const HeatOptions& options = {},
+              HeatRange* range = nullptr);
+
+// The grid cell a search node stands for, if it is one: its id is the cell index y*width + x,
+// it lies on level 0 and its position is strictly inside that cell (grid planners report the
+// centre). The position check keeps planners with other id schemes (corner points, circle
+// tangents, abstract nodes) from being drawn on unrelated cells. Unseen nodes have no position
+// and are never cells.
+struct CellXY {
+  int x = 0, y = 0;
+  bool operator==(const CellXY&) const = default;
+};
+std::optional<CellXY> node_cell(const NodeState& node, int width, int height);
+
+}  // namespace pl

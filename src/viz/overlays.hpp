@@ -1,0 +1,123 @@
+// Overlay builders: free functions over const views of the model (a FrameState, a ClearanceGrid,
+// a Scene's agents and circles) that describe what to draw to a DrawSink, the way Recast's
+// duDebugDraw* functions draw a navmesh query. They choose the layer themselves, colour through a
+// Style, tell the sink which legend keys they used, and skip layers the sink does not want.
+//
+// Nothing here knows a planner: search nodes that are grid cells (see node_cell in
+// viz/image.hpp) draw as cells, any other node as a dot at its position, and every shape a
+// planner reported is drawn from its Shape kind and Role alone.
+//
+// Builders that could emit one primitive per cell take the visible map rectangle and emit only
+// what falls inside it, so a zoomed-in view of a 1024x1024 map costs what the screen shows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/clearance.hpp"
+#include "core/observer.hpp"
+#include "core/scene.hpp"
+#include "viz/draw.hpp"
+#include "viz/image.hpp"
+#include "viz/style.hpp"
+#include "viz/trace.hpp"
+
+namespace pl {
+
+// ---- Search state ----------------------------------------------------------------------------
+
+struct SearchDrawOptions {
+  // The map's size, to recognise grid-cell nodes; 0 x 0 draws every node as a dot.
+  int grid_width = 0, grid_height = 0;
+  // Draw only what overlaps this rectangle; nullopt = everything.
+  std::optional<MapRect> visible;
+  bool open = true, closed = true, current = true;
+  bool parent_arrows = false;  // from each node to its parent (Layer::Search)
+  bool shapes = true;          // test() and mark() shapes (Layer::Shapes)
+  // Shapes first shown in the frame on screen get a halo, so a step shows what it just tried.
+  bool highlight_this_frame = true;
+  // Only shapes first shown in the last N frames (the frame on screen included); 0 = all.
+  // Line-of-sight-heavy planners leave thousands of tests behind; this keeps the recent ones.
+  std::size_t shape_history = 0;
+  bool path = true;  // the latest path() (Layer::Path)
+  // Only nodes and shapes of this level (0 = base grid; abstract layers above); nullopt = all.
+  std::optional<int> level;
+  float node_px = 5;  // dot size of a node that is not a grid cell
+  float line_px = 2;  // shapes
+  float path_px = 3;
+};
+
+// Open, closed and current nodes and parent arrows on Layer::Search, planner shapes on
+// Layer::Shapes, the latest path on Layer::Path.
+void draw_search_state(DrawSink& sink, const FrameState& state, const Style& style,
+                       const SearchDrawOptions& options = {});
+
+// One shape in one colour on the sink's current layer (no legend key: the caller knows what
+// it stands for). Poses draw as an arrow one cell long along the heading.
+void draw_shape(DrawSink& sink, const Shape& shape, Rgba colour, float width_px);
+
+// A path (e.g. a PlanResult's pieces, when nothing was recorded) on Layer::Path in Role::Path.
+void draw_path(DrawSink& sink, std::span<const PathPiece> pieces, const Style& style,
+               float width_px = 3);
+
+// ---- Clearance and grid ----------------------------------------------------------------------
+
+struct ClearanceLabelOptions {
+  // More visible cells than this and nothing is emitted: the numbers would be unreadable anyway,
+  // and the caller learns from the 0 returned that it should zoom in (or show the heat map).
+  std::size_t max_labels = 20000;
+  bool show_zero = false;  // cells the capability cannot enter
+  float size_px = 0;       // 0 = the renderer's default
+};
+
+// The clearance value at the centre of each visible cell, on Layer::Clearance. Returns the
+// number of labels emitted.
+std::size_t draw_clearance_numbers(DrawSink& sink, const ClearanceGrid& grid, int width, int height,
+                                   const MapRect& visible, const Style& style,
+                                   const ClearanceLabelOptions& options = {});
+
+// Cell borders inside the visible part of the map, on Layer::Terrain (so heat maps and search
+// fills drawn on later layers sit on top of them). Every `step`-th line only, counted from 0.
+// Returns the number of lines emitted.
+std::size_t draw_grid_lines(DrawSink& sink, int width, int height, const MapRect& visible,
+                            const Style& style, float width_px = 1, int step = 1);
+
+// ---- Scene -----------------------------------------------------------------------------------
+
+struct AgentDrawOptions {
+  bool footprint = true;  // the size x size cells whose upper-left cell holds the start
+  bool radius = true;     // the circle continuous planners use
+  bool heading = true;    // at start and goal
+  bool start = true, goal = true;
+  bool turning_circles = false;  // the two circles of the turning radius at the start
+  bool label = true;             // the agent's name above its footprint
+  bool selected = false;         // thicker outlines
+};
+
+// On Layer::Agents.
+void draw_agent(DrawSink& sink, const Agent& agent, const Style& style,
+                const AgentDrawOptions& options = {});
+
+// Circular obstacles on Layer::Terrain; with inflate > 0 also their outline grown by that much
+// (the agent's radius: the Minkowski sum the circles planner plans around).
+void draw_scene_circles(DrawSink& sink, std::span<const Circle> circles, const Style& style,
+                        double inflate = 0);
+
+// ---- Comparing two searches ------------------------------------------------------------------
+
+// Cells expanded (closed at the frames given) by one grid search and not the other. Only nodes
+// that are grid cells of a width x height map count.
+struct ClosedDifference {
+  std::vector<std::uint32_t> only_a, only_b;  // cell indices y * width + x, ascending
+  std::size_t both = 0;                       // cells closed by both
+};
+ClosedDifference closed_difference(const FrameState& a, const FrameState& b, int width, int height);
+
+// only_a in StyleItem::OnlyA, only_b in StyleItem::OnlyB, on Layer::Search.
+void draw_closed_difference(DrawSink& sink, const ClosedDifference& diff, int width,
+                            const Style& style, const std::optional<MapRect>& visible = {});
+
+}  // namespace pl
