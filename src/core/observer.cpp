@@ -2,7 +2,9 @@
 
 namespace pl {
 
-void SearchObserver::batch(std::span<const NodeEvent> events, bool ends_frame) {
+void SearchObserver::batch(std::uint32_t closed, std::span<const NodeEvent> events,
+                           bool ends_frame) {
+  if (closed != kNoNode) close(closed);
   for (const NodeEvent& e : events) {
     switch (e.kind) {
       case NodeEvent::Kind::Open: open(e.node, e.parent, e.g, e.h); break;

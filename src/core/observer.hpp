@@ -110,10 +110,11 @@ class SearchObserver {
   virtual void counter(std::string_view /*name*/, double /*value*/) {}
   // A step boundary; by default one per expansion.
   virtual void frame() {}
-  // The hot path: node events in order, then a frame boundary if `ends_frame`. Search loops
-  // report through this (one virtual call per step instead of one per generated node); the
-  // default forwards each event to open / relax / close and then frame().
-  virtual void batch(std::span<const NodeEvent> events, bool ends_frame);
+  // The hot path: close(`closed`) first unless it is kNoNode (a step usually starts by
+  // expanding a node), then the node events in order, then a frame boundary if `ends_frame`.
+  // Search loops report through this (one virtual call per step instead of one per generated
+  // node); the default forwards to close / open / relax and then frame().
+  virtual void batch(std::uint32_t closed, std::span<const NodeEvent> events, bool ends_frame);
 };
 
 // What a search loop uses to report node events: collects a step's events and hands them over
@@ -138,19 +139,25 @@ class StepReporter {
     e.g = g;
   }
   void close(std::uint32_t id) {
+    if (n_ == 0 && closed_ == kNoNode) {
+      closed_ = id;  // the usual case: the step's expansion travels in the batch header
+      return;
+    }
     NodeEvent& e = next();
     e.kind = NodeEvent::Kind::Close;
     e.node.id = id;
   }
   // Ends the step: hands the events over with a frame boundary.
   void frame() {
-    o_->batch({buf_, n_}, true);
+    o_->batch(closed_, {buf_, n_}, true);
     n_ = 0;
+    closed_ = kNoNode;
   }
   // Hands over pending events without a frame boundary (before a non-node event).
   void flush() {
-    if (n_) o_->batch({buf_, n_}, false);
+    if (n_ || closed_ != kNoNode) o_->batch(closed_, {buf_, n_}, false);
     n_ = 0;
+    closed_ = kNoNode;
   }
 
  private:
@@ -162,13 +169,14 @@ class StepReporter {
   SearchObserver* o_;
   NodeEvent buf_[kCapacity];
   std::size_t n_ = 0;
+  std::uint32_t closed_ = kNoNode;
 };
 
 // Attached, does nothing: used to measure what the hook itself costs (building the events and
 // one virtual call per step).
 class NullObserver final : public SearchObserver {
  public:
-  void batch(std::span<const NodeEvent>, bool) override {}
+  void batch(std::uint32_t, std::span<const NodeEvent>, bool) override {}
 };
 
 }  // namespace pl

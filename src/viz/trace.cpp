@@ -528,8 +528,10 @@ void TraceRecorder::frame() {
       std::uint32_t(trace_.counter_names_.size()), std::uint32_t(trace_.shapes_.size())});
 }
 
-void TraceRecorder::batch(std::span<const NodeEvent> events, bool ends_frame) {
+void TraceRecorder::batch(std::uint32_t closed, std::span<const NodeEvent> events,
+                          bool ends_frame) {
   // The class is final, so these calls are direct (and inlinable), not virtual.
+  if (closed != kNoNode) close(closed);
   for (const NodeEvent& e : events) {
     switch (e.kind) {
       case NodeEvent::Kind::Open:

@@ -265,7 +265,7 @@ class TraceRecorder final : public SearchObserver {
   void counter(std::string_view name, double value) override;
   void frame() override;
   // A search step's node events in one call: no virtual call per event.
-  void batch(std::span<const NodeEvent> events, bool ends_frame) override;
+  void batch(std::uint32_t closed, std::span<const NodeEvent> events, bool ends_frame) override;
 
   std::size_t event_count() const { return trace_.events_.size(); }
   // Hands the recording over (keyframes are built here, in one pass) and starts a new one.
