@@ -148,6 +148,7 @@ int cmd_scen(const std::string& scen_path, const std::string& map_arg, const Que
   const bool comparable =
       base.size == 1 && base.capability == scene.map.palette().movingai_default_capability();
 
+  constexpr size_t kMaxListed = 20;  // mismatches listed on stderr in text mode
   // Problems taken: every `every`-th (0, every, 2*every, ...), at most `limit` of them.
   const size_t stride = every > 1 ? size_t(every) : 1;
   std::vector<size_t> chosen;
@@ -185,12 +186,15 @@ int cmd_scen(const std::string& scen_path, const std::string& map_arg, const Que
     jr["expanded"] = r.expanded;
     jr["time_ms"] = r.time_ms;
     if (!r.message.empty()) jr["message"] = r.message;
-    if (mismatch && !json_out && comparable)
+    if (mismatch && !json_out && comparable && mismatches <= kMaxListed)
       std::fprintf(stderr, "%s:%ld: problem %zu: length %s, optimal %.8g\n", scen_path.c_str(),
                    i < scen.lines.size() ? scen.lines[i] : long(i + 2), i,
                    r.found ? std::to_string(r.length).c_str() : "none", p.optimal);
     results.push_back(std::move(jr));
   }
+  if (!json_out && comparable && mismatches > kMaxListed)
+    std::fprintf(stderr, "%s: ... and %zu more mismatches\n", scen_path.c_str(),
+                 mismatches - kMaxListed);
   json summary;
   summary["scen"] = scen_path;
   summary["map"] = map_path;

@@ -233,8 +233,9 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     return d;
   };
 
-  // Binary min-heap on (f, then smaller h = larger g), with positions kept in the pool for
-  // decrease-key.
+  // Binary min-heap on (f, then smaller h = larger g), with positions kept in pos_ for
+  // decrease-key. `less` drives the loops whose branch predicts well; `less_bits` is the same
+  // order without branches, for the child choice that is a coin toss.
   auto less = [](const HeapEntry& a, const HeapEntry& b) {
     return a.f < b.f || (a.f == b.f && a.h < b.h);
   };
