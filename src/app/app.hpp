@@ -1,0 +1,108 @@
+// The desktop app's state and its panels (one function and file per panel, DESIGN.md section 8).
+// The model lives in core/planners/viz/editor; this holds what the UI adds: the loaded scene,
+// the map camera, the planner selection, a run on a worker thread and the trace being shown.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "app/renderer.hpp"
+#include "core/scene.hpp"
+#include "editor/camera.hpp"
+#include "planners/planner.hpp"
+#include "viz/draw.hpp"
+#include "viz/trace.hpp"
+
+namespace pl::app {
+
+// A planner run on a worker thread. The UI polls finished(); the Trace moves to the app then.
+class Run {
+ public:
+  Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
+      int agent);
+  ~Run();
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  bool finished() const { return done_.load(std::memory_order_acquire); }
+  float progress() const { return progress_.load(std::memory_order_relaxed); }
+  void cancel() { cancel_.store(true, std::memory_order_relaxed); }
+  // Waits for the worker; then the result and trace may be taken.
+  void join();
+  const std::string& planner() const { return planner_; }
+
+  PlanResult result;
+  std::unique_ptr<Trace> trace;
+  std::string error;  // exception text, if the planner threw
+
+ private:
+  Scene scene_;
+  std::string planner_;
+  std::map<std::string, std::string> params_;
+  int agent_;
+  std::atomic<bool> cancel_{false}, done_{false};
+  std::atomic<float> progress_{0};
+  std::thread worker_;
+};
+
+struct App {
+  Scene scene;
+  std::string scene_path;
+  std::string load_error;
+
+  // Map view.
+  editor::Camera camera;
+  Viewport map_viewport;
+  bool fit_pending = true;
+  std::unique_ptr<MapRenderer> renderer;
+  bool terrain_dirty = true;
+  DrawList draw_list;
+  bool grid_lines = true;
+  bool show_agents = true;
+  bool show_parent_arrows = false;
+  std::optional<Vec2> hover_map;  // map point under the mouse
+
+  // Planner panel.
+  std::string planner = "astar";
+  std::map<std::string, std::string> params;
+  int agent = 0;
+  std::unique_ptr<Run> run;
+
+  // The finished run being shown.
+  std::string shown_planner;
+  PlanResult result;
+  std::unique_ptr<Trace> trace;
+  std::unique_ptr<TraceCursor> cursor;
+  bool playing = false;
+  float fps = 30;
+  double play_accum = 0;
+
+  bool load(const std::string& path);
+  void select_planner(const std::string& name);
+  void start_run();
+  // Moves a finished run's trace into view; true if one arrived.
+  bool poll_run();
+  // Advances the timeline by dt seconds when playing.
+  void tick(double dt);
+  bool busy() const { return run != nullptr || playing; }
+};
+
+// Panels.
+void panel_planner(App& app);
+void panel_timeline(App& app);
+void panel_overlays(App& app);
+void panel_status(App& app, float x, float y, float width, float height);
+// Map input (pan, zoom, fit) and the overlay list for this frame.
+void map_view_input(App& app);
+void map_view_build(App& app);
+
+// The left column's width in ImGui units, the status bar's height.
+inline constexpr float kSideWidth = 330;
+inline constexpr float kStatusHeight = 24;
+
+}  // namespace pl::app

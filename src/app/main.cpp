@@ -1,0 +1,224 @@
+// pathlab: the desktop app. GLFW window with a GL 3.3 core context loaded by glad, Dear ImGui's
+// canonical main loop (poll or wait for events, new frame, panels, render, swap).
+//
+//   pathlab [--scene FILE] [--planner P] [--frame N|end] [--screenshot OUT.png] [--exit]
+//           [--size WxH]
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+#include <stb_image_write.h>
+
+#include "app/app.hpp"
+#include "viz/image.hpp"
+
+namespace {
+
+struct Options {
+  std::string scene = PATHLAB_SOURCE_DIR "/assets/sample.json";
+  std::string planner;
+  std::string frame;  // "", a number or "end"
+  std::string screenshot;
+  bool exit_after = false;
+  int width = 1280, height = 800;
+};
+
+[[noreturn]] void usage(const char* problem) {
+  std::fprintf(stderr,
+               "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--frame N|end] "
+               "[--screenshot OUT.png] [--exit] [--size WxH]\n",
+               problem);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--scene") o.scene = value();
+    else if (a == "--planner") o.planner = value();
+    else if (a == "--frame") o.frame = value();
+    else if (a == "--screenshot") o.screenshot = value();
+    else if (a == "--exit") o.exit_after = true;
+    else if (a == "--size") {
+      const std::string v = value();
+      if (std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width < 64 ||
+          o.height < 64)
+        usage("--size wants WxH, at least 64x64");
+    } else if (a == "--help" || a == "-h") usage("help");
+    else usage(("unknown argument " + a).c_str());
+  }
+  if (!o.frame.empty() && o.frame != "end" &&
+      o.frame.find_first_not_of("0123456789") != std::string::npos)
+    usage("--frame wants a number or 'end'");
+  return o;
+}
+
+std::string ini_path() {
+  namespace fs = std::filesystem;
+  fs::path dir;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) dir = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) dir = fs::path(h) / ".config";
+  else return "imgui.ini";
+  dir /= "pathlab";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  return (dir / "imgui.ini").string();
+}
+
+bool write_screenshot(const std::string& path, int width, int height) {
+  std::vector<unsigned char> pixels(std::size_t(width) * std::size_t(height) * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  // GL's rows go bottom-up; a PNG's top-down. The picture is opaque whatever alpha GL left.
+  std::vector<unsigned char> flipped(pixels.size());
+  const std::size_t row = std::size_t(width) * 4;
+  for (int y = 0; y < height; ++y)
+    std::copy_n(&pixels[std::size_t(height - 1 - y) * row], row, &flipped[std::size_t(y) * row]);
+  for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+  return stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(row)) != 0;
+}
+
+void glfw_error(int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+  const bool headless = !opt.screenshot.empty() && opt.exit_after;
+
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) return 1;
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(opt.width, opt.height, "pathlab", nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(headless ? 0 : 1);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::fprintf(stderr, "pathlab: could not load OpenGL 3.3 core\n");
+    return 1;
+  }
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  // Window layout persists in the user's config dir; automated runs neither read nor write it.
+  static std::string ini = headless ? std::string() : ini_path();
+  io.IniFilename = headless ? nullptr : ini.c_str();
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  int status = 0;
+  {
+    pl::app::App app;
+    try {
+      app.renderer = std::make_unique<pl::app::MapRenderer>();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pathlab: %s\n", e.what());
+      return 1;
+    }
+    if (!app.load(opt.scene)) {
+      std::fprintf(stderr, "pathlab: %s\n", app.load_error.c_str());
+      if (headless) return 1;
+    }
+    if (!opt.planner.empty()) {
+      if (!pl::Registry::builtin().find(opt.planner)) usage(("unknown planner " + opt.planner).c_str());
+      app.select_planner(opt.planner);
+    }
+    if (!opt.planner.empty() || !opt.frame.empty()) {
+      app.start_run();
+      if (headless) {
+        app.run->join();
+        app.poll_run();
+        if (app.cursor && !opt.frame.empty() && opt.frame != "end")
+          app.cursor->seek(std::size_t(std::stoull(opt.frame)));
+      }
+    }
+
+    int frames_left = 3;  // ImGui lays windows out over the first frames
+    while (!glfwWindowShouldClose(window)) {
+      if (headless || app.busy()) glfwPollEvents();
+      else glfwWaitEventsTimeout(0.25);
+      if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
+        glfwWaitEvents();  // sleep while minimized
+        continue;
+      }
+      if (app.poll_run() && !opt.frame.empty() && app.cursor && opt.frame != "end")
+        app.cursor->seek(std::size_t(std::stoull(opt.frame)));
+
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(window, &fb_w, &fb_h);
+      const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.f;
+      const int side = int(pl::app::kSideWidth * scale);
+      const int status_h = int(pl::app::kStatusHeight * scale);
+      app.map_viewport = {side, 0, std::max(1, fb_w - side), std::max(1, fb_h - status_h)};
+
+      pl::app::panel_planner(app);
+      pl::app::panel_timeline(app);
+      pl::app::panel_overlays(app);
+      pl::app::panel_status(app, 0, io.DisplaySize.y - pl::app::kStatusHeight, io.DisplaySize.x,
+                            pl::app::kStatusHeight);
+      pl::app::map_view_input(app);
+      app.tick(io.DeltaTime);
+      pl::app::map_view_build(app);
+      // Labels go to ImGui's background list, which has the font: above the map, under panels.
+      pl::app::MapRenderer::labels(app.camera, app.map_viewport, app.draw_list,
+                                   ImGui::GetBackgroundDrawList(), scale);
+
+      ImGui::Render();
+      glViewport(0, 0, fb_w, fb_h);
+      glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      if (app.terrain_dirty) {
+        app.renderer->set_terrain(pl::terrain_image(app.scene.map));
+        app.terrain_dirty = false;
+      }
+      app.renderer->draw(app.camera, app.map_viewport, fb_h, app.draw_list);
+      glViewport(0, 0, fb_w, fb_h);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+      if (!opt.screenshot.empty() && frames_left > 0 && --frames_left == 0 && !app.run) {
+        if (!write_screenshot(opt.screenshot, fb_w, fb_h)) {
+          std::fprintf(stderr, "pathlab: could not write %s\n", opt.screenshot.c_str());
+          status = 1;
+        }
+        if (opt.exit_after) glfwSetWindowShouldClose(window, GLFW_TRUE);
+      } else if (frames_left == 0 && app.run) {
+        frames_left = 1;
+      }
+      glfwSwapBuffers(window);
+    }
+  }
+
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}

@@ -1,0 +1,259 @@
+#include "app/renderer.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/shaders.hpp"
+
+namespace pl::app {
+namespace {
+
+GLuint compile(GLenum type, const char* source, const char* name) {
+  GLuint s = glCreateShader(type);
+  glShaderSource(s, 1, &source, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetShaderInfoLog(s, sizeof log, nullptr, log);
+    throw std::runtime_error(std::string("shader ") + name + ": " + log);
+  }
+  return s;
+}
+
+GLuint link(const char* vert, const char* frag, const char* name) {
+  GLuint vs = compile(GL_VERTEX_SHADER, vert, name);
+  GLuint fs = compile(GL_FRAGMENT_SHADER, frag, name);
+  GLuint p = glCreateProgram();
+  glAttachShader(p, vs);
+  glAttachShader(p, fs);
+  glLinkProgram(p);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(p, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetProgramInfoLog(p, sizeof log, nullptr, log);
+    throw std::runtime_error(std::string("program ") + name + ": " + log);
+  }
+  return p;
+}
+
+Vec2 to_vec(float x, float y) { return {double(x), double(y)}; }
+
+}  // namespace
+
+MapRenderer::MapRenderer() {
+  map_program_ = link(shaders::k_map_vert, shaders::k_map_frag, "map");
+  prim_program_ = link(shaders::k_prim_vert, shaders::k_prim_frag, "prim");
+
+  const float corners[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
+  glGenVertexArrays(1, &quad_vao_);
+  glGenBuffers(1, &quad_vbo_);
+  glBindVertexArray(quad_vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
+  glBufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+
+  glGenVertexArrays(1, &prim_vao_);
+  glGenBuffers(1, &prim_vbo_);
+  glBindVertexArray(prim_vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, prim_vbo_);
+  const auto stride = GLsizei(sizeof(Vertex));
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(Vertex, x)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(Vertex, lx)));
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(Vertex, radius)));
+  glEnableVertexAttribArray(3);
+  glVertexAttribPointer(3, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
+                        reinterpret_cast<const void*>(offsetof(Vertex, colour)));
+  glBindVertexArray(0);
+
+  glGenTextures(1, &texture_);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+}
+
+MapRenderer::~MapRenderer() {
+  glDeleteTextures(1, &texture_);
+  glDeleteBuffers(1, &quad_vbo_);
+  glDeleteBuffers(1, &prim_vbo_);
+  glDeleteVertexArrays(1, &quad_vao_);
+  glDeleteVertexArrays(1, &prim_vao_);
+  glDeleteProgram(map_program_);
+  glDeleteProgram(prim_program_);
+}
+
+void MapRenderer::set_terrain(const Image& image) {
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width, image.height, 0, GL_RGBA,
+               GL_UNSIGNED_BYTE, image.data());
+  tex_width_ = image.width;
+  tex_height_ = image.height;
+}
+
+void MapRenderer::quad(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Rgba colour) {
+  const std::uint32_t col = colour.packed();
+  auto v = [&](Vec2 p) {
+    vertices_.push_back({float(p.x), float(p.y), 0, 0, 0, 0, 0, 0, col});
+  };
+  v(a), v(b), v(c), v(a), v(c), v(d);
+}
+
+void MapRenderer::thick_line(Vec2 a, Vec2 b, float width, Rgba colour) {
+  Vec2 d = b - a;
+  const double len = std::hypot(d.x, d.y);
+  if (len < 1e-9) return;
+  const double w = std::max(width, 1.0f) * 0.5;
+  const Vec2 n{-d.y / len * w, d.x / len * w};
+  quad(a + n, b + n, b - n, a - n, colour);
+}
+
+void MapRenderer::append_batch(const editor::Camera& cam, const DrawBatch& batch) {
+  for (const RectPrim& r : batch.rects) {
+    Vec2 p0 = cam.map_to_screen(to_vec(r.x0, r.y0));
+    Vec2 p1 = cam.map_to_screen(to_vec(r.x1, r.y1));
+    quad(p0, {p1.x, p0.y}, p1, {p0.x, p1.y}, r.colour);
+  }
+  for (const LinePrim& l : batch.lines)
+    thick_line(cam.map_to_screen(to_vec(l.x0, l.y0)), cam.map_to_screen(to_vec(l.x1, l.y1)),
+               l.width_px, l.colour);
+  for (const CirclePrim& c : batch.circles) {
+    const Vec2 centre = cam.map_to_screen(to_vec(c.cx, c.cy));
+    const float r = float(cam.map_length_to_pixels(c.radius));
+    if (r < 0.25f) continue;
+    const float ext = r + c.width_px + 1.0f;
+    float start = c.start, sweep = c.sweep;
+    if (sweep < 0) {
+      start += sweep;
+      sweep = -sweep;
+    }
+    const std::uint32_t col = c.colour.packed();
+    auto v = [&](float sx, float sy) {
+      vertices_.push_back({float(centre.x) + sx * ext, float(centre.y) + sy * ext, sx * ext,
+                           sy * ext, r, c.width_px, start, sweep, col});
+    };
+    v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1);
+  }
+  for (const ArrowPrim& a : batch.arrows) {
+    const Vec2 p0 = cam.map_to_screen(to_vec(a.x0, a.y0));
+    const Vec2 p1 = cam.map_to_screen(to_vec(a.x1, a.y1));
+    const Vec2 d = p1 - p0;
+    const double len = std::hypot(d.x, d.y);
+    if (len < 1e-6) continue;
+    const Vec2 u{d.x / len, d.y / len};
+    const double head = std::min<double>(a.head_px, len);
+    const Vec2 base = p1 - u * head;
+    thick_line(p0, base, a.width_px, a.colour);
+    const Vec2 n{-u.y * head * 0.5, u.x * head * 0.5};
+    const std::uint32_t col = a.colour.packed();
+    for (Vec2 p : {p1, base + n, base - n})
+      vertices_.push_back({float(p.x), float(p.y), 0, 0, 0, 0, 0, 0, col});
+  }
+  for (const PointPrim& p : batch.points) {
+    const Vec2 c = cam.map_to_screen(to_vec(p.x, p.y));
+    const float r = p.size_px * 0.5f, ext = r + 1.0f;
+    const std::uint32_t col = p.colour.packed();
+    auto v = [&](float sx, float sy) {
+      vertices_.push_back({float(c.x) + sx * ext, float(c.y) + sy * ext, sx * ext, sy * ext, r,
+                           0, 0, 0, col});
+    };
+    v(-1, -1), v(1, -1), v(1, 1), v(-1, -1), v(1, 1), v(-1, 1);
+  }
+}
+
+void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_height,
+                       const DrawList& list) {
+  glViewport(vp.x, fb_height - vp.y - vp.height, vp.width, vp.height);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(vp.x, fb_height - vp.y - vp.height, vp.width, vp.height);
+  glClearColor(0.13f, 0.14f, 0.16f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+
+  if (tex_width_ > 0 && list.enabled(Layer::Terrain)) {
+    glUseProgram(map_program_);
+    glUniform2f(glGetUniformLocation(map_program_, "u_map_size"), float(tex_width_),
+                float(tex_height_));
+    glUniform2f(glGetUniformLocation(map_program_, "u_offset"), float(camera.offset().x),
+                float(camera.offset().y));
+    glUniform1f(glGetUniformLocation(map_program_, "u_zoom"), float(camera.zoom()));
+    glUniform2f(glGetUniformLocation(map_program_, "u_viewport"), float(vp.width),
+                float(vp.height));
+    glUniform1i(glGetUniformLocation(map_program_, "u_terrain"), 0);
+    glUniform1f(glGetUniformLocation(map_program_, "u_opacity"), 1.0f);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glBindVertexArray(quad_vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+  }
+
+  vertices_.clear();
+  for (std::size_t l = 0; l < kLayerCount; ++l)
+    if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
+  if (!vertices_.empty()) {
+    glUseProgram(prim_program_);
+    glUniform2f(glGetUniformLocation(prim_program_, "u_viewport"), float(vp.width),
+                float(vp.height));
+    glBindVertexArray(prim_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, prim_vbo_);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices_.size() * sizeof(Vertex)), vertices_.data(),
+                 GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices_.size()));
+  }
+  glBindVertexArray(0);
+  glUseProgram(0);
+  glDisable(GL_SCISSOR_TEST);
+}
+
+void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const DrawList& list,
+                         ImDrawList* text_list, float text_scale) {
+  {
+    const ImVec2 origin{float(vp.x) / text_scale, float(vp.y) / text_scale};
+    text_list->PushClipRect(origin, {origin.x + float(vp.width) / text_scale,
+                                     origin.y + float(vp.height) / text_scale});
+    ImFont* font = ImGui::GetFont();
+    for (std::size_t l = 0; l < kLayerCount; ++l) {
+      if (!list.enabled(Layer(l))) continue;
+      const DrawBatch& batch = list.batch(Layer(l));
+      for (const TextPrim& t : batch.texts) {
+        const std::string_view label = batch.label(t);
+        const float size = t.size_px > 0 ? t.size_px : ImGui::GetFontSize();
+        const ImVec2 extent =
+            font->CalcTextSizeA(size, 1e9f, 0, label.data(), label.data() + label.size());
+        const Vec2 s = camera.map_to_screen(to_vec(t.x, t.y));
+        ImVec2 p{origin.x + float(s.x) / text_scale, origin.y + float(s.y) / text_scale};
+        switch (t.anchor) {
+          case TextAnchor::Center: p.x -= extent.x / 2, p.y -= extent.y / 2; break;
+          case TextAnchor::Left: p.y -= extent.y / 2; break;
+          case TextAnchor::Right: p.x -= extent.x, p.y -= extent.y / 2; break;
+          case TextAnchor::Top: p.x -= extent.x / 2; break;
+          case TextAnchor::Bottom: p.x -= extent.x / 2, p.y -= extent.y; break;
+        }
+        text_list->AddText(font, size, p, t.colour.packed(), label.data(),
+                           label.data() + label.size());
+      }
+    }
+    text_list->PopClipRect();
+  }
+}
+
+}  // namespace pl::app

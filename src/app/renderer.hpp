@@ -1,0 +1,60 @@
+// The GL side of a map view: the terrain as a texture on one quad (shaders/map.*) and the viz
+// DrawList's batches as triangles (shaders/prim.*), circles by a distance-field fragment shader.
+// Text labels go to an ImGui draw list, which has the font. Only src/app includes GL.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <glad/gl.h>
+
+#include "editor/camera.hpp"
+#include "viz/draw.hpp"
+#include "viz/image.hpp"
+
+struct ImDrawList;
+
+namespace pl::app {
+
+// A viewport rectangle in framebuffer pixels, y down from the window's top-left corner.
+struct Viewport {
+  int x = 0, y = 0, width = 1, height = 1;
+};
+
+class MapRenderer {
+ public:
+  MapRenderer();
+  ~MapRenderer();
+  MapRenderer(const MapRenderer&) = delete;
+  MapRenderer& operator=(const MapRenderer&) = delete;
+
+  // Replaces the terrain texture (call when the map changes).
+  void set_terrain(const Image& image);
+  // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
+  // fb_height pixels tall.
+  void draw(const editor::Camera& camera, const Viewport& vp, int fb_height, const DrawList& list);
+  // Adds the text labels of `list` to an ImGui draw list (call before ImGui::Render);
+  // text_scale = framebuffer pixels per ImGui unit.
+  static void labels(const editor::Camera& camera, const Viewport& vp, const DrawList& list,
+                     ImDrawList* text_list, float text_scale = 1.0f);
+
+ private:
+  struct Vertex {
+    float x, y;            // pixels
+    float lx, ly;          // pixels from a circle's centre
+    float radius, width, start, sweep;
+    std::uint32_t colour;  // RGBA8
+  };
+  void quad(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Rgba colour);
+  void thick_line(Vec2 a, Vec2 b, float width, Rgba colour);
+  void append_batch(const editor::Camera& camera, const DrawBatch& batch);
+
+  GLuint map_program_ = 0, prim_program_ = 0;
+  GLuint quad_vao_ = 0, quad_vbo_ = 0;
+  GLuint prim_vao_ = 0, prim_vbo_ = 0;
+  GLuint texture_ = 0;
+  int tex_width_ = 0, tex_height_ = 0;
+  std::vector<Vertex> vertices_;
+};
+
+}  // namespace pl::app
