@@ -66,6 +66,7 @@ struct App {
   bool show_agents = true;
   bool show_parent_arrows = false;
   std::optional<Vec2> hover_map;  // map point under the mouse
+  bool ignore_input = false;      // automated runs: the picture must not depend on the pointer
 
   // Planner panel.
   std::string planner = "astar";

@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
   int status = 0;
   {
     pl::app::App app;
+    app.ignore_input = headless;
     try {
       app.renderer = std::make_unique<pl::app::MapRenderer>();
     } catch (const std::exception& e) {

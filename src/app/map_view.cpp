@@ -24,6 +24,7 @@ void map_view_input(App& app) {
   const bool inside = mouse.x >= 0 && mouse.y >= 0 && mouse.x < vp.width && mouse.y < vp.height &&
                       ImGui::IsMousePosValid();
   app.hover_map.reset();
+  if (app.ignore_input) return;
   if (!io.WantCaptureMouse && inside) {
     app.hover_map = app.camera.screen_to_map(mouse);
     if (io.MouseWheel != 0) app.camera.zoom_wheel(mouse, io.MouseWheel);

@@ -1,0 +1,174 @@
+// Screenshot tests of the desktop app (issue 3, "Done means"): run the built `pathlab` under
+// xvfb-run with --screenshot --exit and check the picture, not only that a file appeared:
+// terrain colours at cell centres, open/closed cells of a search mid-way where the trace says
+// they are, and the path's colour along a finished path.
+//
+// The map's position on screen is recomputed with the same Camera::fit the app uses, from the
+// app's layout: a side column of 330 px, a status bar of 24 px and a 16 px margin.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#define STBI_ONLY_PNG
+#include <stb/stb_image.h>  // the implementation is in libstb
+
+#include "core/io.hpp"
+#include "editor/camera.hpp"
+#include "planners/planner.hpp"
+#include "viz/draw.hpp"
+#include "viz/style.hpp"
+#include "viz/trace.hpp"
+
+#ifdef PATHLAB_APP
+
+namespace {
+
+constexpr int kWidth = 1280, kHeight = 800;
+constexpr int kSide = 330, kStatus = 24, kMargin = 16;
+
+struct Shot {
+  int w = 0, h = 0;
+  std::vector<unsigned char> px;
+  pl::Rgba at(int x, int y) const {
+    const unsigned char* p = &px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4];
+    return {p[0], p[1], p[2], p[3]};
+  }
+};
+
+bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+Shot take(const std::string& args, const std::string& name) {
+  const auto out = std::filesystem::temp_directory_path() / ("pathlab_shot_" + name + ".png");
+  std::filesystem::remove(out);
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' " + args +
+                          " --size 1280x800 --screenshot '" + out.string() + "' --exit";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  Shot s;
+  int comp = 0;
+  unsigned char* data = stbi_load(out.string().c_str(), &s.w, &s.h, &comp, 4);
+  EXPECT_NE(data, nullptr) << "no PNG from " << cmd;
+  if (data) {
+    s.px.assign(data, data + std::size_t(s.w) * std::size_t(s.h) * 4);
+    stbi_image_free(data);
+  }
+  return s;
+}
+
+pl::editor::Camera app_camera(const pl::GridMap& map) {
+  pl::editor::Camera cam(kWidth - kSide, kHeight - kStatus);
+  cam.fit(map.width(), map.height(), kMargin);
+  return cam;
+}
+
+// The screen pixel at the centre of cell (x, y).
+std::pair<int, int> centre(const pl::editor::Camera& cam, int x, int y) {
+  const pl::Vec2 s = cam.map_to_screen({x + 0.5, y + 0.5});
+  return {kSide + int(s.x), int(s.y)};
+}
+
+bool near(pl::Rgba a, pl::Rgba b, int tol = 6) {
+  return std::abs(a.r - b.r) <= tol && std::abs(a.g - b.g) <= tol && std::abs(a.b - b.b) <= tol;
+}
+
+pl::Rgba over(pl::Rgba src, pl::Rgba dst) {
+  const double a = src.a / 255.0;
+  auto mix = [&](int s, int d) { return std::uint8_t(s * a + d * (1 - a) + 0.5); };
+  return {mix(src.r, dst.r), mix(src.g, dst.g), mix(src.b, dst.b), 255};
+}
+
+pl::Rgba terrain(const pl::GridMap& map, int x, int y) {
+  return pl::Rgba::from(map.palette()[map.at(x, y)].colour);
+}
+
+const std::string kSample = PATHLAB_SOURCE_DIR "/assets/sample.json";
+
+}  // namespace
+
+TEST(AppScreenshot, SampleSceneShowsTheTerrain) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const pl::Scene scene = pl::load_scene(kSample);
+  const Shot shot = take("--scene '" + kSample + "'", "sample");
+  ASSERT_EQ(shot.w, kWidth);
+  ASSERT_EQ(shot.h, kHeight);
+  const auto cam = app_camera(scene.map);
+  // Circles and agents cover a few cells; the rest show their terrain's colour at the centre.
+  std::size_t match = 0, total = 0, obstacle_match = 0;
+  for (int y = 0; y < scene.map.height(); ++y)
+    for (int x = 0; x < scene.map.width(); ++x) {
+      const auto [sx, sy] = centre(cam, x, y);
+      ++total;
+      if (near(shot.at(sx, sy), terrain(scene.map, x, y))) {
+        ++match;
+        obstacle_match += scene.map.palette()[scene.map.at(x, y)].obstacle;
+      }
+    }
+  EXPECT_GT(match, total * 85 / 100) << match << " of " << total;
+  EXPECT_GT(obstacle_match, 20u);
+  // The side panel is ImGui's dark theme, not the map.
+  const pl::Rgba panel = shot.at(kSide / 2, kHeight / 2);
+  EXPECT_LT(panel.r + panel.g + panel.b, 3 * 80);
+}
+
+TEST(AppScreenshot, SearchMidwayShowsOpenAndClosedCells) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const pl::Scene scene = pl::load_scene(kSample);
+  const pl::ViewSetup view = scene.views.empty() ? pl::ViewSetup{} : scene.views[0];
+  const Shot shot = take("--scene '" + kSample + "' --planner astar --frame 60", "midway");
+  ASSERT_EQ(shot.w, kWidth);
+
+  // The same search, replayed here to frame 60.
+  auto planner = pl::Registry::builtin().create("astar", view.params);
+  pl::TraceRecorder rec;
+  pl::RunContext ctx;
+  ctx.observer = &rec;
+  planner->plan(scene, pl::Query::from_agent(scene, scene.agents.at(std::size_t(view.agent))), ctx);
+  const pl::Trace trace = rec.take();
+  pl::TraceCursor cursor(trace);
+  cursor.seek(60);
+  ASSERT_EQ(cursor.frame(), 60u);
+
+  const auto cam = app_camera(scene.map);
+  const pl::Style& style = pl::Style::standard();
+  const int w = scene.map.width();
+  std::size_t open = 0, open_ok = 0, closed = 0, closed_ok = 0;
+  for (const pl::NodeState& n : cursor.state().nodes()) {
+    if (n.status == pl::NodeStatus::Unseen) continue;
+    const int x = int(n.desc.id % std::uint32_t(w)), y = int(n.desc.id / std::uint32_t(w));
+    const auto [sx, sy] = centre(cam, x, y);
+    const pl::Rgba want = over(style.colour(pl::Style::role_of(n.status)), terrain(scene.map, x, y));
+    const bool ok = near(shot.at(sx, sy), want, 8);
+    if (n.status == pl::NodeStatus::Open) ++open, open_ok += ok;
+    else ++closed, closed_ok += ok;
+  }
+  ASSERT_GT(open, 10u);
+  ASSERT_GT(closed, 10u);
+  // The current node, agents and labels cover a few of them.
+  EXPECT_GT(open_ok, open * 80 / 100) << open_ok << " of " << open;
+  EXPECT_GT(closed_ok, closed * 80 / 100) << closed_ok << " of " << closed;
+}
+
+TEST(AppScreenshot, FinishedSearchShowsThePath) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const pl::Scene scene = pl::load_scene(kSample);
+  const pl::ViewSetup view = scene.views.empty() ? pl::ViewSetup{} : scene.views[0];
+  const Shot shot = take("--scene '" + kSample + "' --planner astar --frame end", "path");
+  ASSERT_EQ(shot.w, kWidth);
+  auto planner = pl::Registry::builtin().create("astar", view.params);
+  const pl::PlanResult r =
+      planner->plan(scene, pl::Query::from_agent(scene, scene.agents.at(std::size_t(view.agent))));
+  ASSERT_TRUE(r.found);
+  const auto cam = app_camera(scene.map);
+  const pl::Rgba path = pl::Style::standard().colour(pl::Role::Path);
+  std::size_t ok = 0;
+  for (const pl::Pose& p : r.points) {
+    const pl::Vec2 s = cam.map_to_screen({p.x, p.y});
+    ok += near(shot.at(kSide + int(s.x), int(s.y)), path, 30);
+  }
+  EXPECT_GT(ok, r.points.size() * 70 / 100) << ok << " of " << r.points.size();
+}
+
+#endif  // PATHLAB_APP
