@@ -44,7 +44,14 @@ bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 
 Shot take(const std::string& args, const std::string& name) {
   const auto out = std::filesystem::temp_directory_path() / ("pathlab_shot_" + name + ".png");
   std::filesystem::remove(out);
-  const std::string cmd = "xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' " + args +
+  // Under ASan the GL driver and X libraries leak a few bytes at exit that are not ours; leak
+  // checking of the app is switched off there (memory errors are still caught).
+#ifdef PATHLAB_SANITIZED
+  const std::string env = "ASAN_OPTIONS=detect_leaks=0 ";
+#else
+  const std::string env;
+#endif
+  const std::string cmd = env + "xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' " + args +
                           " --size 1280x800 --screenshot '" + out.string() + "' --exit";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   Shot s;
