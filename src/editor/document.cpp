@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -368,74 +369,61 @@ bool merges_with_last(const std::vector<Document::Op>& ops, std::size_t i) {
 
 }  // namespace
 
-void Document::set_circle(std::size_t i, const Circle& c) {
-  Circle& cur = scene_.circles.at(i);
-  if (cur == c) return;
-  if (pending_ && merges_with_last<Circle>(pending_->ops, i)) {
-    cur = c;
+template <class T>
+void Document::set_item(std::vector<T>& list, std::size_t i, const T& value) {
+  T& cur = list.at(i);
+  if (cur == value) return;
+  if (pending_ && merges_with_last<T>(pending_->ops, i)) {
+    cur = value;
     changed();
     return;
   }
-  ListOp<Circle> op{ListKind::Set, i, cur};
-  cur = c;
+  ListOp<T> op{ListKind::Set, i, cur};
+  cur = value;
   changed();
   record(std::move(op));
 }
 
+template <class T>
+void Document::insert_item(std::vector<T>& list, std::size_t i, const T& value, const char* what) {
+  if (i > list.size()) throw std::out_of_range(std::string(what) + ": index");
+  list.insert(list.begin() + std::ptrdiff_t(i), value);
+  changed();
+  record(ListOp<T>{ListKind::Erase, i, {}});
+}
+
+template <class T>
+void Document::erase_item(std::vector<T>& list, std::size_t i) {
+  T old = list.at(i);
+  list.erase(list.begin() + std::ptrdiff_t(i));
+  changed();
+  record(ListOp<T>{ListKind::Insert, i, std::move(old)});
+}
+
+template <class T>
+void Document::replace_items(std::vector<T>& list, std::vector<T> items) {
+  if (items == list) return;
+  std::swap(list, items);
+  changed();
+  record(ListSwapOp<T>{std::move(items)});
+}
+
+void Document::set_circle(std::size_t i, const Circle& c) { set_item(scene_.circles, i, c); }
 void Document::insert_circle(std::size_t i, const Circle& c) {
-  if (i > scene_.circles.size()) throw std::out_of_range("insert_circle: index");
-  scene_.circles.insert(scene_.circles.begin() + std::ptrdiff_t(i), c);
-  changed();
-  record(ListOp<Circle>{ListKind::Erase, i, {}});
+  insert_item(scene_.circles, i, c, "insert_circle");
 }
-
-void Document::erase_circle(std::size_t i) {
-  Circle old = scene_.circles.at(i);
-  scene_.circles.erase(scene_.circles.begin() + std::ptrdiff_t(i));
-  changed();
-  record(ListOp<Circle>{ListKind::Insert, i, old});
-}
-
+void Document::erase_circle(std::size_t i) { erase_item(scene_.circles, i); }
 void Document::replace_circles(std::vector<Circle> circles) {
-  if (circles == scene_.circles) return;
-  std::swap(scene_.circles, circles);
-  changed();
-  record(ListSwapOp<Circle>{std::move(circles)});
+  replace_items(scene_.circles, std::move(circles));
 }
 
-void Document::set_agent(std::size_t i, const Agent& a) {
-  Agent& cur = scene_.agents.at(i);
-  if (cur == a) return;
-  if (pending_ && merges_with_last<Agent>(pending_->ops, i)) {
-    cur = a;
-    changed();
-    return;
-  }
-  ListOp<Agent> op{ListKind::Set, i, cur};
-  cur = a;
-  changed();
-  record(std::move(op));
-}
-
+void Document::set_agent(std::size_t i, const Agent& a) { set_item(scene_.agents, i, a); }
 void Document::insert_agent(std::size_t i, const Agent& a) {
-  if (i > scene_.agents.size()) throw std::out_of_range("insert_agent: index");
-  scene_.agents.insert(scene_.agents.begin() + std::ptrdiff_t(i), a);
-  changed();
-  record(ListOp<Agent>{ListKind::Erase, i, {}});
+  insert_item(scene_.agents, i, a, "insert_agent");
 }
-
-void Document::erase_agent(std::size_t i) {
-  Agent old = scene_.agents.at(i);
-  scene_.agents.erase(scene_.agents.begin() + std::ptrdiff_t(i));
-  changed();
-  record(ListOp<Agent>{ListKind::Insert, i, std::move(old)});
-}
-
+void Document::erase_agent(std::size_t i) { erase_item(scene_.agents, i); }
 void Document::replace_agents(std::vector<Agent> agents) {
-  if (agents == scene_.agents) return;
-  std::swap(scene_.agents, agents);
-  changed();
-  record(ListSwapOp<Agent>{std::move(agents)});
+  replace_items(scene_.agents, std::move(agents));
 }
 
 void Document::set_views(std::vector<ViewSetup> views) {

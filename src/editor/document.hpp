@@ -143,6 +143,15 @@ class Document {
   template <class T>
   void push(T&& op);
   void close_last_cells();
+  // The list edits behind circles and agents (one implementation for both lists).
+  template <class T>
+  void set_item(std::vector<T>& list, std::size_t i, const T& value);
+  template <class T>
+  void insert_item(std::vector<T>& list, std::size_t i, const T& value, const char* what);
+  template <class T>
+  void erase_item(std::vector<T>& list, std::size_t i);
+  template <class T>
+  void replace_items(std::vector<T>& list, std::vector<T> items);
   void changed() { ++version_; }
   void commit();
   void trim();
