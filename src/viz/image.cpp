@@ -50,12 +50,7 @@ Image terrain_image(const GridMap& map) {
     lut[std::size_t(t)] = Rgba::from(map.palette()[TerrainId(t)].colour);
   const auto& cells = map.cells();
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    const Rgba c = lut[cells[i]];
-    std::uint8_t* p = &img.pixels[i * 4];
-    p[0] = c.r;
-    p[1] = c.g;
-    p[2] = c.b;
-    p[3] = c.a;
+    img.set_index(i, lut[cells[i]]);
   }
   return img;
 }
@@ -77,12 +72,7 @@ Image clearance_image(const ClearanceGrid& grid, int width, int height, const He
   Image img(width, height, options.empty);
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (!grid[i]) continue;
-    const Rgba c = lut[std::min<std::size_t>(grid[i], top)];
-    std::uint8_t* p = &img.pixels[i * 4];
-    p[0] = c.r;
-    p[1] = c.g;
-    p[2] = c.b;
-    p[3] = c.a;
+    img.set_index(i, lut[std::min<std::size_t>(grid[i], top)]);
   }
   return img;
 }

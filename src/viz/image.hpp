@@ -30,8 +30,10 @@ struct Image {
     const std::uint8_t* p = &pixels[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4];
     return {p[0], p[1], p[2], p[3]};
   }
-  void set(int x, int y, Rgba c) {
-    std::uint8_t* p = &pixels[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4];
+  void set(int x, int y, Rgba c) { set_index(std::size_t(y) * std::size_t(width) + std::size_t(x), c); }
+  // Pixel i in row-major order (i = y * width + x): the cell index of the map.
+  void set_index(std::size_t i, Rgba c) {
+    std::uint8_t* p = &pixels[i * 4];
     p[0] = c.r;
     p[1] = c.g;
     p[2] = c.b;
