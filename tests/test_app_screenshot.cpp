@@ -16,10 +16,12 @@
 #define STBI_ONLY_PNG
 #include <stb/stb_image.h>  // the implementation is in libstb
 
+#include "core/clearance.hpp"
 #include "core/io.hpp"
 #include "editor/camera.hpp"
 #include "planners/planner.hpp"
 #include "viz/draw.hpp"
+#include "viz/image.hpp"
 #include "viz/style.hpp"
 #include "viz/trace.hpp"
 
@@ -176,6 +178,43 @@ TEST(AppScreenshot, FinishedSearchShowsThePath) {
     ok += near(shot.at(kSide + int(s.x), int(s.y)), path, 30);
   }
   EXPECT_GT(ok, r.points.size() * 70 / 100) << ok << " of " << r.points.size();
+}
+
+TEST(AppScreenshot, ClearanceHeatMapOverTheTerrain) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const pl::Scene scene = pl::load_scene(kSample);
+  const pl::ViewSetup view = scene.views.empty() ? pl::ViewSetup{} : scene.views[0];
+  const Shot shot = take("--scene '" + kSample + "' --clearance", "clearance");
+  ASSERT_EQ(shot.w, kWidth);
+  // The app shows true clearance for the current agent's capability, at 60% opacity.
+  const pl::GridMap& map = scene.map;
+  const pl::CapabilityMask cap = scene.capability_of(scene.agents.at(std::size_t(view.agent)));
+  const pl::ClearanceGrid grid = pl::true_clearance(map, cap);
+  const pl::Image heat = pl::clearance_image(grid, map.width(), map.height());
+  const auto cam = app_camera(map);
+  std::size_t open = 0, open_ok = 0, open_changed = 0, blocked = 0, blocked_ok = 0;
+  for (int y = 0; y < map.height(); ++y)
+    for (int x = 0; x < map.width(); ++x) {
+      const auto [sx, sy] = centre(cam, x, y);
+      const pl::Rgba got = shot.at(sx, sy), ground = terrain(map, x, y);
+      if (grid[std::size_t(y) * std::size_t(map.width()) + std::size_t(x)] > 0) {
+        pl::Rgba h = heat.at(x, y);
+        h.a = std::uint8_t(h.a * 0.6 + 0.5);
+        const pl::Rgba want = over(h, ground);
+        ++open;
+        open_ok += near(got, want, 8);
+        open_changed += !near(want, ground, 8);  // the blend is visible, not the terrain alone
+      } else {
+        ++blocked;
+        blocked_ok += near(got, ground);
+      }
+    }
+  ASSERT_GT(open, 100u);
+  ASSERT_GT(blocked, 20u);
+  // Circles and agents cover a few cells.
+  EXPECT_GT(open_ok, open * 80 / 100) << open_ok << " of " << open;
+  EXPECT_GT(open_changed, open * 80 / 100) << open_changed << " of " << open;
+  EXPECT_GT(blocked_ok, blocked * 80 / 100) << blocked_ok << " of " << blocked;
 }
 
 #endif  // PATHLAB_APP

@@ -50,6 +50,9 @@ bool App::load(const std::string& path) {
     load_error.clear();
     terrain_dirty = true;
     fit_pending = true;
+    clearance_cache.clear();
+    clearance_cap = 0;
+    heat_key = {};
     cursor.reset();
     trace.reset();
     result = {};
@@ -67,6 +70,12 @@ bool App::load(const std::string& path) {
     load_error = e.what();  // the current document stays as it was
     return false;
   }
+}
+
+CapabilityMask App::agent_capability() const {
+  const Agent a = agent >= 0 && agent < int(scene.agents.size()) ? scene.agents[std::size_t(agent)]
+                                                                   : Agent{};
+  return scene.capability_of(a);
 }
 
 void App::select_planner(const std::string& name) {

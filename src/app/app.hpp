@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "app/renderer.hpp"
+#include "core/clearance.hpp"
 #include "core/scene.hpp"
 #include "editor/camera.hpp"
 #include "planners/planner.hpp"
@@ -67,6 +68,26 @@ struct App {
   bool show_parent_arrows = false;
   std::optional<Vec2> hover_map;  // map point under the mouse
   bool ignore_input = false;      // automated runs: the picture must not depend on the pointer
+
+  // Clearance overlay: a heat map texture over the terrain, numbers when zoomed in.
+  bool show_clearance = false;
+  ClearanceMetric clearance_metric = ClearanceMetric::True;
+  CapabilityMask clearance_cap = 0;  // 0 = the current agent's capability
+  ClearanceCache clearance_cache;
+  // What the heat texture on the GPU shows; it is uploaded again only when this changes.
+  struct HeatKey {
+    std::uint64_t uid = 0, version = 0;
+    CapabilityMask cap = 0;
+    ClearanceMetric metric = ClearanceMetric::True;
+    bool valid = false;
+    bool operator==(const HeatKey&) const = default;
+  } heat_key;
+  // The current agent's capability (what the status bar reports clearance for).
+  CapabilityMask agent_capability() const;
+  // The capability the clearance overlay shows.
+  CapabilityMask overlay_capability() const {
+    return clearance_cap ? clearance_cap : agent_capability();
+  }
 
   // Planner panel.
   std::string planner = "astar";

@@ -2,8 +2,12 @@
 // canonical main loop (poll or wait for events, new frame, panels, render, swap).
 //
 //   pathlab [--scene FILE] [--planner P] [--frame N|end] [--screenshot OUT.png] [--exit]
-//           [--size WxH]
+//           [--size WxH] [--clearance] [--bench-frames N]
+//
+// --bench-frames N renders N frames without vsync, each timed from the start of the frame to
+// after glFinish (CPU and GPU work), prints "frames N mean_ms X p95_ms Y" and exits.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -29,13 +33,16 @@ struct Options {
   std::string frame;  // "", a number or "end"
   std::string screenshot;
   bool exit_after = false;
+  bool clearance = false;
+  int bench_frames = 0;
   int width = 1280, height = 800;
 };
 
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--frame N|end] "
-               "[--screenshot OUT.png] [--exit] [--size WxH]\n",
+               "[--screenshot OUT.png] [--exit] [--size WxH] [--clearance] "
+               "[--bench-frames N]\n",
                problem);
   std::exit(2);
 }
@@ -53,6 +60,12 @@ Options parse(int argc, char** argv) {
     else if (a == "--frame") o.frame = value();
     else if (a == "--screenshot") o.screenshot = value();
     else if (a == "--exit") o.exit_after = true;
+    else if (a == "--clearance") o.clearance = true;
+    else if (a == "--bench-frames") {
+      const std::string v = value();
+      if (std::sscanf(v.c_str(), "%d", &o.bench_frames) != 1 || o.bench_frames < 1)
+        usage("--bench-frames wants a positive number");
+    }
     else if (a == "--size") {
       const std::string v = value();
       if (std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width < 64 ||
@@ -99,7 +112,9 @@ void glfw_error(int code, const char* text) { std::fprintf(stderr, "GLFW error %
 
 int main(int argc, char** argv) {
   const Options opt = parse(argc, argv);
-  const bool headless = !opt.screenshot.empty() && opt.exit_after;
+  const bool bench = opt.bench_frames > 0;
+  // Benchmarks run like automated screenshots: no saved layout, no pointer, the run awaited.
+  const bool headless = (!opt.screenshot.empty() && opt.exit_after) || bench;
 
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) return 1;
@@ -133,6 +148,7 @@ int main(int argc, char** argv) {
   {
     pl::app::App app;
     app.ignore_input = headless;
+    app.show_clearance = opt.clearance;
     try {
       app.renderer = std::make_unique<pl::app::MapRenderer>();
     } catch (const std::exception& e) {
@@ -158,7 +174,10 @@ int main(int argc, char** argv) {
     }
 
     int frames_left = 3;  // ImGui lays windows out over the first frames
+    std::vector<double> frame_ms;
+    if (bench) frame_ms.reserve(std::size_t(opt.bench_frames));
     while (!glfwWindowShouldClose(window)) {
+      const auto frame_start = std::chrono::steady_clock::now();
       if (headless || app.busy()) glfwPollEvents();
       else glfwWaitEventsTimeout(0.25);
       if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
@@ -199,6 +218,20 @@ int main(int argc, char** argv) {
         app.renderer->set_terrain(pl::terrain_image(app.scene.map));
         app.terrain_dirty = false;
       }
+      if (app.show_clearance) {
+        const pl::GridMap& map = app.scene.map;
+        const pl::app::App::HeatKey key{map.uid(), map.version(), app.overlay_capability(),
+                                        app.clearance_metric, true};
+        if (!(key == app.heat_key)) {
+          const pl::ClearanceGrid& grid =
+              app.clearance_cache.get(map, key.cap, key.metric);
+          app.renderer->set_heat(pl::clearance_image(grid, map.width(), map.height()));
+          app.heat_key = key;
+        }
+        app.renderer->heat_opacity = 0.6f;
+      } else {
+        app.renderer->heat_opacity = 0;
+      }
       app.renderer->draw(app.camera, app.map_viewport, fb_h, app.draw_list);
       glViewport(0, 0, fb_w, fb_h);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -213,6 +246,22 @@ int main(int argc, char** argv) {
         frames_left = 1;
       }
       glfwSwapBuffers(window);
+      if (bench) {
+        glFinish();
+        const auto frame_end = std::chrono::steady_clock::now();
+        frame_ms.push_back(std::chrono::duration<double, std::milli>(frame_end - frame_start).count());
+        if (int(frame_ms.size()) >= opt.bench_frames) glfwSetWindowShouldClose(window, GLFW_TRUE);
+      }
+    }
+    if (bench && !frame_ms.empty()) {
+      double sum = 0;
+      for (double ms : frame_ms) sum += ms;
+      std::vector<double> sorted = frame_ms;
+      std::sort(sorted.begin(), sorted.end());
+      const std::size_t i95 = std::min(sorted.size() - 1, std::size_t(double(sorted.size()) * 0.95));
+      std::printf("frames %zu mean_ms %.3f p95_ms %.3f\n", frame_ms.size(),
+                  sum / double(frame_ms.size()), sorted[i95]);
+      std::fflush(stdout);
     }
   }
 

@@ -55,6 +55,11 @@ void map_view_build(App& app) {
   if (app.grid_lines && app.camera.zoom() >= 8)
     draw_grid_lines(dl, map.width(), map.height(), visible, style);
   draw_scene_circles(dl, app.scene.circles, style);
+  if (app.show_clearance && app.camera.zoom() >= 20) {
+    const ClearanceGrid& grid =
+        app.clearance_cache.get(map, app.overlay_capability(), app.clearance_metric);
+    draw_clearance_numbers(dl, grid, map.width(), map.height(), visible, style);
+  }
   if (app.cursor) {
     SearchDrawOptions o;
     o.grid_width = map.width();

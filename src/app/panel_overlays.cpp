@@ -1,4 +1,6 @@
 // Overlays panel: a toggle per layer, options, and the legend of what is on screen.
+#include <string>
+
 #include <imgui.h>
 
 #include "app/app.hpp"
@@ -16,6 +18,30 @@ void panel_overlays(App& app) {
     }
     ImGui::Checkbox("grid lines (zoomed in)", &app.grid_lines);
     ImGui::Checkbox("parent arrows", &app.show_parent_arrows);
+    ImGui::Checkbox("clearance heat map", &app.show_clearance);
+    if (app.show_clearance) {
+      ImGui::Indent();
+      int metric = app.clearance_metric == ClearanceMetric::True ? 0 : 1;
+      if (ImGui::RadioButton("true", metric == 0)) metric = 0;
+      ImGui::SameLine();
+      if (ImGui::RadioButton("brushfire", metric == 1)) metric = 1;
+      app.clearance_metric = metric == 0 ? ClearanceMetric::True : ClearanceMetric::Brushfire;
+      const Palette& pal = app.scene.map.palette();
+      CapabilityMask cap = app.overlay_capability();
+      for (int t = 0; t < pal.size(); ++t) {
+        if (pal[TerrainId(t)].obstacle) continue;
+        bool on = (cap >> t) & 1u;
+        if (ImGui::Checkbox(("##cap" + std::to_string(t)).c_str(), &on)) {
+          cap = on ? (cap | (1u << t)) : (cap & ~(1u << t));
+          if (cap) app.clearance_cap = cap;  // an empty capability shows nothing: keep the last
+        }
+        ImGui::SameLine();
+        ImGui::TextUnformatted(pal[TerrainId(t)].name.c_str());
+      }
+      if (app.clearance_cap && ImGui::SmallButton("agent's capability")) app.clearance_cap = 0;
+      ImGui::TextDisabled("numbers appear when zoomed in");
+      ImGui::Unindent();
+    }
     if (ImGui::Button("Fit (F)")) app.fit_pending = true;
     ImGui::Separator();
     for (const LegendEntry& e : build_legend(app.draw_list, Style::standard())) {

@@ -28,6 +28,10 @@ void panel_status(App& app, float x, float y, float width, float height) {
       if (cx >= 0 && cy >= 0 && cx < map.width() && cy < map.height()) {
         ImGui::SameLine();
         ImGui::Text("| cell (%d, %d) %s", cx, cy, map.palette()[map.at(cx, cy)].name.c_str());
+        const ClearanceGrid& cl = app.clearance_cache.get(map, app.agent_capability());
+        ImGui::SameLine();
+        ImGui::Text("clearance %d", int(cl[std::size_t(cy) * std::size_t(map.width()) +
+                                           std::size_t(cx)]));
         if (app.cursor) {
           const FrameState& s = app.cursor->state();
           if (const NodeState* n = s.node_by_id(std::uint32_t(cy * map.width() + cx));

@@ -80,16 +80,19 @@ MapRenderer::MapRenderer() {
                         reinterpret_cast<const void*>(offsetof(Vertex, colour)));
   glBindVertexArray(0);
 
-  glGenTextures(1, &texture_);
-  glBindTexture(GL_TEXTURE_2D, texture_);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  for (GLuint* t : {&texture_, &heat_texture_}) {
+    glGenTextures(1, t);
+    glBindTexture(GL_TEXTURE_2D, *t);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
 }
 
 MapRenderer::~MapRenderer() {
   glDeleteTextures(1, &texture_);
+  glDeleteTextures(1, &heat_texture_);
   glDeleteBuffers(1, &quad_vbo_);
   glDeleteBuffers(1, &prim_vbo_);
   glDeleteVertexArrays(1, &quad_vao_);
@@ -105,6 +108,15 @@ void MapRenderer::set_terrain(const Image& image) {
                GL_UNSIGNED_BYTE, image.data());
   tex_width_ = image.width;
   tex_height_ = image.height;
+}
+
+void MapRenderer::set_heat(const Image& image) {
+  glBindTexture(GL_TEXTURE_2D, heat_texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width, image.height, 0, GL_RGBA,
+               GL_UNSIGNED_BYTE, image.data());
+  heat_width_ = image.width;
+  heat_height_ = image.height;
 }
 
 void MapRenderer::quad(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Rgba colour) {
@@ -202,6 +214,22 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     glUniform1f(glGetUniformLocation(map_program_, "u_opacity"), 1.0f);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture_);
+    glBindVertexArray(quad_vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+  }
+  if (heat_width_ > 0 && heat_opacity > 0 && list.enabled(Layer::Clearance)) {
+    glUseProgram(map_program_);
+    glUniform2f(glGetUniformLocation(map_program_, "u_map_size"), float(heat_width_),
+                float(heat_height_));
+    glUniform2f(glGetUniformLocation(map_program_, "u_offset"), float(camera.offset().x),
+                float(camera.offset().y));
+    glUniform1f(glGetUniformLocation(map_program_, "u_zoom"), float(camera.zoom()));
+    glUniform2f(glGetUniformLocation(map_program_, "u_viewport"), float(vp.width),
+                float(vp.height));
+    glUniform1i(glGetUniformLocation(map_program_, "u_terrain"), 0);
+    glUniform1f(glGetUniformLocation(map_program_, "u_opacity"), heat_opacity);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, heat_texture_);
     glBindVertexArray(quad_vao_);
     glDrawArrays(GL_TRIANGLES, 0, 6);
   }

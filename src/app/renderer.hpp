@@ -30,6 +30,9 @@ class MapRenderer {
 
   // Replaces the terrain texture (call when the map changes).
   void set_terrain(const Image& image);
+  // Replaces the heat map texture drawn over the terrain at heat_opacity (0 = not drawn).
+  void set_heat(const Image& image);
+  float heat_opacity = 0;
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
   // fb_height pixels tall.
   void draw(const editor::Camera& camera, const Viewport& vp, int fb_height, const DrawList& list);
@@ -52,8 +55,9 @@ class MapRenderer {
   GLuint map_program_ = 0, prim_program_ = 0;
   GLuint quad_vao_ = 0, quad_vbo_ = 0;
   GLuint prim_vao_ = 0, prim_vbo_ = 0;
-  GLuint texture_ = 0;
+  GLuint texture_ = 0, heat_texture_ = 0;
   int tex_width_ = 0, tex_height_ = 0;
+  int heat_width_ = 0, heat_height_ = 0;
   std::vector<Vertex> vertices_;
 };
 
