@@ -55,6 +55,8 @@ bool App::load(const std::string& path) {
     heat_key = {};
     cursor.reset();
     trace.reset();
+    ++trace_generation;
+    search_key = {};
     result = {};
     shown_planner.clear();
     agent = 0;
@@ -107,6 +109,8 @@ bool App::poll_run() {
     cursor = std::make_unique<TraceCursor>(*trace);
     cursor->seek(cursor->last_frame());
   }
+  ++trace_generation;
+  search_key = {};
   shown_planner = run->planner();
   run.reset();
   return true;

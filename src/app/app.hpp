@@ -104,6 +104,23 @@ struct App {
   float fps = 30;
   double play_accum = 0;
 
+  // What the search texture on the GPU shows (open and closed grid cells of one frame); it is
+  // rebuilt and uploaded again only when this changes. trace_generation counts traces shown,
+  // so a new trace never matches an old key.
+  std::uint64_t trace_generation = 0;
+  struct SearchKey {
+    std::uint64_t generation = 0;
+    std::size_t frame = 0;
+    int width = 0, height = 0;
+    bool open = true, closed = true;
+    bool valid = false;
+    bool operator==(const SearchKey&) const = default;
+  } search_key;
+  // Whether that texture holds every open and closed node (false: some are not grid cells,
+  // and the frame is drawn as vector primitives).
+  bool search_texture_ok = false;
+  bool search_has_open = false, search_has_closed = false;  // for the legend
+
   bool load(const std::string& path);
   void select_planner(const std::string& name);
   void start_run();

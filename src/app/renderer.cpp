@@ -80,7 +80,7 @@ MapRenderer::MapRenderer() {
                         reinterpret_cast<const void*>(offsetof(Vertex, colour)));
   glBindVertexArray(0);
 
-  for (GLuint* t : {&texture_, &heat_texture_}) {
+  for (GLuint* t : {&texture_, &heat_texture_, &search_texture_}) {
     glGenTextures(1, t);
     glBindTexture(GL_TEXTURE_2D, *t);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -93,6 +93,7 @@ MapRenderer::MapRenderer() {
 MapRenderer::~MapRenderer() {
   glDeleteTextures(1, &texture_);
   glDeleteTextures(1, &heat_texture_);
+  glDeleteTextures(1, &search_texture_);
   glDeleteBuffers(1, &quad_vbo_);
   glDeleteBuffers(1, &prim_vbo_);
   glDeleteVertexArrays(1, &quad_vao_);
@@ -117,6 +118,15 @@ void MapRenderer::set_heat(const Image& image) {
                GL_UNSIGNED_BYTE, image.data());
   heat_width_ = image.width;
   heat_height_ = image.height;
+}
+
+void MapRenderer::set_search(const Image& image) {
+  glBindTexture(GL_TEXTURE_2D, search_texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width, image.height, 0, GL_RGBA,
+               GL_UNSIGNED_BYTE, image.data());
+  search_width_ = image.width;
+  search_height_ = image.height;
 }
 
 void MapRenderer::quad(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Rgba colour) {
@@ -201,55 +211,59 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
 
-  if (tex_width_ > 0 && list.enabled(Layer::Terrain)) {
-    glUseProgram(map_program_);
-    glUniform2f(glGetUniformLocation(map_program_, "u_map_size"), float(tex_width_),
-                float(tex_height_));
-    glUniform2f(glGetUniformLocation(map_program_, "u_offset"), float(camera.offset().x),
-                float(camera.offset().y));
-    glUniform1f(glGetUniformLocation(map_program_, "u_zoom"), float(camera.zoom()));
-    glUniform2f(glGetUniformLocation(map_program_, "u_viewport"), float(vp.width),
-                float(vp.height));
-    glUniform1i(glGetUniformLocation(map_program_, "u_terrain"), 0);
-    glUniform1f(glGetUniformLocation(map_program_, "u_opacity"), 1.0f);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, texture_);
-    glBindVertexArray(quad_vao_);
-    glDrawArrays(GL_TRIANGLES, 0, 6);
-  }
-  if (heat_width_ > 0 && heat_opacity > 0 && list.enabled(Layer::Clearance)) {
-    glUseProgram(map_program_);
-    glUniform2f(glGetUniformLocation(map_program_, "u_map_size"), float(heat_width_),
-                float(heat_height_));
-    glUniform2f(glGetUniformLocation(map_program_, "u_offset"), float(camera.offset().x),
-                float(camera.offset().y));
-    glUniform1f(glGetUniformLocation(map_program_, "u_zoom"), float(camera.zoom()));
-    glUniform2f(glGetUniformLocation(map_program_, "u_viewport"), float(vp.width),
-                float(vp.height));
-    glUniform1i(glGetUniformLocation(map_program_, "u_terrain"), 0);
-    glUniform1f(glGetUniformLocation(map_program_, "u_opacity"), heat_opacity);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, heat_texture_);
-    glBindVertexArray(quad_vao_);
-    glDrawArrays(GL_TRIANGLES, 0, 6);
-  }
+  if (tex_width_ > 0 && list.enabled(Layer::Terrain))
+    draw_texture(camera, vp, texture_, tex_width_, tex_height_, 1.0f);
+  if (heat_width_ > 0 && heat_opacity > 0 && list.enabled(Layer::Clearance))
+    draw_texture(camera, vp, heat_texture_, heat_width_, heat_height_, heat_opacity);
 
+  // The search texture sits where its cells' rectangles would: over the layers below
+  // Layer::Search, under that layer's own primitives (the current node, parent arrows).
+  const bool search_tex = show_search && search_width_ > 0 && list.enabled(Layer::Search);
+  const std::size_t split = search_tex ? std::size_t(Layer::Search) : kLayerCount;
   vertices_.clear();
-  for (std::size_t l = 0; l < kLayerCount; ++l)
+  for (std::size_t l = 0; l < split; ++l)
     if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
-  if (!vertices_.empty()) {
-    glUseProgram(prim_program_);
-    glUniform2f(glGetUniformLocation(prim_program_, "u_viewport"), float(vp.width),
-                float(vp.height));
-    glBindVertexArray(prim_vao_);
-    glBindBuffer(GL_ARRAY_BUFFER, prim_vbo_);
-    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices_.size() * sizeof(Vertex)), vertices_.data(),
-                 GL_STREAM_DRAW);
-    glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices_.size()));
+  if (search_tex) {
+    flush_vertices(vp);
+    draw_texture(camera, vp, search_texture_, search_width_, search_height_, 1.0f);
+    vertices_.clear();
+    for (std::size_t l = split; l < kLayerCount; ++l)
+      if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
   }
+  flush_vertices(vp);
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_SCISSOR_TEST);
+}
+
+void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp, GLuint texture,
+                               int width, int height, float opacity) {
+  glUseProgram(map_program_);
+  glUniform2f(glGetUniformLocation(map_program_, "u_map_size"), float(width), float(height));
+  glUniform2f(glGetUniformLocation(map_program_, "u_offset"), float(camera.offset().x),
+              float(camera.offset().y));
+  glUniform1f(glGetUniformLocation(map_program_, "u_zoom"), float(camera.zoom()));
+  glUniform2f(glGetUniformLocation(map_program_, "u_viewport"), float(vp.width),
+              float(vp.height));
+  glUniform1i(glGetUniformLocation(map_program_, "u_terrain"), 0);
+  glUniform1f(glGetUniformLocation(map_program_, "u_opacity"), opacity);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glBindVertexArray(quad_vao_);
+  glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+void MapRenderer::flush_vertices(const Viewport& vp) {
+  if (vertices_.empty()) return;
+  glUseProgram(prim_program_);
+  glUniform2f(glGetUniformLocation(prim_program_, "u_viewport"), float(vp.width),
+              float(vp.height));
+  glBindVertexArray(prim_vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, prim_vbo_);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices_.size() * sizeof(Vertex)), vertices_.data(),
+               GL_STREAM_DRAW);
+  glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices_.size()));
+  vertices_.clear();
 }
 
 void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const DrawList& list,

@@ -33,6 +33,10 @@ class MapRenderer {
   // Replaces the heat map texture drawn over the terrain at heat_opacity (0 = not drawn).
   void set_heat(const Image& image);
   float heat_opacity = 0;
+  // Replaces the search texture: open and closed grid cells, one texel per cell, drawn on
+  // Layer::Search under that layer's primitives when show_search is set.
+  void set_search(const Image& image);
+  bool show_search = false;
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
   // fb_height pixels tall.
   void draw(const editor::Camera& camera, const Viewport& vp, int fb_height, const DrawList& list);
@@ -51,13 +55,17 @@ class MapRenderer {
   void quad(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Rgba colour);
   void thick_line(Vec2 a, Vec2 b, float width, Rgba colour);
   void append_batch(const editor::Camera& camera, const DrawBatch& batch);
+  void draw_texture(const editor::Camera& camera, const Viewport& vp, GLuint texture, int width,
+                    int height, float opacity);
+  void flush_vertices(const Viewport& vp);
 
   GLuint map_program_ = 0, prim_program_ = 0;
   GLuint quad_vao_ = 0, quad_vbo_ = 0;
   GLuint prim_vao_ = 0, prim_vbo_ = 0;
-  GLuint texture_ = 0, heat_texture_ = 0;
+  GLuint texture_ = 0, heat_texture_ = 0, search_texture_ = 0;
   int tex_width_ = 0, tex_height_ = 0;
   int heat_width_ = 0, heat_height_ = 0;
+  int search_width_ = 0, search_height_ = 0;
   std::vector<Vertex> vertices_;
 };
 
