@@ -102,31 +102,28 @@ MapRenderer::~MapRenderer() {
   glDeleteProgram(prim_program_);
 }
 
-void MapRenderer::set_terrain(const Image& image) {
-  glBindTexture(GL_TEXTURE_2D, texture_);
+namespace {
+// Uploads an RGBA8 image (one pixel per cell) into `texture` and records its size.
+void upload_image(GLuint texture, const Image& image, int& width, int& height) {
+  glBindTexture(GL_TEXTURE_2D, texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width, image.height, 0, GL_RGBA,
                GL_UNSIGNED_BYTE, image.data());
-  tex_width_ = image.width;
-  tex_height_ = image.height;
+  width = image.width;
+  height = image.height;
+}
+}  // namespace
+
+void MapRenderer::set_terrain(const Image& image) {
+  upload_image(texture_, image, tex_width_, tex_height_);
 }
 
 void MapRenderer::set_heat(const Image& image) {
-  glBindTexture(GL_TEXTURE_2D, heat_texture_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width, image.height, 0, GL_RGBA,
-               GL_UNSIGNED_BYTE, image.data());
-  heat_width_ = image.width;
-  heat_height_ = image.height;
+  upload_image(heat_texture_, image, heat_width_, heat_height_);
 }
 
 void MapRenderer::set_search(const Image& image) {
-  glBindTexture(GL_TEXTURE_2D, search_texture_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width, image.height, 0, GL_RGBA,
-               GL_UNSIGNED_BYTE, image.data());
-  search_width_ = image.width;
-  search_height_ = image.height;
+  upload_image(search_texture_, image, search_width_, search_height_);
 }
 
 void MapRenderer::quad(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Rgba colour) {
