@@ -1,12 +1,17 @@
 // pathlab-cli internals shared by the command files: option parsing helpers and the bench.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "core/scene.hpp"
 #include "planners/planner.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace pl::cli {
 
@@ -31,5 +36,16 @@ struct BenchOptions {
   bool json = false;
 };
 int run_bench(const BenchOptions& opt);
+
+// A subcommand added by a planner family's command file: main() parses, then runs the one the
+// user named. Each family keeps its options in its own file (haa_cmd.cpp, circles_cmd.cpp).
+struct Command {
+  CLI::App* sub = nullptr;
+  std::function<int()> run;
+};
+// HAA* commands: abstraction, haa-experiment.
+void add_haa_commands(CLI::App& app, std::vector<Command>& out);
+// Circle planner commands: circles-bench.
+void add_circles_commands(CLI::App& app, std::vector<Command>& out);
 
 }  // namespace pl::cli

@@ -365,6 +365,10 @@ int main(int argc, char** argv) {
   bench->add_option("--queries-tsv", bench_opt.queries_tsv, "Write one TSV row per query");
   bench->add_flag("--json", bench_opt.json, "Summary as JSON");
 
+  std::vector<Command> family_commands;
+  add_haa_commands(app, family_commands);
+  add_circles_commands(app, family_commands);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -385,6 +389,8 @@ int main(int argc, char** argv) {
       scen_opt.size_given = scen->count("--size") > 0;
       return cmd_scen(scen_file, scen_map, scen_opt, scen_limit, scen_every, scen_json);
     }
+    for (const Command& c : family_commands)
+      if (*c.sub) return c.run();
     if (*clearance) return cmd_clearance(cl_file, cl_cap, cl_metric);
     if (*planners) return cmd_planners(planners_json);
     if (*bench) {

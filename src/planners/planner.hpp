@@ -113,5 +113,9 @@ class Registry {
 
 // Adds the grid planners (astar, dijkstra, annotated-astar, astar-textbook).
 void register_grid_planners(Registry& r);
+// Adds HAA* (haa_register.cpp).
+void register_haa_planners(Registry& r);
+// Adds the planner among circles (circles_register.cpp).
+void register_circle_planners(Registry& r);
 
 }  // namespace pl

@@ -74,6 +74,8 @@ const Registry& Registry::builtin() {
   static const Registry r = [] {
     Registry reg;
     register_grid_planners(reg);
+    register_haa_planners(reg);
+    register_circle_planners(reg);
     return reg;
   }();
   return r;
