@@ -1,0 +1,830 @@
+#include "planners/circles.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+#include "core/circle_geometry.hpp"
+
+namespace pl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::int32_t kNoCircle = -1;
+
+// A uniform grid over the circles: each circle is listed in every cell its bounding box overlaps
+// (grown by the touching tolerance), so a segment meets a circle only in a cell it crosses and
+// line of sight costs the circles along the segment, not all of them.
+class CircleGrid {
+ public:
+  void build(const std::vector<Circle>& cs, Vec2 lo, Vec2 hi) {
+    double mean_r = 0;
+    for (const Circle& c : cs) mean_r += c.r;
+    mean_r = cs.empty() ? 1 : mean_r / double(cs.size());
+    const double w = std::max(hi.x - lo.x, 1e-6), h = std::max(hi.y - lo.y, 1e-6);
+    // About a diameter per cell, but never many more cells than circles (sparse forests).
+    cell_ = std::max({2 * mean_r, std::sqrt(w * h / double(4 * cs.size() + 16)), 1e-6});
+    nx_ = int(std::clamp(std::ceil(w / cell_), 1.0, 4096.0));
+    ny_ = int(std::clamp(std::ceil(h / cell_), 1.0, 4096.0));
+    cell_ = std::max(w / nx_, h / ny_) * (1 + 1e-12);
+    inv_ = 1 / cell_;
+    origin_ = lo;
+    std::vector<std::uint32_t> count(size_t(nx_) * ny_ + 1, 0);
+    auto each_cell = [&](const Circle& c, auto&& f) {
+      const double pad = c.r + 2 * kCircleEps;
+      const int x0 = cx(c.x - pad), x1 = cx(c.x + pad), y0 = cy(c.y - pad), y1 = cy(c.y + pad);
+      for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x) f(size_t(y) * nx_ + x);
+    };
+    for (const Circle& c : cs) each_cell(c, [&](size_t i) { ++count[i + 1]; });
+    for (size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+    start_ = count;
+    items_.assign(count.back(), 0);
+    for (std::uint32_t k = 0; k < cs.size(); ++k)
+      each_cell(cs[k], [&](size_t i) { items_[count[i]++] = k; });
+  }
+
+  // Calls f(circle) for the circles of every cell segment ab crosses, in order along it, until
+  // f returns true; returns whether one did. Circles spanning several cells come up repeatedly.
+  template <class F>
+  bool walk(Vec2 a, Vec2 b, F&& f) const {
+    const double x0 = (a.x - origin_.x) * inv_, y0 = (a.y - origin_.y) * inv_;
+    const double x1 = (b.x - origin_.x) * inv_, y1 = (b.y - origin_.y) * inv_;
+    int x = std::clamp(int(std::floor(x0)), 0, nx_ - 1), y = std::clamp(int(std::floor(y0)), 0, ny_ - 1);
+    const int ex = std::clamp(int(std::floor(x1)), 0, nx_ - 1);
+    const int ey = std::clamp(int(std::floor(y1)), 0, ny_ - 1);
+    const double dx = x1 - x0, dy = y1 - y0;
+    const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    const double tdx = dx != 0 ? 1 / std::abs(dx) : kInf, tdy = dy != 0 ? 1 / std::abs(dy) : kInf;
+    double tx = dx != 0 ? (sx > 0 ? x + 1 - x0 : x0 - x) * tdx : kInf;
+    double ty = dy != 0 ? (sy > 0 ? y + 1 - y0 : y0 - y) * tdy : kInf;
+    for (int guard = nx_ + ny_ + 2; guard > 0; --guard) {
+      const size_t c = size_t(y) * nx_ + x;
+      for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i)
+        if (f(items_[i])) return true;
+      if (x == ex && y == ey) break;
+      if (tx < ty) {
+        if (tx > 1 || x + sx < 0 || x + sx >= nx_) break;
+        x += sx;
+        tx += tdx;
+      } else {
+        if (ty > 1 || y + sy < 0 || y + sy >= ny_) break;
+        y += sy;
+        ty += tdy;
+      }
+    }
+    return false;
+  }
+
+  // Calls f(circle) for the circles of every cell the box overlaps.
+  template <class F>
+  void box(double bx0, double by0, double bx1, double by1, F&& f) const {
+    for (int y = cy(by0); y <= cy(by1); ++y)
+      for (int x = cx(bx0); x <= cx(bx1); ++x) {
+        const size_t c = size_t(y) * nx_ + x;
+        for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i) f(items_[i]);
+      }
+  }
+
+  std::size_t memory_bytes() const {
+    return (start_.capacity() + items_.capacity()) * sizeof(std::uint32_t);
+  }
+
+ private:
+  int cx(double x) const {
+    return int(std::clamp(std::floor((x - origin_.x) * inv_), 0.0, double(nx_ - 1)));
+  }
+  int cy(double y) const {
+    return int(std::clamp(std::floor((y - origin_.y) * inv_), 0.0, double(ny_ - 1)));
+  }
+  Vec2 origin_;
+  double cell_ = 1, inv_ = 1;
+  int nx_ = 1, ny_ = 1;
+  std::vector<std::uint32_t> start_, items_;
+};
+
+enum class NodeType : std::uint8_t { Start, Goal, Arrival, Departure };
+
+struct Node {
+  Vec2 p;
+  double angle = 0;  // direction of p from its circle's centre
+  std::uint64_t key = 0;
+  std::int32_t circle = kNoCircle;
+  std::int8_t dir = 0;  // travel around the circle: +1 increasing angle, -1 decreasing
+  NodeType type = NodeType::Start;
+  std::uint8_t hug_state = 0;           // Arrival: 0 not computed, 1 edge, 2 none
+  std::uint32_t target = kNoNode;       // Departure: where its surfing edge ends
+  std::uint32_t ring_pos = kNoNode;     // Departure: index in its ring
+  std::uint32_t hug_to = kNoNode;       // Arrival: the first departure it meets
+  // Search state.
+  double g = kInf;
+  std::uint32_t parent = kNoNode;
+  bool closed = false;
+};
+
+// The departure nodes of one circle and direction, by angle; link i runs from nodes[i] to its
+// successor in the direction of travel.
+struct Ring {
+  std::vector<std::uint32_t> nodes;
+  std::vector<std::uint8_t> link;  // 0 not computed, 1 free, 2 blocked
+};
+
+struct CircleData {
+  bool built = false;
+  bool overlaps_known = false;
+  std::vector<std::uint32_t> overlaps;  // circles that meet or touch this one
+  Ring ring[2];                         // [0]: dir +1, [1]: dir -1
+  // Built circles: per other circle, bit 7 = known, bit s = bitangent slot s has line of sight.
+  std::vector<std::uint8_t> los;
+};
+
+struct Edge {
+  std::uint32_t to;
+  double cost;
+};
+
+struct HeapItem {
+  double f, g;
+  std::uint64_t key;
+  std::uint32_t id;
+};
+// Max-heap order for std::push_heap: the best item (smallest f, then larger g, then smaller
+// key) on top. Keys are canonical, so both modes pop in the same order.
+bool worse(const HeapItem& a, const HeapItem& b) {
+  if (a.f != b.f) return a.f > b.f;
+  if (a.g != b.g) return a.g < b.g;
+  return a.key > b.key;
+}
+
+class CircleSearch {
+ public:
+  CircleSearch(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
+               const CirclePlanOptions& o, const RunContext& ctx)
+      : c_(std::move(circles)), orig_(std::move(original)), opt_(o), ctx_(ctx),
+        obs_(ctx.observer), start_p_(q.start.position()), goal_p_(q.goal.position()) {
+    const std::size_t n = c_.size();
+    data_.resize(n);
+    stamp_.assign(n, 0);
+    Vec2 lo = start_p_, hi = start_p_;
+    auto grow = [&](double x0, double y0, double x1, double y1) {
+      lo = {std::min(lo.x, x0), std::min(lo.y, y0)};
+      hi = {std::max(hi.x, x1), std::max(hi.y, y1)};
+    };
+    grow(goal_p_.x, goal_p_.y, goal_p_.x, goal_p_.y);
+    for (const Circle& k : c_) grow(k.x - k.r, k.y - k.r, k.x + k.r, k.y + k.r);
+    grid_.build(c_, lo - Vec2{1, 1}, hi + Vec2{1, 1});
+    start_ = add_node(0, NodeType::Start, kNoCircle, start_p_, 0, 0);
+    goal_ = add_node(1, NodeType::Goal, kNoCircle, goal_p_, 0, 0);
+  }
+
+  void build_all() {
+    const auto t0 = Clock::now();
+    if (obs_) obs_->phase("graph: surfing edges");
+    for (std::uint32_t k = 0; k < c_.size(); ++k) {
+      build(k);
+      if (obs_) obs_->frame();
+    }
+    start_edges();
+    if (obs_) {
+      obs_->frame();
+      obs_->phase("graph: hugging edges");
+    }
+    for (std::uint32_t k = 0; k < c_.size(); ++k) {
+      for (int r = 0; r < 2; ++r)
+        for (std::uint32_t i = 0; i < data_[k].ring[r].nodes.size(); ++i) link(k, r, i);
+      if (obs_) obs_->frame();
+    }
+    // Hugging edges of the arrival nodes (every arrival node exists once all circles are built).
+    for (std::uint32_t id = 0; id < nodes_.size(); ++id)
+      if (nodes_[id].type == NodeType::Arrival) hug(id);
+    if (obs_) {
+      report_graph_counters();
+      obs_->frame();
+    }
+    stats_.build_ms = ms_since(t0);
+  }
+
+  // A*; returns the goal's g (infinity when unreachable or cancelled).
+  double search() {
+    const auto t0 = Clock::now();
+    if (obs_) obs_->phase("search");
+    std::vector<HeapItem> heap;
+    std::vector<Edge> edges;
+    nodes_[start_].g = 0;
+    heap.push_back({h(start_), 0, nodes_[start_].key, start_});
+    ++generated_;
+    if (obs_) obs_->open(desc(start_), kNoNode, 0, h(start_));
+    double found = kInf;
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), worse);
+      const HeapItem top = heap.back();
+      heap.pop_back();
+      Node& cur = nodes_[top.id];
+      if (cur.closed || top.g > cur.g) continue;  // stale entry
+      cur.closed = true;
+      ++expanded_;
+      if (obs_) obs_->close(top.id);
+      if (top.id == goal_) {
+        found = cur.g;
+        if (obs_) obs_->frame();
+        break;
+      }
+      if ((expanded_ & 255) == 0 && ctx_.cancelled()) {
+        cancelled_ = true;
+        break;
+      }
+      edges.clear();
+      expand(top.id, edges);
+      const double g = nodes_[top.id].g;  // expand() may have grown nodes_: no references kept
+      for (const Edge& e : edges) {
+        if (obs_ && opt_.mark_searched_edges)
+          obs_->mark(edge_shape(top.id, e.to), Role::Candidate);
+        Node& n = nodes_[e.to];
+        const double ng = g + e.cost;
+        if (n.closed || ng >= n.g) continue;
+        const bool first = n.g == kInf;
+        n.g = ng;
+        n.parent = top.id;
+        heap.push_back({ng + h(e.to), ng, n.key, e.to});
+        std::push_heap(heap.begin(), heap.end(), worse);
+        if (first) ++generated_;
+        if (obs_) {
+          if (first) obs_->open(desc(e.to), top.id, ng, h(e.to));
+          else obs_->relax(e.to, top.id, ng);
+        }
+      }
+      if (obs_) obs_->frame();
+    }
+    stats_.search_ms = ms_since(t0);
+    return found;
+  }
+
+  // The path as pieces: consecutive arcs on one circle merged, empty pieces dropped.
+  std::vector<PathPiece> pieces() const {
+    std::vector<std::uint32_t> chain;
+    for (std::uint32_t v = goal_; v != kNoNode; v = nodes_[v].parent) chain.push_back(v);
+    std::reverse(chain.begin(), chain.end());
+    std::vector<PathPiece> out;
+    for (size_t i = 1; i < chain.size(); ++i) {
+      PathPiece p = piece(chain[i - 1], chain[i]);
+      if (p.kind == PathPiece::Kind::Arc && !out.empty() &&
+          out.back().kind == PathPiece::Kind::Arc && out.back().arc.center == p.arc.center &&
+          out.back().arc.radius == p.arc.radius) {
+        out.back().arc.sweep += p.arc.sweep;
+        continue;
+      }
+      if (p.length() <= 1e-12 && !out.empty()) continue;
+      out.push_back(p);
+    }
+    // A first piece of no length (the start on a circle) before a real one adds nothing.
+    if (out.size() > 1 && out.front().length() <= 1e-12) out.erase(out.begin());
+    return out;
+  }
+
+  void report_graph_counters() {
+    obs_->counter("graph nodes", double(nodes_.size()));
+    obs_->counter("surfing edges", double(stats_.surfing_edges));
+    obs_->counter("surfing tests", double(stats_.surfing_tests));
+    obs_->counter("hugging edges", double(stats_.hugging_edges));
+    obs_->counter("hugging tests", double(stats_.hugging_tests));
+    obs_->counter("circles built", double(stats_.circles_built));
+  }
+
+  CircleGraphStats stats() const {
+    CircleGraphStats s = stats_;
+    s.circles = c_.size();
+    s.nodes = nodes_.size();
+    return s;
+  }
+  std::uint64_t expanded() const { return expanded_; }
+  std::uint64_t generated() const { return generated_; }
+  bool cancelled() const { return cancelled_; }
+  std::size_t memory_bytes() const {
+    std::size_t b = nodes_.capacity() * sizeof(Node) + key_.size() * 32 + grid_.memory_bytes();
+    for (const CircleData& d : data_)
+      b += sizeof(CircleData) + d.los.capacity() + d.overlaps.capacity() * 4 +
+           (d.ring[0].nodes.capacity() + d.ring[1].nodes.capacity()) * 5;
+    return b;
+  }
+
+ private:
+  // Canonical node keys: the same endpoint gets the same key in both modes, whatever order the
+  // graph is built in. `other` is the circle at the surfing edge's far end, or n (goal), n + 1
+  // (start); `slot` the bitangent slot (or tangent index).
+  std::uint64_t key(std::uint32_t circle, std::uint32_t other, int slot, bool departure) const {
+    const std::uint64_t n = c_.size() + 2;
+    return ((std::uint64_t(circle) * n + other) * 4 + std::uint64_t(slot)) * 2 +
+           (departure ? 1 : 0) + 2;
+  }
+
+  std::uint32_t add_node(std::uint64_t k, NodeType type, std::int32_t circle, Vec2 p, double angle,
+                         int dir) {
+    auto [it, inserted] = key_.try_emplace(k, std::uint32_t(nodes_.size()));
+    if (!inserted) return it->second;
+    Node n;
+    n.p = p;
+    n.angle = angle;
+    n.key = k;
+    n.circle = circle;
+    n.dir = std::int8_t(dir);
+    n.type = type;
+    nodes_.push_back(n);
+    return it->second;
+  }
+
+  NodeDesc desc(std::uint32_t id) const {
+    const Node& n = nodes_[id];
+    NodeDesc d;
+    d.id = id;
+    d.x = float(n.p.x);
+    d.y = float(n.p.y);
+    // The heading of travel tells the two nodes of one point (cw and ccw) apart on screen.
+    if (n.circle != kNoCircle) d.heading = float(normalize_angle(n.angle + n.dir * kPi / 2));
+    return d;
+  }
+
+  double h(std::uint32_t id) const { return distance(nodes_[id].p, goal_p_); }
+
+  // The first circle (internal index) whose interior segment ab enters, or kNoCircle. Circles
+  // skip1 and skip2 are the ones the segment is tangent to at its ends: it cannot enter them.
+  // A segment that only grazes a circle passes, unless the grazing point is also on another
+  // circle: then it squeezes through the contact point of two touching circles.
+  std::int32_t blocker(Vec2 a, Vec2 b, std::int32_t skip1, std::int32_t skip2) {
+    ++now_;
+    std::int32_t hit = kNoCircle;
+    grid_.walk(a, b, [&](std::uint32_t k) {
+      if (stamp_[k] == now_) return false;
+      stamp_[k] = now_;
+      if (std::int32_t(k) == skip1 || std::int32_t(k) == skip2) return false;
+      const Circle& c = c_[k];
+      const SegmentDistance sd = segment_point_distance(a, b, c.center());
+      if (sd.distance < c.r - kCircleEps ||
+          (sd.distance <= c.r + kCircleEps && sd.u > 0 && sd.u < 1 && on_other(sd.closest, k))) {
+        hit = std::int32_t(k);
+        return true;
+      }
+      return false;
+    });
+    return hit;
+  }
+
+  // True when p is within the touching tolerance of a circle other than `except`.
+  bool on_other(Vec2 p, std::uint32_t except) const {
+    bool any = false;
+    grid_.box(p.x, p.y, p.x, p.y, [&](std::uint32_t k) {
+      if (k != except && distance(p, c_[k].center()) <= c_[k].r + kCircleEps) any = true;
+    });
+    return any;
+  }
+
+  const std::vector<std::uint32_t>& overlaps(std::uint32_t k) {
+    CircleData& d = data_[k];
+    if (d.overlaps_known) return d.overlaps;
+    d.overlaps_known = true;
+    const Circle& c = c_[k];
+    ++now_;
+    const double pad = c.r + 2 * kCircleEps;
+    grid_.box(c.x - pad, c.y - pad, c.x + pad, c.y + pad, [&](std::uint32_t j) {
+      if (j == k || stamp_[j] == now_) return;
+      stamp_[j] = now_;
+      if (distance(c.center(), c_[j].center()) <= c.r + c_[j].r + kCircleEps)
+        d.overlaps.push_back(j);
+    });
+    std::sort(d.overlaps.begin(), d.overlaps.end());
+    return d.overlaps;
+  }
+
+  // The first circle that cuts an arc on circle k, or kNoCircle.
+  std::int32_t arc_blocker(std::uint32_t k, const Arc& arc) {
+    for (std::uint32_t j : overlaps(k))
+      if (arc_blocked_by(arc, c_[j])) return std::int32_t(j);
+    return kNoCircle;
+  }
+
+  void report_test(const Shape& s, std::int32_t by) {
+    Shape t = s;
+    t.tag = by == kNoCircle ? kNoNode : orig_[size_t(by)];
+    obs_->test(t, by == kNoCircle);
+  }
+
+  // Computes circle k's departure nodes once: its surfing edges toward every other circle that
+  // have line of sight, and its tangents to the goal; then sorts them into its two rings.
+  void build(std::uint32_t k) {
+    CircleData& d = data_[k];
+    if (d.built) return;
+    d.built = true;
+    ++stats_.circles_built;
+    const std::uint32_t n = std::uint32_t(c_.size());
+    d.los.assign(n, 0);
+    std::vector<std::uint32_t> departures;
+    for (std::uint32_t b = 0; b < n; ++b) {
+      if (b == k) continue;
+      const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
+      const Bitangents bt = bitangents(c_[lo], c_[hi]);
+      if (!(bt.ok[0] || bt.ok[2])) {
+        d.los[b] = 0x80;
+        continue;
+      }
+      std::uint8_t mask = 0;
+      if (data_[b].built) {
+        mask = data_[b].los[k];  // the pair was checked when b was built: same segments
+      } else {
+        for (int s = 0; s < 4; ++s) {
+          if (!bt.ok[size_t(s)]) continue;
+          const Bitangent& t = bt.t[size_t(s)];
+          const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
+          ++stats_.surfing_tests;
+          if (by == kNoCircle) {
+            mask |= std::uint8_t(1u << s);
+            ++stats_.surfing_edges;
+          }
+          if (obs_) report_test(Shape::segment(t.a, t.b), by);
+        }
+        mask |= 0x80;
+      }
+      d.los[b] = mask;
+      for (int s = 0; s < 4; ++s) {
+        if (!(mask >> s & 1)) continue;
+        const Bitangent& t = bt.t[size_t(s)];
+        std::uint32_t dep = 0, arr = 0;
+        if (k == lo) {
+          dep = add_node(key(k, b, s, true), NodeType::Departure, std::int32_t(k), t.a, t.angle_a,
+                         t.dir_a);
+          arr = add_node(key(b, k, s, false), NodeType::Arrival, std::int32_t(b), t.b, t.angle_b,
+                         t.dir_b);
+        } else {
+          // Travelling the bitangent backwards (b -> a) turns the other way at both ends.
+          dep = add_node(key(k, b, s, true), NodeType::Departure, std::int32_t(k), t.b, t.angle_b,
+                         -t.dir_b);
+          arr = add_node(key(b, k, s, false), NodeType::Arrival, std::int32_t(b), t.a, t.angle_a,
+                         -t.dir_a);
+        }
+        nodes_[dep].target = arr;
+        departures.push_back(dep);
+      }
+    }
+    // Tangents to the goal: leaving the circle toward the goal turns against the arrival dir.
+    std::array<PointTangent, 2> pt;
+    const int m = point_tangents(goal_p_, c_[k], pt);
+    for (int s = 0; s < m; ++s) {
+      const std::int32_t by = blocker(pt[size_t(s)].point, goal_p_, std::int32_t(k), kNoCircle);
+      ++stats_.surfing_tests;
+      if (obs_) report_test(Shape::segment(pt[size_t(s)].point, goal_p_), by);
+      if (by != kNoCircle) continue;
+      ++stats_.surfing_edges;
+      const std::uint32_t dep = add_node(key(k, n, s, true), NodeType::Departure, std::int32_t(k),
+                                         pt[size_t(s)].point, pt[size_t(s)].angle,
+                                         -pt[size_t(s)].dir);
+      nodes_[dep].target = goal_;
+      departures.push_back(dep);
+    }
+    // Rings: every departure node of k, by angle (then key, for the same order in both modes).
+    for (std::uint32_t v : departures) d.ring[nodes_[v].dir > 0 ? 0 : 1].nodes.push_back(v);
+    for (Ring& r : d.ring) {
+      std::sort(r.nodes.begin(), r.nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const Node &na = nodes_[a], &nb = nodes_[b];
+        return na.angle != nb.angle ? na.angle < nb.angle : na.key < nb.key;
+      });
+      r.link.assign(r.nodes.size(), 0);
+      for (std::uint32_t i = 0; i < r.nodes.size(); ++i) nodes_[r.nodes[i]].ring_pos = i;
+    }
+  }
+
+  // The start's surfing edges: straight to the goal, and tangent to every circle.
+  void start_edges() {
+    if (start_done_) return;
+    start_done_ = true;
+    const std::int32_t direct = blocker(start_p_, goal_p_, kNoCircle, kNoCircle);
+    ++stats_.surfing_tests;
+    if (obs_) report_test(Shape::segment(start_p_, goal_p_), direct);
+    if (direct == kNoCircle) {
+      ++stats_.surfing_edges;
+      start_targets_.push_back(goal_);
+    }
+    const std::uint32_t n = std::uint32_t(c_.size());
+    std::array<PointTangent, 2> pt;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const int m = point_tangents(start_p_, c_[k], pt);
+      for (int s = 0; s < m; ++s) {
+        const PointTangent& t = pt[size_t(s)];
+        const std::int32_t by = blocker(start_p_, t.point, std::int32_t(k), kNoCircle);
+        ++stats_.surfing_tests;
+        if (obs_) report_test(Shape::segment(start_p_, t.point), by);
+        if (by != kNoCircle) continue;
+        ++stats_.surfing_edges;
+        start_targets_.push_back(
+            add_node(key(k, n + 1, s, false), NodeType::Arrival, std::int32_t(k), t.point, t.angle, t.dir));
+      }
+    }
+  }
+
+  // Link i of ring r of circle k: whether the arc to the next departure node is free.
+  bool link(std::uint32_t k, int r, std::uint32_t i) {
+    Ring& ring = data_[k].ring[r];
+    const std::size_t m = ring.nodes.size();
+    if (m < 2) return false;
+    if (ring.link[i] == 0) {
+      const std::uint32_t j = std::uint32_t(next_index(m, i, r));
+      const Node &a = nodes_[ring.nodes[i]], &b = nodes_[ring.nodes[j]];
+      const Arc arc = arc_between(c_[k], a.angle, b.angle, a.dir);
+      const std::int32_t by = arc_blocker(k, arc);
+      ++stats_.hugging_tests;
+      if (by == kNoCircle) ++stats_.hugging_edges;
+      if (obs_) report_test(Shape::arc(arc), by);
+      ring.link[i] = by == kNoCircle ? 1 : 2;
+    }
+    return ring.link[i] == 1;
+  }
+
+  static std::size_t next_index(std::size_t m, std::size_t i, int r) {
+    return r == 0 ? (i + 1) % m : (i + m - 1) % m;
+  }
+
+  // The hugging edge of an arrival node: to the first departure node of its circle and
+  // direction, at the same angle or further along. Computed once.
+  void hug(std::uint32_t id) {
+    if (nodes_[id].hug_state) return;
+    const std::uint32_t k = std::uint32_t(nodes_[id].circle);
+    build(k);
+    Node& x = nodes_[id];
+    const int r = x.dir > 0 ? 0 : 1;
+    const Ring& ring = data_[k].ring[r];
+    x.hug_state = 2;
+    if (ring.nodes.empty()) return;
+    const std::size_t m = ring.nodes.size();
+    auto angle = [&](std::size_t i) { return nodes_[ring.nodes[i]].angle; };
+    // Angles are sorted ascending in [0, 2 pi); one a hair "behind" x across 0 is the same point.
+    std::size_t pick = 0;
+    if (r == 0) {
+      auto it = std::lower_bound(ring.nodes.begin(), ring.nodes.end(), x.angle - kAngleEps,
+                                 [&](std::uint32_t v, double a) { return nodes_[v].angle < a; });
+      pick = it == ring.nodes.end() ? 0 : std::size_t(it - ring.nodes.begin());
+      if (angle(m - 1) - kTwoPi >= x.angle - kAngleEps) pick = m - 1;
+    } else {
+      auto it = std::upper_bound(ring.nodes.begin(), ring.nodes.end(), x.angle + kAngleEps,
+                                 [&](double a, std::uint32_t v) { return a < nodes_[v].angle; });
+      pick = it == ring.nodes.begin() ? m - 1 : std::size_t(it - ring.nodes.begin()) - 1;
+      if (angle(0) + kTwoPi <= x.angle + kAngleEps) pick = 0;
+    }
+    const std::uint32_t to = ring.nodes[pick];
+    const Arc arc = arc_between(c_[k], x.angle, nodes_[to].angle, x.dir);
+    const std::int32_t by = arc_blocker(k, arc);
+    ++stats_.hugging_tests;
+    if (obs_) report_test(Shape::arc(arc), by);
+    if (by != kNoCircle) return;
+    ++stats_.hugging_edges;
+    x.hug_state = 1;
+    x.hug_to = to;
+  }
+
+  double cost(std::uint32_t from, std::uint32_t to) const {
+    const Node &a = nodes_[from], &b = nodes_[to];
+    if (b.type == NodeType::Departure)
+      return std::abs(sweep_between(a.angle, b.angle, a.dir)) * c_[size_t(b.circle)].r;
+    return distance(a.p, b.p);
+  }
+
+  // Edges of a node; in lazy mode this is where the graph is built.
+  void expand(std::uint32_t id, std::vector<Edge>& out) {
+    switch (nodes_[id].type) {
+      case NodeType::Start:
+        start_edges();
+        for (std::uint32_t t : start_targets_) out.push_back({t, cost(id, t)});
+        break;
+      case NodeType::Goal:
+        break;
+      case NodeType::Arrival:
+        hug(id);
+        if (nodes_[id].hug_state == 1) out.push_back({nodes_[id].hug_to, cost(id, nodes_[id].hug_to)});
+        break;
+      case NodeType::Departure: {
+        const Node& y = nodes_[id];
+        out.push_back({y.target, cost(id, y.target)});
+        const std::uint32_t k = std::uint32_t(y.circle);
+        const int r = y.dir > 0 ? 0 : 1;
+        const std::uint32_t pos = y.ring_pos;
+        if (link(k, r, pos)) {
+          const Ring& ring = data_[k].ring[r];
+          const std::uint32_t to = ring.nodes[next_index(ring.nodes.size(), pos, r)];
+          out.push_back({to, cost(id, to)});
+        }
+        break;
+      }
+    }
+  }
+
+  PathPiece piece(std::uint32_t from, std::uint32_t to) const {
+    const Node &a = nodes_[from], &b = nodes_[to];
+    PathPiece p;
+    if (b.type == NodeType::Departure) {
+      p.kind = PathPiece::Kind::Arc;
+      p.arc = arc_between(c_[size_t(b.circle)], a.angle, b.angle, a.dir);
+    } else {
+      p.kind = PathPiece::Kind::Line;
+      p.line = {a.p, b.p};
+    }
+    return p;
+  }
+
+  Shape edge_shape(std::uint32_t from, std::uint32_t to) const {
+    const PathPiece p = piece(from, to);
+    return p.kind == PathPiece::Kind::Arc ? Shape::arc(p.arc) : Shape::segment(p.line.a, p.line.b);
+  }
+
+  std::vector<Circle> c_;
+  std::vector<std::uint32_t> orig_;
+  CirclePlanOptions opt_;
+  RunContext ctx_;
+  SearchObserver* obs_;
+  Vec2 start_p_, goal_p_;
+  CircleGrid grid_;
+  std::vector<CircleData> data_;
+  std::vector<Node> nodes_;
+  std::unordered_map<std::uint64_t, std::uint32_t> key_;
+  std::vector<std::uint32_t> start_targets_;
+  bool start_done_ = false;
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t now_ = 0;
+  std::uint32_t start_ = 0, goal_ = 0;
+  std::uint64_t expanded_ = 0, generated_ = 0;
+  bool cancelled_ = false;
+  CircleGraphStats stats_;
+};
+
+// Heading of travel along a piece at parameter `at_end` (false = its start).
+double heading_of(const PathPiece& p, bool at_end) {
+  if (p.kind == PathPiece::Kind::Line) {
+    const Vec2 d = p.line.b - p.line.a;
+    return d.x == 0 && d.y == 0 ? 0.0 : angle_of(d);
+  }
+  const double a = at_end ? p.arc.end_angle() : p.arc.start_angle;
+  return normalize_angle(a + (p.arc.sweep >= 0 ? kPi / 2 : -kPi / 2));
+}
+
+std::vector<Pose> sample_pieces(const std::vector<PathPiece>& pieces, double step) {
+  std::vector<Pose> out;
+  if (pieces.empty()) return out;
+  const Vec2 s = pieces.front().kind == PathPiece::Kind::Line ? pieces.front().line.a
+                                                               : pieces.front().arc.start();
+  out.push_back({s.x, s.y, heading_of(pieces.front(), false)});
+  for (const PathPiece& p : pieces) {
+    if (p.kind == PathPiece::Kind::Line) {
+      out.push_back({p.line.b.x, p.line.b.y, heading_of(p, true)});
+      continue;
+    }
+    const std::vector<Vec2> pts = sample_arc(p.arc, step);
+    const int dir = p.arc.sweep >= 0 ? 1 : -1;
+    for (size_t i = 1; i < pts.size(); ++i) {
+      const double a = p.arc.start_angle + p.arc.sweep * double(i) / double(pts.size() - 1);
+      out.push_back({pts[i].x, pts[i].y, normalize_angle(a + dir * kPi / 2)});
+    }
+  }
+  return out;
+}
+
+void add_stats(PlanResult& r, const CircleGraphStats& s) {
+  r.stats.emplace_back("circles", double(s.circles));
+  r.stats.emplace_back("redundant circles", double(s.redundant));
+  r.stats.emplace_back("circles built", double(s.circles_built));
+  r.stats.emplace_back("graph nodes", double(s.nodes));
+  r.stats.emplace_back("surfing tests", double(s.surfing_tests));
+  r.stats.emplace_back("surfing edges", double(s.surfing_edges));
+  r.stats.emplace_back("hugging tests", double(s.hugging_tests));
+  r.stats.emplace_back("hugging edges", double(s.hugging_edges));
+  r.stats.emplace_back("build ms", s.build_ms);
+  r.stats.emplace_back("search ms", s.search_ms);
+}
+
+}  // namespace
+
+PlanResult plan_among_circles(std::span<const Circle> circles, const Query& query,
+                              const CirclePlanOptions& options, const RunContext& ctx,
+                              CircleGraphStats* stats_out) {
+  const auto t0 = Clock::now();
+  PlanResult result;
+  SearchObserver* obs = ctx.observer;
+  const double grow = std::isfinite(query.radius) ? std::max(0.0, query.radius) : 0.0;
+  const Vec2 s = query.start.position(), g = query.goal.position();
+
+  // Grown circles; ones with no size never block anything (a segment may graze a point).
+  std::vector<Circle> grown;
+  std::vector<std::uint32_t> index;
+  for (std::uint32_t i = 0; i < circles.size(); ++i) {
+    const Circle& c = circles[i];
+    if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.r)) continue;
+    const Circle k{c.x, c.y, c.r + grow};
+    if (k.r <= kCircleEps) continue;
+    grown.push_back(k);
+    index.push_back(i);
+  }
+  CircleGraphStats stats;
+  auto finish = [&](PlanResult& r) -> PlanResult {
+    r.time_ms = ms_since(t0);
+    add_stats(r, stats);
+    if (stats_out) *stats_out = stats;
+    if (obs) {
+      obs->counter("expanded", double(r.expanded));
+      obs->frame();
+    }
+    return std::move(r);
+  };
+  if (obs) obs->phase("prepare");
+  for (const auto& [p, what] : {std::pair{s, "start"}, std::pair{g, "goal"}}) {
+    for (size_t i = 0; i < grown.size(); ++i)
+      if (distance(p, grown[i].center()) < grown[i].r - kCircleEps) {
+        result.message = std::string(what) + " is inside obstacle " + std::to_string(index[i]);
+        return finish(result);
+      }
+  }
+
+  // Drop circles inside another one: every point they cover is covered already, and they would
+  // only add nodes that are always blocked. Of two equal circles the first stays.
+  std::vector<std::uint8_t> redundant(grown.size(), 0);
+  {
+    std::vector<std::uint32_t> order(grown.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    // By the x of the left edge: a circle's container starts left of it, and nothing right of
+    // a circle's right edge can lie inside it.
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return grown[a].x - grown[a].r < grown[b].x - grown[b].r;
+    });
+    auto contains = [&](std::uint32_t a, std::uint32_t b) {
+      return distance(grown[a].center(), grown[b].center()) + grown[b].r <= grown[a].r + kCircleEps;
+    };
+    for (size_t ia = 0; ia < order.size(); ++ia) {
+      const std::uint32_t a = order[ia];
+      const double right = grown[a].x + grown[a].r + kCircleEps;
+      for (size_t ib = 0; ib < order.size(); ++ib) {
+        const std::uint32_t b = order[ib];
+        if (grown[b].x - grown[b].r > right) break;
+        if (a == b || redundant[b]) continue;
+        if (contains(a, b) && !(contains(b, a) && b < a)) redundant[b] = 1;
+      }
+    }
+  }
+  std::vector<Circle> kept;
+  std::vector<std::uint32_t> kept_index;
+  for (size_t i = 0; i < grown.size(); ++i) {
+    if (redundant[i]) {
+      ++stats.redundant;
+      continue;
+    }
+    kept.push_back(grown[i]);
+    kept_index.push_back(index[i]);
+  }
+  if (obs) {
+    for (size_t i = 0; i < kept.size(); ++i) {
+      Shape sh = Shape::circle(kept[i].center(), kept[i].r);
+      sh.tag = kept_index[i];
+      obs->mark(sh, Role::Obstacle);
+    }
+    obs->mark(Shape::point(s), Role::Start);
+    obs->mark(Shape::point(g), Role::Goal);
+    obs->frame();
+  }
+
+  CircleSearch search(std::move(kept), std::move(kept_index), query, options, ctx);
+  if (options.mode == CircleGraphMode::Eager) search.build_all();
+  const double length = search.search();
+  stats = search.stats();
+  stats.redundant = std::size_t(std::count(redundant.begin(), redundant.end(), 1));
+  result.expanded = search.expanded();
+  result.generated = search.generated();
+  result.memory_bytes = search.memory_bytes();
+  result.cancelled = search.cancelled();
+  if (result.cancelled) {
+    result.message = "cancelled";
+  } else if (length == kInf) {
+    result.message = "no path: the grown circles wall the goal off from the start";
+  } else {
+    result.found = true;
+    result.length = length;
+    result.pieces = search.pieces();
+    result.points = sample_pieces(result.pieces, options.arc_step);
+    if (obs) obs->path(result.pieces);
+  }
+  if (obs) search.report_graph_counters();
+  return finish(result);
+}
+
+PlanResult CirclesPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
+  PlanResult r = plan_among_circles(scene.circles, query, options_, ctx);
+  const int w = scene.map.width(), h = scene.map.height();
+  if (r.found && w > 0 && h > 0) {
+    bool leaves = false;
+    for (const Pose& p : r.points) leaves |= p.x < 0 || p.y < 0 || p.x > w || p.y > h;
+    r.stats.emplace_back("leaves_map", leaves ? 1.0 : 0.0);
+  }
+  return r;
+}
+
+}  // namespace pl

@@ -1,0 +1,82 @@
+// A* through a forest of circles (issue 5; Red Blob Games, "circular obstacle pathfinding"):
+// the exact shortest path of a round agent of radius r among circular obstacles, as alternating
+// straight "surfing" segments (bitangents, and tangents from the start and to the goal) and
+// "hugging" arcs around the obstacles grown by r (Minkowski inflation).
+//
+// The world is the circles alone: the grid's terrain and the map border are ignored (a path may
+// leave the map; the result says so in the stat "leaves_map"). To make grid planners respect
+// circles, rasterise them into the grid with core/circle_raster.hpp.
+//
+// Graph. Nodes are the start, the goal and the endpoints of surfing edges that have line of
+// sight, split by direction: a path arriving at a circle along a surfing edge turns either with
+// increasing angle (+1, clockwise on screen) or the other way, and may only leave along a
+// surfing edge that continues the same turn, so cusped hugging edges are never generated. Each
+// endpoint is an *arrival* node (a surfing edge ends there) or a *departure* node (one starts
+// there). Hugging edges link, on each circle and for each direction, every departure node to the
+// next departure node in that direction, and every arrival node to the first departure node it
+// meets; an arc longer than one link is a chain of links, so A* finds the same shortest paths as
+// with the article's edges between every pair of endpoints on a circle, with O(k) instead of
+// O(k^2) hugging edges for k endpoints. An arc is culled when another circle enters it or
+// touches it at an inner point; a surfing edge when it enters a circle (the clamped u catches
+// circles that cover an endpoint) or passes through the contact point of two touching circles.
+// Touching circles are thus a closed wall.
+//
+// Modes. Eager builds the whole graph first (all circle pairs, O(n^2) bitangents each checked
+// against the circles along it through a uniform grid), then searches. Lazy builds a circle's
+// surfing edges the first time the search reaches it, once, and each hugging edge when a node
+// is expanded; a pair's line-of-sight results are shared by both its circles. Both modes build
+// the same nodes and edges and break ties by the same canonical node keys, so they return the
+// same path.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "core/scene.hpp"
+#include "planners/planner.hpp"
+
+namespace pl {
+
+enum class CircleGraphMode { Eager, Lazy };
+
+struct CirclePlanOptions {
+  CircleGraphMode mode = CircleGraphMode::Lazy;
+  // Largest distance between consecutive PlanResult::points along an arc (map units).
+  double arc_step = 0.25;
+  // Report the edges the search touched with mark(shape, Role::Candidate) (watching only).
+  bool mark_searched_edges = true;
+};
+
+// Graph size and work of one query (also in PlanResult::stats under the same names).
+struct CircleGraphStats {
+  std::size_t circles = 0;          // obstacles searched around (inflated, redundant ones dropped)
+  std::size_t redundant = 0;        // circles inside another one (they never matter)
+  std::size_t circles_built = 0;    // circles whose surfing edges were computed
+  std::size_t nodes = 0;            // graph nodes created (start and goal included)
+  std::size_t surfing_tests = 0;    // surfing edges checked for line of sight
+  std::size_t surfing_edges = 0;    // ... that passed
+  std::size_t hugging_tests = 0;    // hugging arcs checked
+  std::size_t hugging_edges = 0;    // ... that passed
+  double build_ms = 0;              // eager: graph construction; lazy: 0 (it is in the search)
+  double search_ms = 0;
+};
+
+// One query among `circles` (scene units; each grown by query.radius). Start or goal inside a
+// grown circle: not found, with the message "start is inside obstacle N" (N = index in
+// `circles`). Circles with a non-finite field or no size once grown are ignored.
+PlanResult plan_among_circles(std::span<const Circle> circles, const Query& query,
+                              const CirclePlanOptions& options = {}, const RunContext& ctx = {},
+                              CircleGraphStats* stats = nullptr);
+
+// The registry's "circles" planner: plan_among_circles on the scene's circles.
+class CirclesPlanner final : public Planner {
+ public:
+  explicit CirclesPlanner(CirclePlanOptions options) : options_(options) {}
+  PlanResult plan(const Scene& scene, const Query& query, const RunContext& ctx) override;
+
+ private:
+  CirclePlanOptions options_;
+};
+
+}  // namespace pl
