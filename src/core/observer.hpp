@@ -6,6 +6,7 @@
 // and run a separate instantiation of their loop with every report compiled out.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "core/geometry.hpp"
+#include "core/terrain.hpp"
 
 namespace pl {
 
@@ -52,6 +54,21 @@ enum class Role : std::uint8_t {
 };
 const char* role_name(Role r);
 
+// Who may use what a shape stands for (an HAA* edge or entrance, any planner's per-agent
+// structure): agents whose capability holds every terrain of `capability` and whose size is at
+// most `clearance`. clearance 0 (the default) means no requirement: the shape concerns every
+// agent. Viewers show "only what this agent may use" with admits(), knowing nothing of the
+// planner; labels come from the two fields (e.g. "ground,swamp >= 2").
+struct Requirement {
+  CapabilityMask capability = 0;
+  std::uint16_t clearance = 0;
+  bool any() const { return clearance != 0; }
+  bool admits(CapabilityMask agent_capability, int agent_size) const {
+    return clearance == 0 || ((capability & ~agent_capability) == 0 && agent_size <= clearance);
+  }
+  bool operator==(const Requirement&) const = default;
+};
+
 struct Shape {
   enum class Kind : std::uint8_t { Point, Cell, Segment, Arc, Circle, Pose, Polyline };
   Kind kind = Kind::Point;
@@ -62,21 +79,28 @@ struct Shape {
   std::int16_t level = 0;
   std::uint32_t tag = kNoNode;  // planner-defined: e.g. the circle that rejected an edge
   std::vector<Vec2> points;     // polyline
+  Requirement requirement;      // none by default; set with require()
 
-  static Shape point(Vec2 p) { return Shape{Kind::Point, p, {}, 0, 0, 0, 0, kNoNode, {}}; }
+  static Shape point(Vec2 p) { return Shape{Kind::Point, p, {}, 0, 0, 0, 0, kNoNode, {}, {}}; }
   static Shape cell(int x, int y) {
-    return Shape{Kind::Cell, {double(x), double(y)}, {}, 0, 0, 0, 0, kNoNode, {}};
+    return Shape{Kind::Cell, {double(x), double(y)}, {}, 0, 0, 0, 0, kNoNode, {}, {}};
   }
-  static Shape segment(Vec2 p, Vec2 q) { return Shape{Kind::Segment, p, q, 0, 0, 0, 0, kNoNode, {}}; }
-  static Shape circle(Vec2 c, double r) { return Shape{Kind::Circle, c, {}, r, 0, 0, 0, kNoNode, {}}; }
+  static Shape segment(Vec2 p, Vec2 q) { return Shape{Kind::Segment, p, q, 0, 0, 0, 0, kNoNode, {}, {}}; }
+  static Shape circle(Vec2 c, double r) { return Shape{Kind::Circle, c, {}, r, 0, 0, 0, kNoNode, {}, {}}; }
   static Shape arc(const Arc& a) {
-    return Shape{Kind::Arc, a.center, {}, a.radius, a.start_angle, a.sweep, 0, kNoNode, {}};
+    return Shape{Kind::Arc, a.center, {}, a.radius, a.start_angle, a.sweep, 0, kNoNode, {}, {}};
   }
   static Shape pose(const Pose& p) {
-    return Shape{Kind::Pose, {p.x, p.y}, {}, 0, p.heading, 0, 0, kNoNode, {}};
+    return Shape{Kind::Pose, {p.x, p.y}, {}, 0, p.heading, 0, 0, kNoNode, {}, {}};
   }
   static Shape polyline(std::vector<Vec2> pts) {
-    return Shape{Kind::Polyline, {}, {}, 0, 0, 0, 0, kNoNode, std::move(pts)};
+    return Shape{Kind::Polyline, {}, {}, 0, 0, 0, 0, kNoNode, std::move(pts), {}};
+  }
+  // Marks the shape as usable only by agents with this capability and size <= clearance.
+  Shape& require(CapabilityMask capability, int clearance) {
+    requirement.capability = capability;
+    requirement.clearance = std::uint16_t(std::clamp(clearance, 1, 65535));
+    return *this;
   }
 };
 

@@ -1,8 +1,81 @@
-// Registers HAA* with the registry (issue 4). Nothing yet: the planner lands with its issue.
-#include "planners/planner.hpp"
+// Registers HAA* (planners/haa.hpp) as planner `haa`.
+#include "planners/haa.hpp"
 
 namespace pl {
 
-void register_haa_planners(Registry& /*r*/) {}
+namespace {
+
+ParamDesc enum_param(std::string name, std::string description, std::vector<std::string> choices,
+                     std::string def) {
+  ParamDesc p;
+  p.name = std::move(name);
+  p.type = ParamDesc::Type::Enum;
+  p.description = std::move(description);
+  p.choices = std::move(choices);
+  p.default_value = std::move(def);
+  return p;
+}
+
+ParamDesc int_param(std::string name, std::string description, double min, double max, std::string def) {
+  ParamDesc p;
+  p.name = std::move(name);
+  p.type = ParamDesc::Type::Int;
+  p.description = std::move(description);
+  p.min = min;
+  p.max = max;
+  p.default_value = std::move(def);
+  return p;
+}
+
+ParamDesc bool_param(std::string name, std::string description, std::string def) {
+  ParamDesc p;
+  p.name = std::move(name);
+  p.type = ParamDesc::Type::Bool;
+  p.description = std::move(description);
+  p.default_value = std::move(def);
+  return p;
+}
+
+}  // namespace
+
+void register_haa_planners(Registry& r) {
+  r.add({"haa", "hierarchical",
+         "HAA* (Harabor & Botea 2008): one clearance-annotated abstract graph of square clusters "
+         "for agents of every size up to max_size and every terrain capability; insertion, "
+         "abstract A*, refinement from cached paths. Near-optimal; the abstraction is built on "
+         "the first query and reused while the map is unchanged",
+         false,
+         {int_param("cluster_size", "Side of the square clusters in cells", 2, 256, "10"),
+          enum_param("quality",
+                     "initial: every edge; hq: strongly dominated edges removed (Theorem 6, "
+                     "same optimal abstract paths); lq: clearances truncated to max_size and "
+                     "weakly dominated transitions removed (Theorem 7, smaller, longer paths)",
+                     {"initial", "hq", "lq"}, "hq"),
+          enum_param("transitions",
+                     "paper: the first pair of an entrance with maximal clearance; middle: the "
+                     "middle of the run of pairs with maximal clearance; spread: middle plus the "
+                     "entrance's far end on entrances at least half a cluster long",
+                     {"paper", "middle", "spread"}, "middle"),
+          int_param("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2"),
+          bool_param("smoothing", "Shortcut the refined path with octile-canonical stretches", "false"),
+          enum_param("insertion",
+                     "dijkstra: one search per cluster connects start (goal) to every abstract "
+                     "node there; astar: one A* per abstract node (the paper)",
+                     {"dijkstra", "astar"}, "dijkstra")},
+         [](const ParamSet& ps) {
+           HaaParams p;
+           p.cluster_size = ps.get_int("cluster_size");
+           const std::string q = ps.get("quality");
+           p.quality = q == "initial" ? HaaQuality::Initial : q == "lq" ? HaaQuality::Low : HaaQuality::High;
+           const std::string t = ps.get("transitions");
+           p.placement = t == "paper" ? HaaPlacement::Paper : t == "spread" ? HaaPlacement::Spread : HaaPlacement::Middle;
+           p.sizes.clear();
+           for (int s = 1; s <= ps.get_int("max_size"); ++s) p.sizes.push_back(s);
+           HaaQueryOptions o;
+           o.smoothing = ps.get_bool("smoothing");
+           o.insertion_dijkstra = ps.get("insertion") == "dijkstra";
+           return std::make_unique<HaaPlanner>(p, o);
+         }});
+}
 
 }  // namespace pl

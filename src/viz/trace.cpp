@@ -201,6 +201,14 @@ std::span<const ShapeRecord> FrameState::shapes() const {
   return {trace_->shapes_.data(), shape_count_};
 }
 
+std::vector<const ShapeRecord*> shapes_for_agent(std::span<const ShapeRecord> shapes,
+                                                 CapabilityMask agent_capability, int agent_size) {
+  std::vector<const ShapeRecord*> out;
+  for (const ShapeRecord& r : shapes)
+    if (admits(r, agent_capability, agent_size)) out.push_back(&r);
+  return out;
+}
+
 std::span<const PathPiece> FrameState::path() const {
   if (path_ == kNoNode) return {};
   return trace_->paths_[path_];

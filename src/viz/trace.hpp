@@ -69,6 +69,16 @@ struct ShapeRecord {
   bool ok = false;  // tests only
 };
 
+// Per-agent filtering of recorded shapes (see Requirement in core/observer.hpp): true when the
+// shape has no requirement or an agent of this capability and size may use what it stands for.
+// Lets a view show "only the edges this agent may use" without knowing the planner.
+inline bool admits(const ShapeRecord& r, CapabilityMask agent_capability, int agent_size) {
+  return r.shape.requirement.admits(agent_capability, agent_size);
+}
+// The shapes of `shapes` (e.g. FrameState::shapes()) that admit the agent, in report order.
+std::vector<const ShapeRecord*> shapes_for_agent(std::span<const ShapeRecord> shapes,
+                                                 CapabilityMask agent_capability, int agent_size);
+
 // One recorded event: 32 bytes, no pointers; nodes are dense indices (first-appearance order),
 // everything variable-sized lives in the Trace's side tables.
 struct TraceEvent {

@@ -1,0 +1,673 @@
+// HAA* abstraction: entrances, transitions, intra-edges and dominance (see haa.hpp).
+#include "planners/haa.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace pl {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
+constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+
+bool same_weight(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
+
+Vec2 centre(int x, int y) { return {x + 0.5, y + 0.5}; }
+
+}  // namespace
+
+const char* haa_quality_name(HaaQuality q) {
+  switch (q) {
+    case HaaQuality::Initial: return "initial";
+    case HaaQuality::High: return "hq";
+    case HaaQuality::Low: return "lq";
+  }
+  return "?";
+}
+
+const char* haa_placement_name(HaaPlacement p) {
+  switch (p) {
+    case HaaPlacement::Paper: return "paper";
+    case HaaPlacement::Middle: return "middle";
+    case HaaPlacement::Spread: return "spread";
+  }
+  return "?";
+}
+
+std::vector<int> parse_haa_sizes(const std::string& text) {
+  std::vector<int> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(pos, end - pos);
+    char* stop = nullptr;
+    const long v = std::strtol(item.c_str(), &stop, 10);
+    if (item.empty() || *stop != '\0' || v < 1 || v > 64)
+      throw InputError("sizes: '" + text + "' is not a list of sizes in 1..64 (e.g. 1,2)");
+    out.push_back(int(v));
+    pos = end + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<CapabilityMask> haa_default_capabilities(const GridMap& map) {
+  CapabilityMask present = 0;
+  for (TerrainId t : map.cells()) present |= CapabilityMask(1) << t;
+  present &= map.palette().all_passable();
+  std::vector<TerrainId> terrains;
+  for (int t = 0; t < kMaxTerrains; ++t)
+    if (present >> t & 1u) terrains.push_back(TerrainId(t));
+  std::vector<CapabilityMask> out;
+  const std::size_t k = std::min<std::size_t>(terrains.size(), 12);  // 4095 capabilities at most
+  for (std::uint32_t subset = 1; subset < (1u << k); ++subset) {
+    CapabilityMask m = 0;
+    for (std::size_t i = 0; i < k; ++i)
+      if (subset >> i & 1u) m |= CapabilityMask(1) << terrains[i];
+    out.push_back(m);
+  }
+  std::sort(out.begin(), out.end(), [](CapabilityMask a, CapabilityMask b) {
+    return std::popcount(a) != std::popcount(b) ? std::popcount(a) < std::popcount(b) : a < b;
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// LocalSearch
+
+void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clearance, int size,
+                      const std::vector<float>& costs, int sx, int sy, int tx, int ty,
+                      SearchObserver* obs, double min_cost) {
+  area_ = area;
+  map_w_ = map_width;
+  aw_ = area.x1 - area.x0;
+  const int ah = area.y1 - area.y0;
+  const std::size_t n = std::size_t(aw_) * std::size_t(ah);
+  if (dist_.size() < n) {
+    dist_.resize(n);
+    parent_.resize(n);
+    stamp_.assign(n, 0);
+    closed_.resize(n);
+    sid_ = 0;
+  }
+  if (++sid_ == 0) {
+    std::fill(stamp_.begin(), stamp_.end(), 0u);
+    sid_ = 1;
+  }
+  expanded_ = generated_ = 0;
+  heap_.clear();
+  const bool astar = tx >= 0;
+  auto h_of = [&](int x, int y) {
+    return astar ? min_cost * octile_distance(x - tx, y - ty) : 0.0;
+  };
+  auto free_at = [&](int lx, int ly) {
+    return lx >= 0 && ly >= 0 && lx < aw_ && ly < ah &&
+           clearance[std::size_t(area.y0 + ly) * std::size_t(map_width) + std::size_t(area.x0 + lx)] >=
+               size;
+  };
+  auto id_of = [&](int l) {
+    return std::uint32_t((area.y0 + l / aw_) * map_width + area.x0 + l % aw_);
+  };
+  auto desc_of = [&](int l) {
+    NodeDesc d;
+    d.id = id_of(l);
+    d.x = float(area.x0 + l % aw_ + 0.5);
+    d.y = float(area.y0 + l / aw_ + 0.5);
+    return d;
+  };
+  // (f, h) order: smaller f first, then smaller h; a min-heap through std::push_heap.
+  auto worse = [](const HeapItem& a, const HeapItem& b) {
+    return a.f > b.f || (a.f == b.f && (a.h > b.h || (a.h == b.h && a.cell > b.cell)));
+  };
+  const int lsx = sx - area.x0, lsy = sy - area.y0;
+  if (!free_at(lsx, lsy)) return;
+  const int s = lsy * aw_ + lsx;
+  stamp_[std::size_t(s)] = sid_;
+  dist_[std::size_t(s)] = 0;
+  parent_[std::size_t(s)] = -1;
+  closed_[std::size_t(s)] = 0;
+  heap_.push_back({h_of(sx, sy), h_of(sx, sy), s});
+  generated_ = 1;
+  if (obs) {
+    obs->open(desc_of(s), kNoNode, 0, h_of(sx, sy));
+    obs->frame();
+  }
+  const int target = astar ? (ty - area.y0) * aw_ + (tx - area.x0) : -1;
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), worse);
+    const HeapItem top = heap_.back();
+    heap_.pop_back();
+    const std::size_t c = std::size_t(top.cell);
+    if (closed_[c]) continue;
+    closed_[c] = 1;
+    ++expanded_;
+    if (obs) obs->close(id_of(top.cell));
+    if (top.cell == target) {
+      if (obs) obs->frame();
+      break;
+    }
+    const int cx = top.cell % aw_, cy = top.cell / aw_;
+    const double cd = dist_[c];
+    bool ok[8];
+    for (int d = 0; d < 4; ++d) ok[d] = free_at(cx + kDx[d], cy + kDy[d]);
+    for (int d = 4; d < 8; ++d)
+      ok[d] = free_at(cx + kDx[d], cy + kDy[d]) && free_at(cx + kDx[d], cy) && free_at(cx, cy + kDy[d]);
+    for (int d = 0; d < 8; ++d) {
+      if (!ok[d]) continue;
+      const int nx = cx + kDx[d], ny = cy + kDy[d];
+      const int nl = ny * aw_ + nx;
+      const std::size_t ni = std::size_t(nl);
+      double step = d < 4 ? 1.0 : kSqrt2;
+      if (!costs.empty())
+        step *= 0.5 * (double(costs[std::size_t(id_of(top.cell))]) + double(costs[std::size_t(id_of(nl))]));
+      const double nd = cd + step;
+      bool fresh = false;
+      if (stamp_[ni] != sid_) {
+        stamp_[ni] = sid_;
+        closed_[ni] = 0;
+        dist_[ni] = kInf;
+        fresh = true;
+      } else if (closed_[ni]) {
+        continue;
+      }
+      if (!(nd < dist_[ni])) continue;
+      dist_[ni] = nd;
+      parent_[ni] = top.cell;
+      const double h = h_of(area.x0 + nx, area.y0 + ny);
+      heap_.push_back({nd + h, h, nl});
+      std::push_heap(heap_.begin(), heap_.end(), worse);
+      if (fresh) ++generated_;
+      if (obs) {
+        if (fresh) obs->open(desc_of(nl), id_of(top.cell), nd, h);
+        else obs->relax(id_of(nl), id_of(top.cell), nd);
+      }
+    }
+    if (obs) obs->frame();
+  }
+}
+
+double LocalSearch::distance(int x, int y) const {
+  const int lx = x - area_.x0, ly = y - area_.y0;
+  if (lx < 0 || ly < 0 || lx >= aw_ || ly >= area_.y1 - area_.y0) return kInf;
+  const std::size_t l = std::size_t(ly * aw_ + lx);
+  return stamp_[l] == sid_ ? dist_[l] : kInf;
+}
+
+void LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out) const {
+  out.clear();
+  if (!std::isfinite(distance(x, y))) return;
+  for (int l = (y - area_.y0) * aw_ + (x - area_.x0); l >= 0; l = parent_[std::size_t(l)])
+    out.push_back(std::uint32_t((area_.y0 + l / aw_) * map_w_ + area_.x0 + l % aw_));
+  std::reverse(out.begin(), out.end());
+}
+
+// ---------------------------------------------------------------------------------------------
+// HaaAbstraction
+
+void HaaAbstraction::cluster_rect(int c, int& x0, int& y0, int& x1, int& y1) const {
+  const int cs = params_.cluster_size;
+  x0 = (c % ncx_) * cs;
+  y0 = (c / ncx_) * cs;
+  x1 = std::min(w_, x0 + cs);
+  y1 = std::min(h_, y0 + cs);
+}
+
+const ClearanceGrid* HaaAbstraction::clearance(CapabilityMask cap) const {
+  for (std::size_t i = 0; i < caps_.size(); ++i)
+    if (caps_[i] == cap) return &clearance_[i];
+  return nullptr;
+}
+
+std::size_t HaaAbstraction::memory_bytes() const {
+  std::size_t b = nodes_.capacity() * sizeof(Node) + edges_.capacity() * sizeof(Edge) +
+                  node_of_cell_.capacity() * sizeof(std::int32_t) +
+                  path_cells_.capacity() * sizeof(std::uint32_t) + cost_.capacity() * sizeof(float);
+  for (auto& c : clearance_) b += c.capacity() * sizeof(std::uint16_t);
+  for (auto& a : adj_) b += a.capacity() * sizeof(std::uint32_t);
+  for (auto& a : cluster_nodes_) b += a.capacity() * sizeof(std::uint32_t);
+  return b;
+}
+
+std::uint32_t HaaAbstraction::node_at(int x, int y) {
+  std::int32_t& slot = node_of_cell_[std::size_t(y) * std::size_t(w_) + std::size_t(x)];
+  if (slot < 0) {
+    slot = std::int32_t(nodes_.size());
+    nodes_.push_back({x, y, cluster_of(x, y), true});
+  }
+  return std::uint32_t(slot);
+}
+
+bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const RunContext& ctx) {
+  const auto t0 = std::chrono::steady_clock::now();
+  *this = HaaAbstraction();
+  params_ = params;
+  if (params_.cluster_size < 2) throw InputError("cluster size must be at least 2");
+  if (params_.sizes.empty()) params_.sizes = {1};
+  std::sort(params_.sizes.begin(), params_.sizes.end());
+  w_ = map.width();
+  h_ = map.height();
+  const int cs = params_.cluster_size;
+  ncx_ = (w_ + cs - 1) / cs;
+  ncy_ = (h_ + cs - 1) / cs;
+  stats_.clusters = std::size_t(ncx_) * std::size_t(ncy_);
+  caps_ = params_.capabilities.empty() ? haa_default_capabilities(map) : params_.capabilities;
+  for (TerrainId t : map.cells()) present_ |= CapabilityMask(1) << t;
+  present_ &= map.palette().all_passable();
+  const Palette& pal = map.palette();
+  if (!pal.uniform_costs()) {
+    cost_.resize(map.cells().size());
+    for (std::size_t i = 0; i < cost_.size(); ++i) cost_[i] = float(pal[map.cells()[i]].cost);
+    min_cost_ = pal.min_cost(present_ ? present_ : pal.all_passable());
+  }
+  for (CapabilityMask c : caps_) clearance_.push_back(true_clearance(map, c));
+  node_of_cell_.assign(map.cells().size(), -1);
+
+  // The base graph: traversable cells (any passable terrain) and their octile adjacencies
+  // without corner cutting, each counted once.
+  {
+    const CapabilityMask all = pal.all_passable();
+    auto free_at = [&](int x, int y) { return map.passable(x, y, all); };
+    for (int y = 0; y < h_; ++y)
+      for (int x = 0; x < w_; ++x) {
+        if (!free_at(x, y)) continue;
+        ++stats_.base_nodes;
+        stats_.base_edges += free_at(x + 1, y) + free_at(x, y + 1);
+        stats_.base_edges += free_at(x + 1, y + 1) && free_at(x + 1, y) && free_at(x, y + 1);
+        stats_.base_edges += free_at(x - 1, y + 1) && free_at(x - 1, y) && free_at(x, y + 1);
+      }
+  }
+
+  SearchObserver* obs = ctx.observer;
+  if (obs) {
+    obs->phase("clusters");
+    for (int c = 0; c < ncx_ * ncy_; ++c) {
+      int x0, y0, x1, y1;
+      cluster_rect(c, x0, y0, x1, y1);
+      obs->mark(Shape::polyline({{double(x0), double(y0)}, {double(x1), double(y0)},
+                                 {double(x1), double(y1)}, {double(x0), double(y1)},
+                                 {double(x0), double(y0)}}),
+                Role::Cluster);
+    }
+    obs->frame();
+  }
+  scan_entrances(map, obs);
+  if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
+  if (!intra_edges(map, ctx)) {
+    *this = HaaAbstraction();
+    return false;
+  }
+  if (params_.quality == HaaQuality::Low) {
+    const int smax = params_.sizes.back();
+    for (Edge& e : edges_) e.clearance = std::min(e.clearance, smax);
+  }
+  if (params_.quality != HaaQuality::Initial) strong_dominance(obs);
+  if (params_.quality == HaaQuality::Low) weak_dominance(obs);
+  finish(obs);
+  stats_.build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (ctx.progress) ctx.progress->store(1.0f, std::memory_order_relaxed);
+  return true;
+}
+
+// Scans every border between two adjacent clusters once per capability. A run of pairs ends at
+// the border's end (so a run touching a cluster corner is closed there, not dropped), at a pair
+// with a cell outside the capability (the scan then restarts at the next free pair), and where
+// the clearance of either side rises (a new entrance starts at that pair).
+void HaaAbstraction::scan_entrances(const GridMap& map, SearchObserver* obs) {
+  (void)map;
+  const int cs = params_.cluster_size;
+  struct Pair {
+    int ax, ay, bx, by;
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::uint32_t> pending;  // transitions chosen, reported after the scan phase
+  if (obs) obs->phase("scan entrances");
+  auto close_run = [&](std::size_t ci, bool vertical, int i0, int i1) {
+    const ClearanceGrid& cl = clearance_[ci];
+    auto at = [&](int x, int y) { return int(cl[std::size_t(y) * std::size_t(w_) + std::size_t(x)]); };
+    Entrance en;
+    en.vertical = vertical;
+    en.capability = caps_[ci];
+    en.x = pairs[std::size_t(i0)].ax;
+    en.y = pairs[std::size_t(i0)].ay;
+    en.cluster_a = cluster_of(en.x, en.y);
+    en.cluster_b = cluster_of(pairs[std::size_t(i0)].bx, pairs[std::size_t(i0)].by);
+    en.length = i1 - i0;
+    std::vector<int> m(std::size_t(i1 - i0));
+    for (int i = i0; i < i1; ++i) {
+      const Pair& p = pairs[std::size_t(i)];
+      m[std::size_t(i - i0)] = std::min(at(p.ax, p.ay), at(p.bx, p.by));
+    }
+    en.clearance = *std::max_element(m.begin(), m.end());
+    std::vector<int> chosen;
+    // Inside an entrance neither side's clearance rises, so m never rises either: the pairs
+    // at the maximum form a prefix, and so do the pairs that serve every size of S.
+    const int first = int(std::find(m.begin(), m.end(), en.clearance) - m.begin());
+    const int enough = std::min(en.clearance, params_.sizes.back());
+    int last = 0;  // end of the prefix of pairs that every agent able to cross here can use
+    while (last + 1 < en.length && m[std::size_t(last + 1)] >= enough) ++last;
+    switch (params_.placement) {
+      case HaaPlacement::Paper: chosen = {first}; break;
+      case HaaPlacement::Middle: chosen = {last / 2}; break;
+      case HaaPlacement::Spread:
+        chosen = {last / 2};
+        if (en.length >= std::max(3, cs / 2) && en.length - 1 != chosen[0]) chosen.push_back(en.length - 1);
+        break;
+    }
+    for (int k : chosen) {
+      const Pair& p = pairs[std::size_t(i0 + k)];
+      Edge e;
+      e.a = node_at(p.ax, p.ay);
+      e.b = node_at(p.bx, p.by);
+      e.capability = caps_[ci];
+      e.clearance = m[std::size_t(k)];
+      e.weight = 1.0;
+      if (!cost_.empty())
+        e.weight = 0.5 * (double(cost_[std::size_t(p.ay) * std::size_t(w_) + std::size_t(p.ax)]) +
+                          double(cost_[std::size_t(p.by) * std::size_t(w_) + std::size_t(p.bx)]));
+      e.inter = true;
+      e.path_offset = std::uint32_t(path_cells_.size());
+      e.path_length = 2;
+      path_cells_.push_back(std::uint32_t(p.ay * w_ + p.ax));
+      path_cells_.push_back(std::uint32_t(p.by * w_ + p.bx));
+      en.transitions.push_back(std::uint32_t(edges_.size()));
+      pending.push_back(std::uint32_t(edges_.size()));
+      edges_.push_back(e);
+      ++stats_.transitions;
+    }
+    if (obs) {
+      const Pair& a = pairs[std::size_t(i0)];
+      const Pair& b = pairs[std::size_t(i1 - 1)];
+      Shape s = vertical ? Shape::segment({double(a.bx), double(a.by)}, {double(b.bx), double(b.by + 1)})
+                         : Shape::segment({double(a.bx), double(a.by)}, {double(b.bx + 1), double(b.by)});
+      s.tag = std::uint32_t(entrances_.size());
+      obs->mark(s.require(en.capability, en.clearance), Role::Entrance);
+    }
+    entrances_.push_back(std::move(en));
+    ++stats_.entrances;
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool vertical = pass == 0;
+    // Vertical borders: between cluster columns, at x = k * cs; horizontal: at y = k * cs.
+    const int borders = vertical ? ncx_ - 1 : ncy_ - 1;
+    const int segments = vertical ? ncy_ : ncx_;
+    for (int k = 1; k <= borders; ++k) {
+      for (int sgm = 0; sgm < segments; ++sgm) {
+        pairs.clear();
+        const int from = sgm * cs, to = std::min(vertical ? h_ : w_, from + cs);
+        for (int i = from; i < to; ++i)
+          pairs.push_back(vertical ? Pair{k * cs - 1, i, k * cs, i} : Pair{i, k * cs - 1, i, k * cs});
+        for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
+          const ClearanceGrid& cl = clearance_[ci];
+          auto at = [&](int x, int y) {
+            return int(cl[std::size_t(y) * std::size_t(w_) + std::size_t(x)]);
+          };
+          int start = -1, prev_a = 0, prev_b = 0;
+          for (int i = 0; i < int(pairs.size()); ++i) {
+            const Pair& p = pairs[std::size_t(i)];
+            const int ca = at(p.ax, p.ay), cb = at(p.bx, p.by);
+            if (ca == 0 || cb == 0) {
+              if (start >= 0) close_run(ci, vertical, start, i);
+              start = -1;
+            } else if (start < 0) {
+              start = i;
+            } else if (ca > prev_a || cb > prev_b) {
+              close_run(ci, vertical, start, i);
+              start = i;
+            }
+            prev_a = ca;
+            prev_b = cb;
+          }
+          if (start >= 0) close_run(ci, vertical, start, int(pairs.size()));
+        }
+        if (obs) obs->frame();
+      }
+    }
+  }
+  if (obs) {
+    obs->phase("choose transitions");
+    for (std::uint32_t ei : pending) {
+      const Edge& e = edges_[ei];
+      Shape s = Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y), centre(nodes_[e.b].x, nodes_[e.b].y));
+      s.tag = ei;
+      obs->mark(s.require(e.capability, e.clearance), Role::Transition);
+    }
+    obs->frame();
+  }
+}
+
+// One Dijkstra inside the cluster per (abstract node, capability, size): it yields the optimal
+// lengths to every other node of the cluster at once, where one A* per pair would expand the
+// cluster's cells over and over.
+bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
+  (void)map;
+  SearchObserver* obs = ctx.observer;
+  if (obs) obs->phase("intra edges");
+  std::vector<std::vector<std::uint32_t>> members(std::size_t(ncx_) * std::size_t(ncy_));
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i) members[std::size_t(nodes_[i].cluster)].push_back(i);
+  LocalSearch search;
+  std::vector<std::uint32_t> path;
+  const std::size_t nclusters = members.size();
+  for (std::size_t c = 0; c < nclusters; ++c) {
+    if (ctx.cancelled()) return false;
+    if (ctx.progress && (c & 15) == 0)
+      ctx.progress->store(0.05f + 0.85f * float(c) / float(nclusters), std::memory_order_relaxed);
+    const auto& mem = members[c];
+    if (mem.size() < 2) continue;
+    LocalSearch::Area area;
+    cluster_rect(int(c), area.x0, area.y0, area.x1, area.y1);
+    for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
+      const ClearanceGrid& cl = clearance_[ci];
+      auto at = [&](std::uint32_t cell) { return int(cl[cell]); };
+      for (int s : params_.sizes) {
+        for (std::size_t i = 0; i + 1 < mem.size(); ++i) {
+          const Node& src = nodes_[mem[i]];
+          if (at(std::uint32_t(src.y * w_ + src.x)) < s) continue;
+          search.run(area, w_, cl.data(), s, cost_, src.x, src.y);
+          ++stats_.searches;
+          stats_.expanded += search.expanded();
+          for (std::size_t j = i + 1; j < mem.size(); ++j) {
+            const Node& dst = nodes_[mem[j]];
+            const double d = search.distance(dst.x, dst.y);
+            if (!std::isfinite(d)) continue;
+            search.path_to(dst.x, dst.y, path);
+            // The clearance the whole path offers: its cells and the side cells of its diagonal
+            // moves (which must be free for the agent as well).
+            int pc = std::numeric_limits<int>::max();
+            for (std::size_t k = 0; k < path.size(); ++k) {
+              pc = std::min(pc, at(path[k]));
+              if (k > 0) {
+                const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
+                const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
+                if (x0 != x1 && y0 != y1)
+                  pc = std::min({pc, at(std::uint32_t(y0 * w_ + x1)), at(std::uint32_t(y1 * w_ + x0))});
+              }
+            }
+            Edge e;
+            e.a = mem[i];
+            e.b = mem[j];
+            e.capability = caps_[ci];
+            e.clearance = pc;
+            e.weight = d;
+            e.path_offset = std::uint32_t(path_cells_.size());
+            e.path_length = std::uint32_t(path.size());
+            path_cells_.insert(path_cells_.end(), path.begin(), path.end());
+            if (obs) {
+              Shape sh = Shape::segment(centre(src.x, src.y), centre(dst.x, dst.y));
+              sh.tag = std::uint32_t(edges_.size());
+              obs->mark(sh.require(e.capability, e.clearance), Role::Candidate);
+            }
+            edges_.push_back(e);
+          }
+        }
+      }
+    }
+    if (obs) obs->frame();
+  }
+  return true;
+}
+
+// Theorem 6: between the same two nodes, an edge whose capability is a subset of another's,
+// whose clearance is at least the other's and whose weight is equal makes the other redundant.
+// Exact duplicates keep the first. The relation is a strict order, so whatever removes an edge
+// survives or is itself removed by one that covers both.
+void HaaAbstraction::strong_dominance(SearchObserver* obs) {
+  if (obs) obs->phase("dominance (strong)");
+  std::vector<std::uint32_t> order(edges_.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto key = [&](std::uint32_t i) {
+    const Edge& e = edges_[i];
+    return std::pair{std::min(e.a, e.b), std::max(e.a, e.b)};
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  auto dominates = [&](std::uint32_t ia, std::uint32_t ib) {
+    const Edge& a = edges_[ia];
+    const Edge& b = edges_[ib];
+    if ((a.capability & ~b.capability) != 0 || a.clearance < b.clearance) return false;
+    if (!same_weight(a.weight, b.weight) && a.weight > b.weight) return false;
+    const bool strictly = a.capability != b.capability || a.clearance > b.clearance ||
+                          !same_weight(a.weight, b.weight);
+    return strictly || ia < ib;
+  };
+  for (std::size_t g0 = 0; g0 < order.size();) {
+    std::size_t g1 = g0 + 1;
+    while (g1 < order.size() && key(order[g1]) == key(order[g0])) ++g1;
+    for (std::size_t i = g0; i < g1; ++i)
+      for (std::size_t j = g0; j < g1; ++j) {
+        if (i == j || !dominates(order[j], order[i])) continue;
+        Edge& e = edges_[order[i]];
+        e.alive = false;
+        ++stats_.removed_strong;
+        if (obs)
+          obs->test(Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y), centre(nodes_[e.b].x, nodes_[e.b].y))
+                        .require(e.capability, e.clearance),
+                    false);
+        break;
+      }
+    g0 = g1;
+  }
+  if (obs) obs->frame();
+}
+
+// Theorem 7 and Corollary 8 (after truncating clearances to the largest size): between two
+// adjacent clusters, inter-edge w-x makes inter-edge y-z redundant when its capability is a subset
+// of y-z's, its clearance is at least y-z's, and intra-edges w-y and x-z exist (or the nodes
+// coincide) that every agent able to use y-z may use. Candidates are tried weakest first
+// (most terrains, then least clearance) against every inter-edge still present; nodes left
+// without inter-edges are then removed with their intra-edges.
+void HaaAbstraction::weak_dominance(SearchObserver* obs) {
+  if (obs) obs->phase("dominance (weak)");
+  std::vector<std::vector<std::uint32_t>> adj(nodes_.size());
+  for (std::uint32_t i = 0; i < edges_.size(); ++i)
+    if (edges_[i].alive && !edges_[i].inter) {
+      adj[edges_[i].a].push_back(i);
+      adj[edges_[i].b].push_back(i);
+    }
+  auto joined = [&](std::uint32_t u, std::uint32_t v, CapabilityMask cap, int cv) {
+    if (u == v) return true;
+    for (std::uint32_t ei : adj[u]) {
+      const Edge& e = edges_[ei];
+      if (!e.alive || (e.a != v && e.b != v)) continue;
+      if ((e.capability & ~cap) == 0 && e.clearance >= cv) return true;
+    }
+    return false;
+  };
+  // Inter-edges by cluster pair, each oriented so that `a` lies in the first cluster.
+  std::vector<std::uint32_t> inter;
+  for (std::uint32_t i = 0; i < edges_.size(); ++i)
+    if (edges_[i].alive && edges_[i].inter) {
+      Edge& e = edges_[i];
+      if (nodes_[e.a].cluster > nodes_[e.b].cluster) {
+        std::swap(e.a, e.b);
+        std::swap(path_cells_[e.path_offset], path_cells_[e.path_offset + 1]);
+      }
+      inter.push_back(i);
+    }
+  auto pair_key = [&](std::uint32_t i) {
+    return std::pair{nodes_[edges_[i].a].cluster, nodes_[edges_[i].b].cluster};
+  };
+  auto weaker = [&](std::uint32_t a, std::uint32_t b) {
+    const Edge& x = edges_[a];
+    const Edge& y = edges_[b];
+    if (std::popcount(x.capability) != std::popcount(y.capability))
+      return std::popcount(x.capability) > std::popcount(y.capability);
+    if (x.clearance != y.clearance) return x.clearance < y.clearance;
+    return a > b;
+  };
+  std::sort(inter.begin(), inter.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (pair_key(a) != pair_key(b)) return pair_key(a) < pair_key(b);
+    return weaker(a, b);
+  });
+  for (std::size_t g0 = 0; g0 < inter.size();) {
+    std::size_t g1 = g0 + 1;
+    while (g1 < inter.size() && pair_key(inter[g1]) == pair_key(inter[g0])) ++g1;
+    for (std::size_t i = g0; i < g1; ++i) {
+      Edge& yz = edges_[inter[i]];
+      for (std::size_t j = g0; j < g1; ++j) {
+        if (i == j) continue;
+        const Edge& wx = edges_[inter[j]];
+        if (!wx.alive || (wx.capability & ~yz.capability) != 0 || wx.clearance < yz.clearance) continue;
+        if (!joined(wx.a, yz.a, yz.capability, yz.clearance) ||
+            !joined(wx.b, yz.b, yz.capability, yz.clearance))
+          continue;
+        yz.alive = false;
+        ++stats_.removed_weak;
+        if (obs)
+          obs->test(Shape::segment(centre(nodes_[yz.a].x, nodes_[yz.a].y), centre(nodes_[yz.b].x, nodes_[yz.b].y))
+                        .require(yz.capability, yz.clearance),
+                    false);
+        break;
+      }
+    }
+    g0 = g1;
+  }
+  // Corollary 8: a node no inter-edge uses any more goes, with its intra-edges.
+  std::vector<std::uint8_t> used(nodes_.size(), 0);
+  for (const Edge& e : edges_)
+    if (e.alive && e.inter) used[e.a] = used[e.b] = 1;
+  for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
+    if (used[n] || !nodes_[n].alive) continue;
+    nodes_[n].alive = false;
+    ++stats_.removed_nodes;
+    node_of_cell_[std::size_t(nodes_[n].y) * std::size_t(w_) + std::size_t(nodes_[n].x)] = -1;
+    if (obs) obs->test(Shape::point(centre(nodes_[n].x, nodes_[n].y)), false);
+  }
+  for (Edge& e : edges_)
+    if (e.alive && (!nodes_[e.a].alive || !nodes_[e.b].alive)) e.alive = false;
+  if (obs) obs->frame();
+}
+
+void HaaAbstraction::finish(SearchObserver* obs) {
+  adj_.assign(nodes_.size(), {});
+  cluster_nodes_.assign(std::size_t(ncx_) * std::size_t(ncy_), {});
+  for (std::uint32_t n = 0; n < nodes_.size(); ++n)
+    if (nodes_[n].alive) {
+      cluster_nodes_[std::size_t(nodes_[n].cluster)].push_back(n);
+      ++stats_.nodes;
+    }
+  for (std::uint32_t i = 0; i < edges_.size(); ++i) {
+    const Edge& e = edges_[i];
+    if (!e.alive) continue;
+    adj_[e.a].push_back(i);
+    adj_[e.b].push_back(i);
+    ++stats_.edges;
+    ++(e.inter ? stats_.inter_edges : stats_.intra_edges);
+  }
+  if (obs) {
+    obs->phase("abstraction");
+    obs->counter("abstract nodes", double(stats_.nodes));
+    obs->counter("abstract edges", double(stats_.edges));
+    obs->frame();
+  }
+}
+
+}  // namespace pl

@@ -1,0 +1,233 @@
+// HAA* (Harabor & Botea, CIG 2008): one abstract graph that answers queries for agents of every
+// size in S and every terrain capability in C.
+//
+// Build (HaaAbstraction::build):
+//   - square clusters of cluster_size cells;
+//   - entrances per adjacent cluster pair and capability: maximal runs of border cell pairs whose
+//     terrains are both in the capability, ended by the border's end, a cell outside the
+//     capability, or a rise in clearance on either side (the paper's third rule);
+//   - one or two transition points per entrance (placement below), each an undirected inter-edge
+//     of weight 1 annotated with (capability, min clearance of the pair);
+//   - intra-edges: for every cluster, capability c and size s, one Dijkstra inside the cluster
+//     from every abstract node (the paper runs one Annotated A* per node pair; the Dijkstra finds
+//     the same optimal lengths in fewer expansions). Annotated with (c, the smallest clearance
+//     along the path, diagonal side cells included, which is >= s) and the path cached;
+//   - quality: Initial keeps everything; High removes strongly dominated edges (Theorem 6);
+//     Low truncates clearances to max(S), removes strongly dominated edges, then weakly
+//     dominated inter-edges (Theorem 7) and the nodes only they used (Corollary 8).
+//
+// Edges are usable by an agent (capability a, size s) iff edge.capability is a subset of a and
+// edge.clearance >= s. Diagonal moves across a cluster corner need no edges of their own: no
+// corner cutting means both side cells are free, so the two cardinal crossings exist.
+//
+// Transition placement: Paper = the first pair maximising min clearance (inside an entrance
+// clearance never rises, so this is the entrance's first pair, which the paper names as the
+// cause of its largest errors); Middle = the middle of the run of pairs whose clearance is at
+// least min(maximum, max(S)), i.e. of every pair that serves every agent the entrance can serve
+// (in open areas clearance falls along the border, so this moves the transition from the
+// entrance's start to its middle); Spread = Middle plus the entrance's last pair when the
+// entrance is at least half a cluster long. Completeness holds for all three: within an entrance
+// clearance never rises, so every pair a size-s agent (s in S) may cross at is joined to the
+// chosen pair by border cells of clearance >= s on both sides.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/clearance.hpp"
+#include "core/grid.hpp"
+#include "planners/planner.hpp"
+
+namespace pl {
+
+enum class HaaQuality { Initial, High, Low };
+enum class HaaPlacement { Paper, Middle, Spread };
+const char* haa_quality_name(HaaQuality q);   // "initial", "hq", "lq"
+const char* haa_placement_name(HaaPlacement p);  // "paper", "middle", "spread"
+
+struct HaaParams {
+  int cluster_size = 10;
+  std::vector<int> sizes = {1, 2};
+  // Empty = every non-empty combination of the passable terrains present in the map.
+  std::vector<CapabilityMask> capabilities;
+  HaaQuality quality = HaaQuality::High;
+  HaaPlacement placement = HaaPlacement::Paper;
+  bool operator==(const HaaParams&) const = default;
+};
+
+struct HaaBuildStats {
+  std::size_t clusters = 0, entrances = 0, transitions = 0;
+  std::size_t nodes = 0, edges = 0, inter_edges = 0, intra_edges = 0;
+  std::size_t base_nodes = 0, base_edges = 0;  // traversable cells, octile adjacencies
+  std::size_t removed_strong = 0, removed_weak = 0, removed_nodes = 0;
+  std::uint64_t searches = 0, expanded = 0;  // intra-edge Dijkstras
+  double build_ms = 0;
+  double node_percent() const { return base_nodes ? 100.0 * double(nodes) / double(base_nodes) : 0; }
+  double edge_percent() const { return base_edges ? 100.0 * double(edges) / double(base_edges) : 0; }
+};
+
+class HaaAbstraction {
+ public:
+  struct Node {
+    int x = 0, y = 0;  // cell
+    int cluster = 0;
+    bool alive = true;
+  };
+  struct Edge {
+    std::uint32_t a = 0, b = 0;  // node indices; the cached path runs from a to b
+    CapabilityMask capability = 0;
+    int clearance = 0;
+    double weight = 0;
+    bool inter = false;
+    bool alive = true;
+    std::uint32_t path_offset = 0, path_length = 0;  // cells in path_cells()
+    bool admits(CapabilityMask cap, int size) const {
+      return (capability & ~cap) == 0 && size <= clearance;
+    }
+  };
+  struct Entrance {
+    int cluster_a = 0, cluster_b = 0;  // a is left of / above b
+    bool vertical = false;             // true: a vertical border (clusters side by side)
+    int x = 0, y = 0;                  // first pair's cell in cluster a
+    int length = 0;                    // pairs
+    CapabilityMask capability = 0;
+    int clearance = 0;  // max over the pairs of min(clearance a side, clearance b side)
+    std::vector<std::uint32_t> transitions;  // inter-edge indices
+  };
+
+  // Returns false when cancelled (the abstraction is then empty). Reports through ctx.observer
+  // (phases "scan entrances", "choose transitions", "intra edges", "dominance", "abstraction")
+  // with marks and tests only: no node events, so a trace's expansion counter stays the query's.
+  bool build(const GridMap& map, const HaaParams& params, const RunContext& ctx = {});
+
+  const HaaParams& params() const { return params_; }
+  const HaaBuildStats& stats() const { return stats_; }
+  int width() const { return w_; }
+  int height() const { return h_; }
+  int cluster_size() const { return params_.cluster_size; }
+  int clusters_x() const { return ncx_; }
+  int clusters_y() const { return ncy_; }
+  int cluster_of(int x, int y) const { return (y / params_.cluster_size) * ncx_ + x / params_.cluster_size; }
+  // Cell rectangle of a cluster: [x0, x1) x [y0, y1).
+  void cluster_rect(int c, int& x0, int& y0, int& x1, int& y1) const;
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<Edge>& edges() const { return edges_; }
+  const std::vector<Entrance>& entrances() const { return entrances_; }
+  // Alive edges incident to a node.
+  const std::vector<std::uint32_t>& adjacent(std::uint32_t node) const { return adj_[node]; }
+  // Alive nodes of a cluster.
+  const std::vector<std::uint32_t>& cluster_nodes(int c) const { return cluster_nodes_[std::size_t(c)]; }
+  // Cells of an edge's cached path, from edge.a to edge.b, as indices y * width + x.
+  std::span<const std::uint32_t> path_of(const Edge& e) const {
+    return {path_cells_.data() + e.path_offset, e.path_length};
+  }
+  const std::vector<CapabilityMask>& capabilities() const { return caps_; }
+  // True clearance grid of a capability of the abstraction (nullptr if it is not one of them).
+  const ClearanceGrid* clearance(CapabilityMask cap) const;
+  // Terrains of the map an agent can use: its capability restricted to the passable terrains
+  // present, which is what the abstraction's capabilities are made of.
+  CapabilityMask effective(CapabilityMask cap) const { return cap & present_; }
+  // Per-cell move-cost multipliers, empty when every terrain costs 1.
+  const std::vector<float>& costs() const { return cost_; }
+  double min_cost() const { return min_cost_; }
+  std::size_t memory_bytes() const;
+
+ private:
+  void scan_entrances(const GridMap& map, SearchObserver* obs);
+  std::uint32_t node_at(int x, int y);
+  bool intra_edges(const GridMap& map, const RunContext& ctx);
+  void strong_dominance(SearchObserver* obs);
+  void weak_dominance(SearchObserver* obs);
+  void finish(SearchObserver* obs);
+
+  HaaParams params_;
+  HaaBuildStats stats_;
+  int w_ = 0, h_ = 0, ncx_ = 0, ncy_ = 0;
+  CapabilityMask present_ = 0;
+  std::vector<CapabilityMask> caps_;
+  std::vector<ClearanceGrid> clearance_;  // by capability index
+  std::vector<float> cost_;
+  double min_cost_ = 1.0;
+  std::vector<Node> nodes_;
+  std::vector<std::int32_t> node_of_cell_;  // -1 = none
+  std::vector<Edge> edges_;
+  std::vector<Entrance> entrances_;
+  std::vector<std::vector<std::uint32_t>> adj_, cluster_nodes_;
+  std::vector<std::uint32_t> path_cells_;
+};
+
+// Cell-level search inside one rectangle (a cluster) for one agent: Dijkstra from a source to
+// every cell, or A* to one target. Shared by the build (intra-edges) and the query (insertion).
+class LocalSearch {
+ public:
+  struct HeapItem {
+    double f, h;
+    std::int32_t cell;
+  };
+  struct Area {
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // [x0, x1) x [y0, y1)
+  };
+  // `clearance` is the full map's grid for the agent's capability; a cell is free iff its
+  // clearance >= size. target < 0 = Dijkstra to every cell. Observer: cell ids y * width + x.
+  void run(const Area& area, int map_width, const std::uint16_t* clearance, int size,
+           const std::vector<float>& costs, int sx, int sy, int tx = -1, int ty = -1,
+           SearchObserver* obs = nullptr, double min_cost = 1.0);
+  // Distance to a map cell inside the area (infinity if unreached).
+  double distance(int x, int y) const;
+  // Cells (indices y * width + x) from the source to (x, y), both included; empty if unreached.
+  void path_to(int x, int y, std::vector<std::uint32_t>& out) const;
+  std::uint64_t expanded() const { return expanded_; }
+  std::uint64_t generated() const { return generated_; }
+
+ private:
+  Area area_;
+  int aw_ = 0, map_w_ = 0;
+  std::vector<double> dist_;
+  std::vector<std::int32_t> parent_;  // local index
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint8_t> closed_;
+  std::vector<HeapItem> heap_;
+  std::uint32_t sid_ = 0;
+  std::uint64_t expanded_ = 0, generated_ = 0;
+};
+
+// The planner `haa`: caches the abstraction by map (uid, version) and parameters; the first
+// query builds it (a watchable phase), later queries reuse it.
+struct HaaQueryOptions {
+  bool smoothing = false;
+  bool insertion_dijkstra = true;  // false: one A* per abstract node of the cluster (the paper)
+};
+
+class HaaPlanner final : public Planner {
+ public:
+  HaaPlanner(HaaParams params, HaaQueryOptions options) : params_(std::move(params)), opt_(options) {}
+  PlanResult plan(const Scene& scene, const Query& query, const RunContext& ctx = {}) override;
+  size_t memory_bytes() const override;
+  // The abstraction of the last query's map (built on demand); nullptr if cancelled.
+  const HaaAbstraction* abstraction(const GridMap& map, const RunContext& ctx = {});
+
+ private:
+  PlanResult query(const GridMap& map, const Query& q, const RunContext& ctx, bool built_now);
+  void report_graph(SearchObserver* obs) const;
+
+  HaaParams params_;
+  HaaQueryOptions opt_;
+  HaaAbstraction abs_;
+  bool built_ = false;
+  bool just_built_ = false;  // the last abstraction() call built it
+  std::uint64_t uid_ = 0, version_ = 0;
+  GridMap built_map_;  // content check when a copy of the same map (new uid) comes back
+  ClearanceCache clearance_;  // for agents whose capability the abstraction does not hold
+  LocalSearch local_;
+};
+
+// Parses "1,2" into sizes; throws InputError.
+std::vector<int> parse_haa_sizes(const std::string& text);
+
+// Every non-empty subset of the passable terrains present in the map, smallest masks first.
+std::vector<CapabilityMask> haa_default_capabilities(const GridMap& map);
+
+}  // namespace pl

@@ -1,0 +1,514 @@
+// HAA* queries (see haa.hpp): insertion of start and goal, abstract A* over the edges the agent
+// may use, refinement from cached paths, optional smoothing.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <string>
+
+#include "planners/haa.hpp"
+
+namespace pl {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string cell_text(int x, int y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; }
+
+double elapsed_ms(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A temporary edge from the start or goal node to an abstract node of its cluster (or from start
+// to goal when they share a cluster), with its cell path from the start / goal.
+struct TempEdge {
+  std::uint32_t node = 0;
+  double weight = 0;
+  std::vector<std::uint32_t> cells;
+};
+
+double step_cost(const std::vector<float>& costs, std::uint32_t a, std::uint32_t b, bool diagonal) {
+  const double base = diagonal ? kSqrt2 : 1.0;
+  return costs.empty() ? base : base * 0.5 * (double(costs[a]) + double(costs[b]));
+}
+
+double path_cost(const std::vector<float>& costs, const std::vector<std::uint32_t>& cells, int w) {
+  double len = 0;
+  for (std::size_t i = 1; i < cells.size(); ++i) {
+    const bool diag = int(cells[i]) % w != int(cells[i - 1]) % w && int(cells[i]) / w != int(cells[i - 1]) / w;
+    len += step_cost(costs, cells[i - 1], cells[i], diag);
+  }
+  return len;
+}
+
+// Cell centres -> points with headings and merged straight pieces (as the grid planners do).
+void fill_geometry(PlanResult& r, const std::vector<std::uint32_t>& cells, int w) {
+  r.points.clear();
+  r.pieces.clear();
+  std::vector<Vec2> c;
+  for (std::uint32_t i : cells) c.push_back({int(i) % w + 0.5, int(i) / w + 0.5});
+  const std::size_t n = c.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 d = i + 1 < n ? c[i + 1] - c[i] : (i > 0 ? c[i] - c[i - 1] : Vec2{1, 0});
+    r.points.push_back({c[i].x, c[i].y, std::atan2(d.y, d.x)});
+  }
+  for (std::size_t i = 0; i + 1 < n;) {
+    std::size_t j = i + 1;
+    const Vec2 d = c[j] - c[i];
+    while (j + 1 < n && c[j + 1] - c[j] == d) ++j;
+    PathPiece p;
+    p.kind = PathPiece::Kind::Line;
+    p.line = {c[i], c[j]};
+    r.pieces.push_back(p);
+    i = j;
+  }
+}
+
+// Shortcuts a grid path: replaces a stretch by the octile-canonical route between its ends
+// (diagonal moves then straight ones, or the reverse) when that route is free for the agent,
+// needs no corner cutting and is shorter. Looks at most `window` cells ahead of each cell, so
+// the cost stays linear in the path length.
+std::vector<std::uint32_t> smooth(const std::vector<std::uint32_t>& in, int w, int h,
+                                  const std::uint16_t* cl, int size,
+                                  const std::vector<float>& costs, int window) {
+  std::vector<std::uint32_t> cells = in;
+  auto free_at = [&](int x, int y) {
+    return x >= 0 && y >= 0 && x < w && y < h && cl[std::size_t(y) * std::size_t(w) + std::size_t(x)] >= size;
+  };
+  std::vector<std::uint32_t> route;
+  // Builds the canonical route from cell a to cell b, both included; false if blocked.
+  auto canonical = [&](std::uint32_t a, std::uint32_t b, bool diagonal_first) {
+    route.clear();
+    int x = int(a) % w, y = int(a) / w;
+    const int tx = int(b) % w, ty = int(b) / w;
+    const int sx = tx > x ? 1 : (tx < x ? -1 : 0), sy = ty > y ? 1 : (ty < y ? -1 : 0);
+    int diag = std::min(std::abs(tx - x), std::abs(ty - y));
+    int straight = std::max(std::abs(tx - x), std::abs(ty - y)) - diag;
+    const bool along_x = std::abs(tx - x) > std::abs(ty - y);
+    route.push_back(a);
+    for (int phase = 0; phase < 2; ++phase) {
+      const bool do_diag = (phase == 0) == diagonal_first;
+      int& count = do_diag ? diag : straight;
+      for (; count > 0; --count) {
+        const int dx = do_diag ? sx : (along_x ? sx : 0), dy = do_diag ? sy : (along_x ? 0 : sy);
+        if (!free_at(x + dx, y + dy)) return false;
+        if (dx && dy && (!free_at(x + dx, y) || !free_at(x, y + dy))) return false;
+        x += dx;
+        y += dy;
+        route.push_back(std::uint32_t(y * w + x));
+      }
+    }
+    return true;
+  };
+  std::vector<double> prefix;
+  auto rebuild_prefix = [&] {
+    prefix.assign(cells.size(), 0);
+    for (std::size_t i = 1; i < cells.size(); ++i) {
+      const bool diag = int(cells[i]) % w != int(cells[i - 1]) % w && int(cells[i]) / w != int(cells[i - 1]) / w;
+      prefix[i] = prefix[i - 1] + step_cost(costs, cells[i - 1], cells[i], diag);
+    }
+  };
+  rebuild_prefix();
+  for (std::size_t i = 0; i + 2 < cells.size(); ++i) {
+    const std::size_t jmax = std::min(cells.size() - 1, i + std::size_t(window));
+    for (std::size_t j = jmax; j >= i + 2; --j) {
+      const double old_len = prefix[j] - prefix[i];
+      const int dx = int(cells[j]) % w - int(cells[i]) % w, dy = int(cells[j]) / w - int(cells[i]) / w;
+      if (octile_distance(dx, dy) * (costs.empty() ? 1.0 : 0.0) >= old_len - 1e-9) continue;
+      bool improved = false;
+      for (int variant = 0; variant < 2 && !improved; ++variant) {
+        if (!canonical(cells[i], cells[j], variant == 0)) continue;
+        if (path_cost(costs, route, w) < old_len - 1e-9) {
+          std::vector<std::uint32_t> next(cells.begin(), cells.begin() + std::ptrdiff_t(i));
+          next.insert(next.end(), route.begin(), route.end());
+          next.insert(next.end(), cells.begin() + std::ptrdiff_t(j) + 1, cells.end());
+          cells = std::move(next);
+          rebuild_prefix();
+          improved = true;
+        }
+      }
+      if (improved) break;
+    }
+  }
+  return cells;
+}
+
+}  // namespace
+
+const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunContext& ctx) {
+  const bool same = built_ && ((map.uid() == uid_ && map.version() == version_) ||
+                               map.same_content(built_map_));
+  just_built_ = !same;
+  if (!same) {
+    built_ = false;
+    if (!abs_.build(map, params_, ctx)) return nullptr;
+    built_ = true;
+    built_map_ = map;
+  }
+  uid_ = map.uid();
+  version_ = map.version();
+  return &abs_;
+}
+
+size_t HaaPlanner::memory_bytes() const { return abs_.memory_bytes(); }
+
+PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const GridMap& map = scene.map;
+  if (!abstraction(map, ctx)) {
+    PlanResult r;
+    r.cancelled = true;
+    r.message = "cancelled";
+    r.time_ms = elapsed_ms(t0);
+    return r;
+  }
+  const bool built_now = just_built_;
+  if (ctx.observer && !built_now) report_graph(ctx.observer);
+  PlanResult r = this->query(map, query, ctx, built_now);
+  r.time_ms = elapsed_ms(t0);
+  r.memory_bytes = memory_bytes();
+  return r;
+}
+
+// A watched query on a cached abstraction shows the graph it searches in one frame, so a view
+// can draw (and filter by agent) what the build would have shown.
+void HaaPlanner::report_graph(SearchObserver* obs) const {
+  obs->phase("abstraction");
+  for (int c = 0; c < abs_.clusters_x() * abs_.clusters_y(); ++c) {
+    int x0, y0, x1, y1;
+    abs_.cluster_rect(c, x0, y0, x1, y1);
+    obs->mark(Shape::polyline({{double(x0), double(y0)}, {double(x1), double(y0)}, {double(x1), double(y1)},
+                               {double(x0), double(y1)}, {double(x0), double(y0)}}),
+              Role::Cluster);
+  }
+  for (std::uint32_t i = 0; i < abs_.entrances().size(); ++i) {
+    const auto& en = abs_.entrances()[i];
+    const double x = en.vertical ? en.x + 1 : en.x, y = en.vertical ? en.y : en.y + 1;
+    Shape s = en.vertical ? Shape::segment({x, y}, {x, y + en.length}) : Shape::segment({x, y}, {x + en.length, y});
+    s.tag = i;
+    obs->mark(s.require(en.capability, en.clearance), Role::Entrance);
+  }
+  const auto& nodes = abs_.nodes();
+  for (const auto& n : nodes)
+    if (n.alive) obs->mark(Shape::point({n.x + 0.5, n.y + 0.5}), Role::AbstractNode);
+  for (std::uint32_t i = 0; i < abs_.edges().size(); ++i) {
+    const auto& e = abs_.edges()[i];
+    if (!e.alive) continue;
+    Shape s = Shape::segment({nodes[e.a].x + 0.5, nodes[e.a].y + 0.5}, {nodes[e.b].x + 0.5, nodes[e.b].y + 0.5});
+    s.tag = i;
+    obs->mark(s.require(e.capability, e.clearance), e.inter ? Role::Transition : Role::AbstractEdge);
+  }
+  obs->counter("abstract nodes", double(abs_.stats().nodes));
+  obs->counter("abstract edges", double(abs_.stats().edges));
+  obs->frame();
+}
+
+PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunContext& ctx,
+                             bool built_now) {
+  PlanResult r;
+  SearchObserver* obs = ctx.observer;
+  const HaaBuildStats& bs = abs_.stats();
+  const int w = map.width(), h = map.height();
+  auto add_build_stats = [&] {
+    r.stats.push_back({"built", built_now ? 1.0 : 0.0});
+    r.stats.push_back({"build_ms", bs.build_ms});
+    r.stats.push_back({"abstract_nodes", double(bs.nodes)});
+    r.stats.push_back({"abstract_edges", double(bs.edges)});
+    r.stats.push_back({"inter_edges", double(bs.inter_edges)});
+    r.stats.push_back({"intra_edges", double(bs.intra_edges)});
+    r.stats.push_back({"base_nodes", double(bs.base_nodes)});
+    r.stats.push_back({"base_edges", double(bs.base_edges)});
+    r.stats.push_back({"node_percent", bs.node_percent()});
+    r.stats.push_back({"edge_percent", bs.edge_percent()});
+  };
+  Query q = query;
+  if (q.capability == 0) q.capability = map.palette().movingai_default_capability();
+  if (q.size < 1) q.size = 1;
+  const CapabilityMask cap = abs_.effective(q.capability);
+  auto cell_of = [&](const Pose& p, int& x, int& y) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
+    const double fx = std::floor(p.x), fy = std::floor(p.y);
+    if (fx < 0 || fy < 0 || fx >= w || fy >= h) return false;
+    x = int(fx);
+    y = int(fy);
+    return true;
+  };
+  int sx, sy, gx, gy;
+  if (!cell_of(q.start, sx, sy) || !cell_of(q.goal, gx, gy)) {
+    r.message = cell_of(q.start, sx, sy) ? "goal is outside the map" : "start is outside the map";
+    add_build_stats();
+    return r;
+  }
+  const ClearanceGrid* clp = abs_.clearance(cap);
+  const bool covered = clp && std::binary_search(abs_.params().sizes.begin(), abs_.params().sizes.end(), q.size);
+  if (!clp) clp = &clearance_.get(map, cap);
+  const ClearanceGrid& cl = *clp;
+  auto cl_at = [&](int x, int y) { return int(cl[std::size_t(y) * std::size_t(w) + std::size_t(x)]); };
+  const bool start_ok = cl_at(sx, sy) >= q.size, goal_ok = cl_at(gx, gy) >= q.size;
+  if (!start_ok || !goal_ok) {
+    const int bx = start_ok ? gx : sx, by = start_ok ? gy : sy;
+    std::string s = std::string(start_ok ? "goal " : "start ") + cell_text(bx, by) + " is not traversable: ";
+    r.message = (q.capability >> map.at(bx, by) & 1u) ? s + "clearance is below the agent size " + std::to_string(q.size)
+                                                        : s + "terrain '" + map.palette()[map.at(bx, by)].name +
+                                                              "' is outside the capability";
+    if (obs) {
+      obs->phase("check endpoints");
+      obs->test(Shape::cell(sx, sy), start_ok);
+      obs->test(Shape::cell(gx, gy), goal_ok);
+      obs->frame();
+    }
+    add_build_stats();
+    return r;
+  }
+
+  // ---- Insertion: connect start and goal to the abstract nodes of their clusters.
+  const auto& nodes = abs_.nodes();
+  const auto& edges = abs_.edges();
+  const auto& costs = abs_.costs();
+  const int cstart = abs_.cluster_of(sx, sy), cgoal = abs_.cluster_of(gx, gy);
+  std::uint64_t insertion_expanded = 0, insertion_generated = 0, insertion_searches = 0;
+  std::vector<TempEdge> from_start, to_goal;  // to_goal cells run from the goal
+  bool direct = false;
+  TempEdge direct_edge;
+  auto insert = [&](int x, int y, int cluster, std::vector<TempEdge>& out, bool is_start) {
+    LocalSearch::Area area;
+    abs_.cluster_rect(cluster, area.x0, area.y0, area.x1, area.y1);
+    if (obs) {
+      obs->phase(is_start ? "insert start" : "insert goal");
+      obs->mark(Shape::cell(x, y), is_start ? Role::Start : Role::Goal);
+    }
+    auto consider = [&](std::uint32_t n) {
+      TempEdge t;
+      t.node = n;
+      t.weight = local_.distance(nodes[n].x, nodes[n].y);
+      if (!std::isfinite(t.weight)) return;
+      local_.path_to(nodes[n].x, nodes[n].y, t.cells);
+      out.push_back(std::move(t));
+    };
+    if (opt_.insertion_dijkstra) {
+      local_.run(area, w, cl.data(), q.size, costs, x, y, -1, -1, obs, abs_.min_cost());
+      insertion_expanded += local_.expanded();
+      insertion_generated += local_.generated();
+      ++insertion_searches;
+      for (std::uint32_t n : abs_.cluster_nodes(cluster)) consider(n);
+      if (is_start && cgoal == cluster) {
+        direct_edge.weight = local_.distance(gx, gy);
+        if (std::isfinite(direct_edge.weight)) {
+          direct = true;
+          local_.path_to(gx, gy, direct_edge.cells);
+        }
+      }
+    } else {
+      // The paper: one A* per abstract node of the cluster (and one to the goal if it is there).
+      for (std::uint32_t n : abs_.cluster_nodes(cluster)) {
+        if (cl_at(nodes[n].x, nodes[n].y) < q.size) continue;
+        local_.run(area, w, cl.data(), q.size, costs, x, y, nodes[n].x, nodes[n].y, obs, abs_.min_cost());
+        insertion_expanded += local_.expanded();
+        insertion_generated += local_.generated();
+        ++insertion_searches;
+        consider(n);
+      }
+      if (is_start && cgoal == cluster) {
+        local_.run(area, w, cl.data(), q.size, costs, x, y, gx, gy, obs, abs_.min_cost());
+        insertion_expanded += local_.expanded();
+        insertion_generated += local_.generated();
+        ++insertion_searches;
+        direct_edge.weight = local_.distance(gx, gy);
+        if (std::isfinite(direct_edge.weight)) {
+          direct = true;
+          local_.path_to(gx, gy, direct_edge.cells);
+        }
+      }
+    }
+    if (obs) {
+      for (const TempEdge& t : out) {
+        const auto& n = nodes[t.node];
+        obs->mark(Shape::segment({x + 0.5, y + 0.5}, {n.x + 0.5, n.y + 0.5}).require(cap, q.size), Role::AbstractEdge);
+      }
+      obs->frame();
+    }
+  };
+  insert(sx, sy, cstart, from_start, true);
+  insert(gx, gy, cgoal, to_goal, false);
+
+  // ---- Abstract search: A* over the abstract nodes plus start (N) and goal (N + 1).
+  const std::uint32_t N = std::uint32_t(nodes.size());
+  const std::uint32_t S = N, G = N + 1;
+  const std::uint32_t base_id = std::uint32_t(w * h);
+  auto pos_of = [&](std::uint32_t n) -> std::pair<int, int> {
+    if (n == S) return {sx, sy};
+    if (n == G) return {gx, gy};
+    return {nodes[n].x, nodes[n].y};
+  };
+  auto h_of = [&](std::uint32_t n) {
+    auto [x, y] = pos_of(n);
+    return abs_.min_cost() * octile_distance(x - gx, y - gy);
+  };
+  auto desc_of = [&](std::uint32_t n) {
+    auto [x, y] = pos_of(n);
+    NodeDesc d;
+    d.id = base_id + n;
+    d.x = float(x + 0.5);
+    d.y = float(y + 0.5);
+    d.level = 1;
+    return d;
+  };
+  // Parent links: kind 0 = abstract edge, 1 = from_start[i], 2 = to_goal[i] (reversed), 3 = direct.
+  struct Link {
+    std::uint32_t parent = kNoNode;
+    std::uint8_t kind = 0;
+    std::uint32_t index = 0;
+  };
+  std::vector<double> g(N + 2, kInf);
+  std::vector<Link> link(N + 2);
+  std::vector<std::uint8_t> closed(N + 2, 0);
+  // Goal edges by node, for the expansion of nodes in the goal's cluster.
+  std::vector<std::int32_t> goal_edge_of;
+  if (!to_goal.empty()) {
+    goal_edge_of.assign(N, -1);
+    for (std::size_t i = 0; i < to_goal.size(); ++i) goal_edge_of[to_goal[i].node] = std::int32_t(i);
+  }
+  struct Item {
+    double f, h;
+    std::uint32_t n;
+    bool operator<(const Item& o) const {  // priority_queue pops the largest: invert
+      return f > o.f || (f == o.f && (h > o.h || (h == o.h && n > o.n)));
+    }
+  };
+  std::priority_queue<Item> open;
+  std::uint64_t abstract_expanded = 0, abstract_generated = 1;
+  if (obs) obs->phase("abstract search");
+  g[S] = 0;
+  open.push({h_of(S), h_of(S), S});
+  if (obs) {
+    obs->open(desc_of(S), kNoNode, 0, h_of(S));
+    obs->frame();
+  }
+  auto relax = [&](std::uint32_t from, std::uint32_t to, double wgt, std::uint8_t kind, std::uint32_t index) {
+    if (closed[to]) return;
+    const double ng = g[from] + wgt;
+    if (!(ng < g[to])) return;
+    const bool fresh = g[to] == kInf;
+    g[to] = ng;
+    link[to] = {from, kind, index};
+    const double hh = h_of(to);
+    open.push({ng + hh, hh, to});
+    if (fresh) ++abstract_generated;
+    if (obs) {
+      if (fresh) obs->open(desc_of(to), base_id + from, ng, hh);
+      else obs->relax(base_id + to, base_id + from, ng);
+    }
+  };
+  bool found = false;
+  while (!open.empty()) {
+    const Item it = open.top();
+    open.pop();
+    if (closed[it.n]) continue;
+    closed[it.n] = 1;
+    ++abstract_expanded;
+    if (obs) obs->close(base_id + it.n);
+    if (it.n == G) {
+      found = true;
+      if (obs) obs->frame();
+      break;
+    }
+    if ((abstract_expanded & 1023) == 0 && ctx.cancelled()) {
+      r.cancelled = true;
+      r.message = "cancelled";
+      break;
+    }
+    if (it.n == S) {
+      for (std::uint32_t i = 0; i < from_start.size(); ++i) relax(S, from_start[i].node, from_start[i].weight, 1, i);
+      if (direct) relax(S, G, direct_edge.weight, 3, 0);
+    } else {
+      for (std::uint32_t ei : abs_.adjacent(it.n)) {
+        const auto& e = edges[ei];
+        if (!e.admits(cap, q.size)) continue;
+        relax(it.n, e.a == it.n ? e.b : e.a, e.weight, 0, ei);
+      }
+      if (!goal_edge_of.empty() && goal_edge_of[it.n] >= 0) {
+        const auto gi = std::uint32_t(goal_edge_of[it.n]);
+        relax(it.n, G, to_goal[gi].weight, 2, gi);
+      }
+    }
+    if (obs) obs->frame();
+  }
+
+  r.expanded = insertion_expanded + abstract_expanded;
+  r.generated = insertion_generated + abstract_generated;
+  r.found = found;
+  r.stats.push_back({"insertion_expanded", double(insertion_expanded)});
+  r.stats.push_back({"insertion_searches", double(insertion_searches)});
+  r.stats.push_back({"abstract_expanded", double(abstract_expanded)});
+  r.stats.push_back({"refinement_expanded", 0.0});
+  add_build_stats();
+  r.stats.push_back({"covered", covered ? 1.0 : 0.0});
+  if (!found) {
+    if (!r.cancelled)
+      r.message = covered ? "no path: the goal is not reachable for this agent"
+                          : "no path found; the abstraction does not cover this agent's size or capability";
+    return r;
+  }
+
+  // ---- Refinement: the abstract path's edges, in order, as cells (cached paths; no search).
+  std::vector<std::uint32_t> hops;
+  for (std::uint32_t n = G; n != S; n = link[n].parent) hops.push_back(n);
+  std::reverse(hops.begin(), hops.end());
+  std::vector<std::uint32_t> cells = {std::uint32_t(sy * w + sx)};
+  std::vector<Vec2> abstract_points = {{sx + 0.5, sy + 0.5}};
+  for (std::uint32_t n : hops) {
+    const Link& l = link[n];
+    std::vector<std::uint32_t> piece;
+    switch (l.kind) {
+      case 0: {
+        const auto& e = edges[l.index];
+        const auto p = abs_.path_of(e);
+        piece.assign(p.begin(), p.end());
+        if (e.a != l.parent) std::reverse(piece.begin(), piece.end());
+        break;
+      }
+      case 1: piece = from_start[l.index].cells; break;
+      case 2:
+        piece = to_goal[l.index].cells;
+        std::reverse(piece.begin(), piece.end());
+        break;
+      default: piece = direct_edge.cells; break;
+    }
+    cells.insert(cells.end(), piece.begin() + 1, piece.end());
+    auto [x, y] = pos_of(n);
+    abstract_points.push_back({x + 0.5, y + 0.5});
+  }
+  r.stats.push_back({"abstract_path_nodes", double(hops.size() + 1)});
+  r.stats.push_back({"abstract_length", g[G]});
+  if (obs) {
+    obs->phase("refine");
+    obs->mark(Shape::polyline(abstract_points), Role::AbstractPath);
+  }
+  double length = path_cost(costs, cells, w);
+  r.stats.push_back({"refined_length", length});
+  if (opt_.smoothing) {
+    if (obs) {
+      PlanResult tmp;
+      fill_geometry(tmp, cells, w);
+      obs->path(tmp.pieces);
+      obs->frame();
+      obs->phase("smooth");
+    }
+    cells = smooth(cells, w, h, cl.data(), q.size, costs, 3 * abs_.cluster_size());
+    length = path_cost(costs, cells, w);
+  }
+  r.length = length;
+  fill_geometry(r, cells, w);
+  if (obs) {
+    obs->counter("expanded", double(r.expanded));
+    obs->counter("insertion expanded", double(insertion_expanded));
+    obs->counter("abstract expanded", double(abstract_expanded));
+    obs->path(r.pieces);
+    obs->frame();
+  }
+  return r;
+}
+
+}  // namespace pl
