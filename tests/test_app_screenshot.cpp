@@ -3,8 +3,8 @@
 // terrain colours at cell centres, open/closed cells of a search mid-way where the trace says
 // they are, and the path's colour along a finished path.
 //
-// The map's position on screen is recomputed with the same Camera::fit the app uses, from the
-// app's layout: a side column of 330 px, a status bar of 24 px and a 16 px margin.
+// Where each view and its camera were comes from the app itself (--layout writes them next to
+// the screenshot), so the tests map cells to pixels with the app's own numbers.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -16,12 +16,16 @@
 #define STBI_ONLY_PNG
 #include <stb/stb_image.h>  // the implementation is in libstb
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+
 #include "core/clearance.hpp"
 #include "core/io.hpp"
 #include "editor/camera.hpp"
 #include "planners/planner.hpp"
 #include "viz/draw.hpp"
 #include "viz/image.hpp"
+#include "viz/overlays.hpp"
 #include "viz/style.hpp"
 #include "viz/trace.hpp"
 
@@ -30,11 +34,20 @@
 namespace {
 
 constexpr int kWidth = 1280, kHeight = 800;
-constexpr int kSide = 330, kStatus = 24, kMargin = 16;
+constexpr int kSide = 330;
+
+// One map view in a screenshot: its rectangle (pixels, y down) and its camera.
+struct ViewShot {
+  int x = 0, y = 0, w = 0, h = 0;
+  pl::editor::Camera cam;
+  std::string planner;
+  std::size_t frame = 0;
+};
 
 struct Shot {
   int w = 0, h = 0;
   std::vector<unsigned char> px;
+  std::vector<ViewShot> views;
   pl::Rgba at(int x, int y) const {
     const unsigned char* p = &px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4];
     return {p[0], p[1], p[2], p[3]};
@@ -54,7 +67,8 @@ Shot take(const std::string& args, const std::string& name) {
   const std::string env;
 #endif
   const std::string cmd = env + "xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' " + args +
-                          " --size 1280x800 --screenshot '" + out.string() + "' --exit";
+                          " --size 1280x800 --screenshot '" + out.string() + "' --layout '" +
+                          out.string() + ".json' --exit";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   Shot s;
   int comp = 0;
@@ -64,20 +78,34 @@ Shot take(const std::string& args, const std::string& name) {
     s.px.assign(data, data + std::size_t(s.w) * std::size_t(s.h) * 4);
     stbi_image_free(data);
   }
+  std::ifstream layout(out.string() + ".json");
+  EXPECT_TRUE(layout.good()) << "no layout from " << cmd;
+  if (layout.good()) {
+    const nlohmann::json j = nlohmann::json::parse(layout);
+    for (const auto& v : j.at("views")) {
+      ViewShot vs;
+      vs.x = v.at("viewport")[0];
+      vs.y = v.at("viewport")[1];
+      vs.w = v.at("viewport")[2];
+      vs.h = v.at("viewport")[3];
+      vs.cam = pl::editor::Camera(vs.w, vs.h);
+      vs.cam.set_view(v.at("zoom"), {v.at("offset")[0], v.at("offset")[1]});
+      vs.planner = v.at("planner");
+      vs.frame = v.at("frame");
+      s.views.push_back(vs);
+    }
+  }
   return s;
 }
 
-pl::editor::Camera app_camera(const pl::GridMap& map) {
-  pl::editor::Camera cam(kWidth - kSide, kHeight - kStatus);
-  cam.fit(map.width(), map.height(), kMargin);
-  return cam;
+// The screen pixel of map point p in view v.
+std::pair<int, int> pixel(const ViewShot& v, pl::Vec2 p) {
+  const pl::Vec2 s = v.cam.map_to_screen(p);
+  return {v.x + int(s.x), v.y + int(s.y)};
 }
 
 // The screen pixel at the centre of cell (x, y).
-std::pair<int, int> centre(const pl::editor::Camera& cam, int x, int y) {
-  const pl::Vec2 s = cam.map_to_screen({x + 0.5, y + 0.5});
-  return {kSide + int(s.x), int(s.y)};
-}
+std::pair<int, int> centre(const ViewShot& v, int x, int y) { return pixel(v, {x + 0.5, y + 0.5}); }
 
 bool near(pl::Rgba a, pl::Rgba b, int tol = 6) {
   return std::abs(a.r - b.r) <= tol && std::abs(a.g - b.g) <= tol && std::abs(a.b - b.b) <= tol;
@@ -103,7 +131,8 @@ TEST(AppScreenshot, SampleSceneShowsTheTerrain) {
   const Shot shot = take("--scene '" + kSample + "'", "sample");
   ASSERT_EQ(shot.w, kWidth);
   ASSERT_EQ(shot.h, kHeight);
-  const auto cam = app_camera(scene.map);
+  ASSERT_GE(shot.views.size(), 1u);
+  const ViewShot& cam = shot.views[0];
   // Circles and agents cover a few cells; the rest show their terrain's colour at the centre.
   std::size_t match = 0, total = 0, obstacle_match = 0;
   for (int y = 0; y < scene.map.height(); ++y)
@@ -140,7 +169,8 @@ TEST(AppScreenshot, SearchMidwayShowsOpenAndClosedCells) {
   cursor.seek(60);
   ASSERT_EQ(cursor.frame(), 60u);
 
-  const auto cam = app_camera(scene.map);
+  ASSERT_GE(shot.views.size(), 1u);
+  const ViewShot& cam = shot.views[0];
   const pl::Style& style = pl::Style::standard();
   const int w = scene.map.width();
   std::size_t open = 0, open_ok = 0, closed = 0, closed_ok = 0;
@@ -170,12 +200,13 @@ TEST(AppScreenshot, FinishedSearchShowsThePath) {
   const pl::PlanResult r =
       planner->plan(scene, pl::Query::from_agent(scene, scene.agents.at(std::size_t(view.agent))));
   ASSERT_TRUE(r.found);
-  const auto cam = app_camera(scene.map);
+  ASSERT_GE(shot.views.size(), 1u);
+  const ViewShot& cam = shot.views[0];
   const pl::Rgba path = pl::Style::standard().colour(pl::Role::Path);
   std::size_t ok = 0;
   for (const pl::Pose& p : r.points) {
-    const pl::Vec2 s = cam.map_to_screen({p.x, p.y});
-    ok += near(shot.at(kSide + int(s.x), int(s.y)), path, 30);
+    const auto [sx, sy] = pixel(cam, {p.x, p.y});
+    ok += near(shot.at(sx, sy), path, 30);
   }
   EXPECT_GT(ok, r.points.size() * 70 / 100) << ok << " of " << r.points.size();
 }
@@ -191,7 +222,8 @@ TEST(AppScreenshot, ClearanceHeatMapOverTheTerrain) {
   const pl::CapabilityMask cap = scene.capability_of(scene.agents.at(std::size_t(view.agent)));
   const pl::ClearanceGrid grid = pl::true_clearance(map, cap);
   const pl::Image heat = pl::clearance_image(grid, map.width(), map.height());
-  const auto cam = app_camera(map);
+  ASSERT_GE(shot.views.size(), 1u);
+  const ViewShot& cam = shot.views[0];
   std::size_t open = 0, open_ok = 0, open_changed = 0, blocked = 0, blocked_ok = 0;
   for (int y = 0; y < map.height(); ++y)
     for (int x = 0; x < map.width(); ++x) {
@@ -215,6 +247,74 @@ TEST(AppScreenshot, ClearanceHeatMapOverTheTerrain) {
   EXPECT_GT(open_ok, open * 80 / 100) << open_ok << " of " << open;
   EXPECT_GT(open_changed, open * 80 / 100) << open_changed << " of " << open;
   EXPECT_GT(blocked_ok, blocked * 80 / 100) << blocked_ok << " of " << blocked;
+}
+
+namespace {
+
+// The replayed state of `planner` on the sample's first view set-up at `frame`.
+struct Replay {
+  pl::Trace trace;
+  std::unique_ptr<pl::TraceCursor> cursor;
+};
+std::unique_ptr<Replay> replay(const pl::Scene& scene, const std::string& planner, std::size_t frame) {
+  const pl::ViewSetup view = scene.views.empty() ? pl::ViewSetup{} : scene.views[0];
+  auto p = pl::Registry::builtin().create(planner);
+  pl::TraceRecorder rec;
+  pl::RunContext ctx;
+  ctx.observer = &rec;
+  p->plan(scene, pl::Query::from_agent(scene, scene.agents.at(std::size_t(view.agent))), ctx);
+  auto r = std::make_unique<Replay>();
+  r->trace = rec.take();
+  r->cursor = std::make_unique<pl::TraceCursor>(r->trace);
+  r->cursor->seek(frame);
+  return r;
+}
+
+}  // namespace
+
+TEST(AppScreenshot, TwoViewsComparedWithTheDifferenceOverlay) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const pl::Scene scene = pl::load_scene(kSample);
+  const Shot shot = take("--scene '" + kSample + "' --planner astar --compare dijkstra --frame 40", "compare");
+  ASSERT_EQ(shot.w, kWidth);
+  ASSERT_EQ(shot.views.size(), 2u);
+  const ViewShot& a = shot.views[0];
+  const ViewShot& b = shot.views[1];
+  EXPECT_EQ(a.planner, "astar");
+  EXPECT_EQ(b.planner, "dijkstra");
+  EXPECT_EQ(a.frame, 40u);
+  EXPECT_EQ(b.frame, 40u);  // timelines locked
+  // Side by side, same size, cameras locked (same zoom and offset).
+  EXPECT_GT(b.x, a.x + a.w - 1);
+  EXPECT_EQ(a.w, b.w);
+  EXPECT_EQ(a.cam.zoom(), b.cam.zoom());
+  EXPECT_EQ(a.cam.offset().x, b.cam.offset().x);
+
+  const auto ra = replay(scene, "astar", 40), rb = replay(scene, "dijkstra", 40);
+  const pl::GridMap& map = scene.map;
+  const pl::ClosedDifference diff =
+      pl::closed_difference(ra->cursor->state(), rb->cursor->state(), map.width(), map.height());
+  ASSERT_GT(diff.only_a.size() + diff.only_b.size(), 10u);
+  const pl::Style& style = pl::Style::standard();
+  const pl::Rgba closed = style.colour(pl::Role::Closed);
+  // A cell one view expanded and the other did not carries that view's difference colour,
+  // over the closed colour, over the terrain.
+  auto check = [&](const ViewShot& v, const std::vector<std::uint32_t>& cells, pl::StyleItem item) {
+    std::size_t ok = 0;
+    for (std::uint32_t i : cells) {
+      const int x = int(i % std::uint32_t(map.width())), y = int(i / std::uint32_t(map.width()));
+      const auto [sx, sy] = centre(v, x, y);
+      ok += near(shot.at(sx, sy), over(style.colour(item), over(closed, terrain(map, x, y))), 10);
+    }
+    return std::pair{ok, cells.size()};
+  };
+  const auto [a_ok, a_n] = check(a, diff.only_a, pl::StyleItem::OnlyA);
+  const auto [b_ok, b_n] = check(b, diff.only_b, pl::StyleItem::OnlyB);
+  EXPECT_GE(a_ok * 100, a_n * 75) << a_ok << " of " << a_n;
+  EXPECT_GE(b_ok * 100, b_n * 75) << b_ok << " of " << b_n;
+  // The stats table under the views is ImGui's dark theme, not the map.
+  const pl::Rgba table = shot.at(a.x + a.w / 2, a.y + a.h + 20);
+  EXPECT_LT(table.r + table.g + table.b, 3 * 90);
 }
 
 #endif  // PATHLAB_APP

@@ -3,10 +3,31 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <filesystem>
 
-#include "core/io.hpp"
+#include "core/error.hpp"
+#include "viz/timeline.hpp"
 
 namespace pl::app {
+
+namespace fs = std::filesystem;
+
+const char* tool_name(ToolKind t) {
+  switch (t) {
+    case ToolKind::Pan: return "Pan";
+    case ToolKind::Brush: return "Brush";
+    case ToolKind::Eraser: return "Eraser";
+    case ToolKind::Rect: return "Rectangle";
+    case ToolKind::Line: return "Line";
+    case ToolKind::Fill: return "Fill";
+    case ToolKind::Circle: return "Circle";
+    case ToolKind::Agent: return "Agent";
+    case ToolKind::Count: break;
+  }
+  return "?";
+}
+
+// ---- Run
 
 Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
          int agent)
@@ -41,46 +62,9 @@ void Run::join() {
   if (worker_.joinable()) worker_.join();
 }
 
-bool App::load(const std::string& path) {
-  try {
-    Scene s = load_any(path);
-    if (run) run.reset();  // cancels and joins
-    scene = std::move(s);
-    scene_path = path;
-    load_error.clear();
-    terrain_dirty = true;
-    fit_pending = true;
-    clearance_cache.clear();
-    clearance_cap = 0;
-    heat_key = {};
-    cursor.reset();
-    trace.reset();
-    ++trace_generation;
-    search_key = {};
-    result = {};
-    shown_planner.clear();
-    agent = 0;
-    if (!scene.views.empty()) {
-      select_planner(scene.views[0].planner);
-      for (const auto& [k, v] : scene.views[0].params) params[k] = v;
-      agent = scene.views[0].agent;
-    } else {
-      select_planner(planner);
-    }
-    return true;
-  } catch (const std::exception& e) {
-    load_error = e.what();  // the current document stays as it was
-    return false;
-  }
-}
+// ---- View
 
-CapabilityMask App::agent_capability() const {
-  const Agent a = agent >= 0 && agent < int(scene.agents.size()) ? scene.agents[std::size_t(agent)]
-                                                                   : Agent{};
-  return scene.capability_of(a);
-}
-
-void App::select_planner(const std::string& name) {
+void View::select_planner(const std::string& name) {
   const PlannerInfo* info = Registry::builtin().find(name);
   if (!info) info = &Registry::builtin().all().front();
   planner = info->name;
@@ -88,44 +72,383 @@ void App::select_planner(const std::string& name) {
   for (const ParamDesc& d : info->params) params[d.name] = d.default_value;
 }
 
-void App::start_run() {
-  if (run) return;
-  playing = false;
-  run = std::make_unique<Run>(scene, planner, params, agent);
-}
-
-bool App::poll_run() {
-  if (!run || !run->finished()) return false;
-  run->join();
-  if (!run->error.empty()) {
+void View::take(Run& finished, std::uint64_t doc_version) {
+  finished.join();
+  cursor.reset();
+  if (!finished.error.empty()) {
     result = {};
-    result.message = run->error;
+    result.message = finished.error;
     trace.reset();
-    cursor.reset();
   } else {
-    result = std::move(run->result);
-    cursor.reset();
-    trace = std::move(run->trace);
+    result = std::move(finished.result);
+    trace = std::move(finished.trace);
     cursor = std::make_unique<TraceCursor>(*trace);
     cursor->seek(cursor->last_frame());
   }
+  has_run = true;
+  shown_planner = finished.planner();
+  shown_params = finished.params();
+  shown_agent = finished.agent();
+  shown_width = finished.scene().map.width();
+  shown_height = finished.scene().map.height();
+  shown_doc_version = doc_version;
   ++trace_generation;
   search_key = {};
-  shown_planner = run->planner();
+}
+
+void View::clear_run() {
   run.reset();
-  return true;
+  cursor.reset();
+  trace.reset();
+  result = {};
+  has_run = false;
+  shown_planner.clear();
+  ++trace_generation;
+  search_key = {};
+}
+
+// ---- App
+
+App::App() {
+  layers.fill(true);
+  views.push_back(std::make_unique<View>());
+  views.back()->select_planner("astar");
+}
+
+void App::select_agent(int i) {
+  if (i < 0 || i >= int(scene().agents.size())) return;
+  agent = i;
+  if (views.size() == 1) views[0]->agent = i;
+}
+
+CapabilityMask App::agent_capability() const {
+  const Scene& s = scene();
+  const Agent a = agent >= 0 && agent < int(s.agents.size()) ? s.agents[std::size_t(agent)] : Agent{};
+  return s.capability_of(a);
+}
+
+bool App::load(const std::string& path) {
+  try {
+    Scene s;
+    std::optional<Scenario> scen;
+    std::string map_path;
+    const std::string ext = fs::path(path).extension().string();
+    if (ext == ".scen") {
+      Scenario sc = load_scen(path);
+      if (sc.problems.empty()) throw InputError(path + ": the scenario has no problems");
+      map_path = resolve_scen_map(path, sc.problems.front());
+      s.map = load_map(map_path);
+      check_scen_against_map(sc, s.map, path);
+      s.map_file = fs::path(map_path).filename().string();
+      scen = std::move(sc);
+    } else {
+      s = load_any(path);
+      if (s.map_file) map_path = (fs::path(path).parent_path() / *s.map_file).string();
+    }
+    // Past this point nothing throws: the document and the views change together.
+    for (auto& v : views) v->clear_run();
+    doc.reset(std::move(s));
+    scene_path = ext == ".json" || ext == ".scene" ? path : std::string();
+    load_error.clear();
+    status_message = "opened " + path;
+    map_source = map_path.empty() ? std::string() : fs::absolute(map_path).lexically_normal().string();
+    map_source_uid = scene().map.uid();
+    map_source_version = scene().map.version();
+    clearance_cache.clear();
+    clearance_cap = 0;
+    selected_circle.reset();
+    breakpoints.clear();
+    playing = false;
+    agent = 0;
+    for (auto& v : views) v->fit_pending = true;
+    scenario = std::move(scen);
+    scenario_path = scenario ? path : std::string();
+    scenario_pick = -1;
+    if (scenario) pick_scenario_problem(0);
+    // The scene's saved set-ups become the views.
+    if (!scene().views.empty()) {
+      while (views.size() > scene().views.size()) views.pop_back();
+      for (std::size_t i = 0; i < scene().views.size(); ++i) {
+        if (i >= views.size()) views.push_back(std::make_unique<View>());
+        const ViewSetup& vs = scene().views[i];
+        views[i]->select_planner(vs.planner);
+        for (const auto& [k, val] : vs.params) views[i]->params[k] = val;
+        views[i]->agent = std::clamp(vs.agent, 0, std::max(0, int(scene().agents.size()) - 1));
+        views[i]->fit_pending = true;
+      }
+      agent = views[0]->agent;
+    } else {
+      for (auto& v : views) v->agent = 0;
+    }
+    active = std::min(active, int(views.size()) - 1);
+    if (agent >= int(scene().agents.size())) agent = 0;
+    if (scenario) doc.mark_saved();  // picking the first problem is part of opening
+    return true;
+  } catch (const std::exception& e) {
+    load_error = e.what();  // the current document stays as it was
+    return false;
+  }
+}
+
+bool App::save(const std::string& path) {
+  try {
+    Scene copy = scene();
+    copy.views.clear();
+    for (const auto& v : views) copy.views.push_back({v->planner, v->params, v->agent});
+    std::string note;
+    if (copy.map_file) {
+      // Reference the .map only while the map is what was read from it; never write the .map
+      // (it may be a benchmark map other scenes and scenarios rely on).
+      const bool unchanged = scene().map.uid() == map_source_uid &&
+                             scene().map.version() == map_source_version && !map_source.empty() &&
+                             fs::exists(map_source);
+      if (unchanged) {
+        std::error_code ec;
+        const fs::path base = fs::absolute(path).parent_path();
+        fs::path rel = fs::relative(map_source, base, ec);
+        copy.map_file = ec || rel.empty() ? map_source : rel.string();
+      } else {
+        copy.map_file.reset();
+        note = " (the edited map is stored in the scene; " +
+               fs::path(map_source.empty() ? *scene().map_file : map_source).filename().string() +
+               " was left as it was)";
+      }
+    }
+    save_scene(copy, path);
+    doc.mark_saved();
+    scene_path = path;
+    load_error.clear();
+    status_message = "saved " + path + note;
+    return true;
+  } catch (const std::exception& e) {
+    load_error = e.what();
+    return false;
+  }
+}
+
+void App::request_open(const std::string& path) {
+  if (doc.dirty()) {
+    pending = PendingAction::Open;
+    pending_path = path;
+  } else {
+    load(path);
+  }
+}
+
+void App::request_new() {
+  if (doc.dirty()) pending = PendingAction::New;
+  else new_scene();
+}
+
+void App::new_scene() {
+  Scene s;
+  s.map = GridMap(64, 64);
+  Agent a;
+  a.name = "agent";
+  a.start = {8.5, 32.5, 0};
+  a.goal = {55.5, 32.5, 0};
+  s.agents.push_back(a);
+  for (auto& v : views) v->clear_run();
+  doc.reset(std::move(s));
+  scene_path.clear();
+  map_source.clear();
+  scenario.reset();
+  load_error.clear();
+  status_message = "new scene";
+  selected_circle.reset();
+  breakpoints.clear();
+  playing = false;
+  agent = 0;
+  for (auto& v : views) v->fit_pending = true, v->agent = 0;
+}
+
+void App::pick_scenario_problem(int index) {
+  if (!scenario || index < 0 || index >= int(scenario->problems.size())) return;
+  const ScenProblem& p = scenario->problems[std::size_t(index)];
+  editor::Document::Step step(doc, "Scenario problem");
+  if (scene().agents.empty()) {
+    Agent a;
+    a.name = "agent";
+    editor::add_agent(doc, a);
+  }
+  if (agent < 0 || agent >= int(scene().agents.size())) select_agent(0);
+  const std::size_t i = std::size_t(agent);
+  editor::set_agent_position(doc, i, editor::Endpoint::Start, {p.start_x + 0.5, p.start_y + 0.5});
+  editor::set_agent_position(doc, i, editor::Endpoint::Goal, {p.goal_x + 0.5, p.goal_y + 0.5});
+  scenario_pick = index;
+}
+
+View& App::add_view(const std::string& planner) {
+  auto v = std::make_unique<View>();
+  v->select_planner(planner);
+  v->agent = view().agent;
+  v->camera = view().camera;
+  v->fit_pending = true;
+  views.push_back(std::move(v));
+  for (auto& w : views) w->fit_pending = true;  // every view got narrower
+  return *views.back();
+}
+
+void App::remove_view(int index) {
+  if (views.size() <= 1 || index < 0 || index >= int(views.size())) return;
+  views.erase(views.begin() + index);
+  active = std::clamp(active, 0, int(views.size()) - 1);
+  for (auto& w : views) w->fit_pending = true;
+}
+
+void App::preset_compare(const std::vector<std::string>& planners,
+                         const std::vector<std::map<std::string, std::string>>& params) {
+  while (views.size() > planners.size() && views.size() > 1) views.pop_back();
+  for (std::size_t i = 0; i < planners.size(); ++i) {
+    if (i >= views.size()) views.push_back(std::make_unique<View>());
+    View& v = *views[i];
+    v.select_planner(planners[i]);
+    v.agent = agent;  // a comparison plans for the agent being edited
+    if (i < params.size())
+      for (const auto& [k, val] : params[i]) v.params[k] = val;
+    v.fit_pending = true;
+  }
+  active = 0;
+  lock_cameras = lock_timelines = true;
+  start_all_runs();
+}
+
+void App::start_run(View& v) {
+  playing = false;
+  v.run.reset();  // cancels and joins a run in progress
+  v.run = std::make_unique<Run>(scene(), v.planner, v.params, v.agent);
+  v.run_doc_version = doc.version();
+}
+
+void App::start_all_runs() {
+  for (auto& v : views) start_run(*v);
+}
+
+bool App::poll_runs() {
+  bool any = false;
+  for (auto& v : views) {
+    if (!v->run || !v->run->finished()) continue;
+    v->take(*v->run, v->run_doc_version);
+    v->run.reset();
+    any = true;
+  }
+  if (any && lock_timelines) {
+    // Views that finished together start at the same place: the end of the longest.
+    std::size_t last = 0;
+    for (auto& v : views)
+      if (v->cursor) last = std::max(last, v->cursor->last_frame());
+    if (!any_run()) seek_all(last);
+  }
+  return any;
+}
+
+bool App::stale(const View& v) const {
+  if (!v.has_run) return false;
+  return v.shown_doc_version != doc.version() || v.shown_planner != v.planner ||
+         v.shown_params != v.params || v.shown_agent != v.agent;
+}
+
+bool App::any_run() const {
+  for (const auto& v : views)
+    if (v->run) return true;
+  return false;
+}
+
+std::size_t timeline_last(const App& app) {
+  std::size_t last = 0;
+  if (app.lock_timelines) {
+    for (const auto& v : app.views)
+      if (v->cursor) last = std::max(last, v->cursor->last_frame());
+  } else if (app.view().cursor) {
+    last = app.view().cursor->last_frame();
+  }
+  return last;
+}
+
+// The timeline position: locked, the furthest frame any view shows (a view whose search ended
+// sooner stays on its last frame); unlocked, the active view's frame.
+std::size_t timeline_now(const App& app) {
+  std::size_t now = app.view().cursor ? app.view().cursor->frame() : 0;
+  if (app.lock_timelines)
+    for (const auto& v : app.views)
+      if (v->cursor) now = std::max(now, v->cursor->frame());
+  return now;
+}
+
+namespace {
+
+// Moves one cursor to a frame, by a single step when it is the neighbour (cheapest).
+void move_cursor(TraceCursor& c, std::size_t target) {
+  target = std::min(target, c.last_frame());
+  if (target == c.frame()) return;
+  if (target == c.frame() + 1) c.step_forward();
+  else if (target + 1 == c.frame()) c.step_back();
+  else c.seek(target);
+}
+
+}  // namespace
+
+void App::seek_all(std::size_t frame) {
+  for (auto& v : views)
+    if (v->cursor && (lock_timelines || v.get() == &view())) move_cursor(*v->cursor, frame);
+}
+
+void App::step_all(long delta) {
+  if (!view().cursor) return;
+  const long target = std::clamp(long(timeline_now(*this)) + delta, 0L, long(timeline_last(*this)));
+  seek_all(std::size_t(target));
+}
+
+void App::sync_timelines() {
+  if (!lock_timelines || !view().cursor) return;
+  const std::size_t f = view().cursor->frame();
+  for (auto& v : views)
+    if (v.get() != &view() && v->cursor) {
+      const std::size_t g = std::min(f, v->cursor->last_frame());
+      if (v->cursor->frame() != g) v->cursor->seek(g);
+    }
+}
+
+void App::sync_cameras(int from) {
+  if (!lock_cameras || from < 0 || from >= int(views.size())) return;
+  const editor::Camera& c = views[std::size_t(from)]->camera;
+  for (auto& v : views)
+    if (v.get() != views[std::size_t(from)].get()) v->camera.set_view(c.zoom(), c.offset());
+}
+
+std::optional<std::size_t> App::next_break(const View& v) const {
+  if (!v.cursor || breakpoints.empty()) return std::nullopt;
+  std::vector<NodeBreak> breaks;
+  const int w = scene().map.width();
+  for (const Breakpoint& b : breakpoints)
+    breaks.push_back({std::uint32_t(b.y * w + b.x), b.on_open});
+  return find_break(*v.trace, v.cursor->frame(), v.cursor->last_frame(), breaks);
 }
 
 void App::tick(double dt) {
-  if (!playing || !cursor) return;
+  if (!playing || !view().cursor) return;
   play_accum += dt * double(fps);
-  while (play_accum >= 1.0) {
-    play_accum -= 1.0;
-    if (!cursor->step_forward()) {
+  const long n = long(play_accum);
+  if (n <= 0) return;
+  play_accum -= double(n);
+  View& v = view();
+  const std::size_t now = timeline_now(*this);
+  std::size_t to = std::min(now + std::size_t(n), timeline_last(*this));
+  // Breakpoints stop the player on the frame that fires them.
+  if (!breakpoints.empty()) {
+    std::vector<NodeBreak> breaks;
+    const int w = scene().map.width();
+    for (const Breakpoint& b : breakpoints) breaks.push_back({std::uint32_t(b.y * w + b.x), b.on_open});
+    if (auto k = find_break(*v.trace, v.cursor->frame(), to, breaks)) {
+      to = *k;
       playing = false;
       play_accum = 0;
-      break;
     }
+  }
+  seek_all(to);
+  if (to >= timeline_last(*this)) {
+    playing = false;
+    play_accum = 0;
   }
 }
 

@@ -1,27 +1,35 @@
 // The desktop app's state and its panels (one function and file per panel, DESIGN.md section 8).
-// The model lives in core/planners/viz/editor; this holds what the UI adds: the loaded scene,
-// the map camera, the planner selection, a run on a worker thread and the trace being shown.
+// The model lives in core/planners/viz/editor; this holds what the UI adds: the open document
+// (editor::Document, so every edit can be undone), one or more map views side by side (each
+// with its own planner, run, trace and camera), the editing tool, and file handling.
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "app/renderer.hpp"
 #include "core/clearance.hpp"
+#include "core/generators.hpp"
+#include "core/io.hpp"
 #include "core/scene.hpp"
 #include "editor/camera.hpp"
+#include "editor/document.hpp"
+#include "editor/tools.hpp"
 #include "planners/planner.hpp"
 #include "viz/draw.hpp"
 #include "viz/trace.hpp"
 
 namespace pl::app {
 
-// A planner run on a worker thread. The UI polls finished(); the Trace moves to the app then.
+// A planner run on a worker thread. The UI polls finished(); the Trace moves to the view then.
 class Run {
  public:
   Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
@@ -36,6 +44,9 @@ class Run {
   // Waits for the worker; then the result and trace may be taken.
   void join();
   const std::string& planner() const { return planner_; }
+  const std::map<std::string, std::string>& params() const { return params_; }
+  int agent() const { return agent_; }
+  const Scene& scene() const { return scene_; }
 
   PlanResult result;
   std::unique_ptr<Trace> trace;
@@ -51,29 +62,39 @@ class Run {
   std::thread worker_;
 };
 
-struct App {
-  Scene scene;
-  std::string scene_path;
-  std::string load_error;
+// One map view: a planner set-up, its run and the trace it shows, a camera and the GPU
+// textures of what it shows. Every view shows the same document.
+struct View {
+  // The set-up the planner panel edits.
+  std::string planner = "astar";
+  std::map<std::string, std::string> params;
+  int agent = 0;  // the scene agent this view plans for
+  std::unique_ptr<Run> run;
+  std::uint64_t run_doc_version = 0;  // document version the pending run plans on
 
-  // Map view.
+  // The finished run on screen and what it was made for (to tell when it is stale).
+  bool has_run = false;
+  std::string shown_planner;
+  std::map<std::string, std::string> shown_params;
+  int shown_agent = -1;
+  int shown_width = 0, shown_height = 0;  // map size the run planned on
+  std::uint64_t shown_doc_version = 0;
+  PlanResult result;
+  std::unique_ptr<Trace> trace;
+  std::unique_ptr<TraceCursor> cursor;
+
+  // Camera and where the view is on the framebuffer.
   editor::Camera camera;
-  Viewport map_viewport;
+  Viewport viewport;
   bool fit_pending = true;
-  std::unique_ptr<MapRenderer> renderer;
-  bool terrain_dirty = true;
-  DrawList draw_list;
-  bool grid_lines = true;
-  bool show_agents = true;
-  bool show_parent_arrows = false;
-  std::optional<Vec2> hover_map;  // map point under the mouse
-  bool ignore_input = false;      // automated runs: the picture must not depend on the pointer
 
-  // Clearance overlay: a heat map texture over the terrain, numbers when zoomed in.
-  bool show_clearance = false;
-  ClearanceMetric clearance_metric = ClearanceMetric::True;
-  CapabilityMask clearance_cap = 0;  // 0 = the current agent's capability
-  ClearanceCache clearance_cache;
+  // GPU side, created by the render loop (needs the GL context).
+  std::unique_ptr<MapRenderer> renderer;
+  DrawList draw_list;
+  struct TerrainKey {
+    std::uint64_t uid = 0, version = 0;
+    bool operator==(const TerrainKey&) const = default;
+  } terrain_key;
   // What the heat texture on the GPU shows; it is uploaded again only when this changes.
   struct HeatKey {
     std::uint64_t uid = 0, version = 0;
@@ -82,31 +103,8 @@ struct App {
     bool valid = false;
     bool operator==(const HeatKey&) const = default;
   } heat_key;
-  // The current agent's capability (what the status bar reports clearance for).
-  CapabilityMask agent_capability() const;
-  // The capability the clearance overlay shows.
-  CapabilityMask overlay_capability() const {
-    return clearance_cap ? clearance_cap : agent_capability();
-  }
-
-  // Planner panel.
-  std::string planner = "astar";
-  std::map<std::string, std::string> params;
-  int agent = 0;
-  std::unique_ptr<Run> run;
-
-  // The finished run being shown.
-  std::string shown_planner;
-  PlanResult result;
-  std::unique_ptr<Trace> trace;
-  std::unique_ptr<TraceCursor> cursor;
-  bool playing = false;
-  float fps = 30;
-  double play_accum = 0;
-
-  // What the search texture on the GPU shows (open and closed grid cells of one frame); it is
-  // rebuilt and uploaded again only when this changes. trace_generation counts traces shown,
-  // so a new trace never matches an old key.
+  // What the search texture shows (open and closed grid cells of one frame); rebuilt only
+  // when this changes. trace_generation counts traces shown, so a new trace never matches.
   std::uint64_t trace_generation = 0;
   struct SearchKey {
     std::uint64_t generation = 0;
@@ -116,29 +114,188 @@ struct App {
     bool valid = false;
     bool operator==(const SearchKey&) const = default;
   } search_key;
-  // Whether that texture holds every open and closed node (false: some are not grid cells,
-  // and the frame is drawn as vector primitives).
   bool search_texture_ok = false;
   bool search_has_open = false, search_has_closed = false;  // for the legend
 
-  bool load(const std::string& path);
   void select_planner(const std::string& name);
-  void start_run();
-  // Moves a finished run's trace into view; true if one arrived.
-  bool poll_run();
-  // Advances the timeline by dt seconds when playing.
-  void tick(double dt);
-  bool busy() const { return run != nullptr || playing; }
+  // Replaces what the view shows with a finished run.
+  void take(Run& finished, std::uint64_t doc_version);
+  void clear_run();
 };
 
-// Panels.
-void panel_planner(App& app);
-void panel_timeline(App& app);
-void panel_overlays(App& app);
+enum class ToolKind { Pan, Brush, Eraser, Rect, Line, Fill, Circle, Agent, Count };
+const char* tool_name(ToolKind t);
+
+// What a drag with the current tool is doing between press and release.
+struct ToolDrag {
+  bool active = false;
+  editor::Cell anchor{}, last{};  // cells: brush, rect, line
+  Vec2 press{};                   // map point of the press
+  enum class CircleMode { Create, Move, Resize } circle_mode = CircleMode::Create;
+  std::size_t circle = 0;
+  Vec2 grab_offset{};  // circle move: centre - press
+  std::optional<editor::AgentHandle> agent_handle;
+  bool agent_heading = false;  // dragging the heading handle, not the point
+};
+
+// A question the app asks before it throws away unsaved changes.
+enum class PendingAction { None, Open, New, Quit, Recover };
+// A file dialog a menu asked for (files.cpp shows it).
+enum class FileRequest { None, Open, Save, ImportPng, ExportView, ExportMap };
+
+struct App {
+  editor::Document doc;
+  const Scene& scene() const { return doc.scene(); }
+  std::string scene_path;       // file the document was opened from or saved to
+  std::string load_error;       // the last failed load or save, shown until the next success
+  std::string status_message;   // the last successful file operation
+  // The .map file the map was read from and the map's state then: a save references it only
+  // while the map is unchanged, and never writes the .map.
+  std::string map_source;
+  std::uint64_t map_source_uid = 0, map_source_version = 0;
+  // A loaded .scen: its problems (pick one to set the agent's start and goal).
+  std::optional<Scenario> scenario;
+  std::string scenario_path;
+  int scenario_pick = -1;
+
+  // Views, left to right. The planner, overlays and timeline panels act on the active one.
+  std::vector<std::unique_ptr<View>> views;
+  int active = 0;
+  View& view() { return *views[std::size_t(active)]; }
+  const View& view() const { return *views[std::size_t(active)]; }
+  bool lock_cameras = true, lock_timelines = true;
+  bool show_difference = true;  // compare: cells expanded by one view and not the other
+  bool auto_rerun = false;      // re-run stale views as soon as the document changes
+
+  // Shared display options.
+  std::array<bool, kLayerCount> layers{};
+  bool grid_lines = true;
+  bool show_parent_arrows = false;
+  std::optional<Vec2> hover_map;  // map point under the mouse
+  int hover_view = -1;            // view under the mouse
+  Viewport map_area;              // framebuffer pixels the views share
+  std::optional<editor::Cell> menu_cell;  // the cell a right-click menu is about
+  bool ignore_input = false;      // automated runs: the picture must not depend on the pointer
+  float menu_height = 0;          // main menu bar, ImGui units
+  float side_width = 330;         // the side column, ImGui units (the user may resize it)
+  int side_tab_request = -1;      // select this side tab next frame (0 Plan, 1 Edit, 2 Display)
+
+  // Clearance overlay: a heat map texture over the terrain, numbers when zoomed in.
+  bool show_clearance = false;
+  ClearanceMetric clearance_metric = ClearanceMetric::True;
+  CapabilityMask clearance_cap = 0;  // 0 = the current agent's capability
+  ClearanceCache clearance_cache;
+
+  // The agent the Edit tab and the agent tool work on, and whose capability the status bar
+  // and the clearance overlay use. Each view plans for its own View::agent; choosing an agent
+  // in the Plan tab sets both.
+  int agent = 0;
+  // Selects agent i for editing; with a single view, that view plans for it too.
+  void select_agent(int i);
+  CapabilityMask agent_capability() const;
+  CapabilityMask overlay_capability() const {
+    return clearance_cap ? clearance_cap : agent_capability();
+  }
+
+  // Editing.
+  ToolKind tool = ToolKind::Pan;
+  editor::Brush brush;
+  editor::BrushShape brush_shape = editor::BrushShape::Square;
+  int brush_size = 1;
+  TerrainId paint_terrain = 4;  // hard obstacle: the first thing people paint is a wall
+  ToolDrag drag;
+  std::optional<std::size_t> selected_circle;
+  editor::Endpoint place_endpoint = editor::Endpoint::Start;
+  GeneratorParams generator;
+  int new_width = 64, new_height = 64;
+
+  // Timeline (shared by locked views).
+  bool playing = false;
+  float fps = 30;
+  double play_accum = 0;
+  // Breakpoints: stop playing when this cell is opened / expanded.
+  struct Breakpoint {
+    int x = 0, y = 0;
+    bool on_open = false;  // false: on expansion
+    bool operator==(const Breakpoint&) const = default;
+  };
+  std::vector<Breakpoint> breakpoints;
+
+  // Files.
+  FileRequest file_request = FileRequest::None;
+  bool quit_confirmed = false;  // the user agreed to quit (main loop closes the window)
+  PendingAction pending = PendingAction::None;
+  std::string pending_path;  // for PendingAction::Open
+  std::vector<std::string> dropped;  // paths dropped onto the window, opened next frame
+  std::string export_view_path;      // set: the render loop writes the active view as PNG
+
+  App();
+  // Opens a scene, .map, .scen or PNG; on failure sets load_error and leaves the document
+  // and views as they were.
+  bool load(const std::string& path);
+  // Saves the document (and the views' set-ups) as a scene file; false + load_error on failure.
+  bool save(const std::string& path);
+  // Opens `path`, first asking about unsaved changes.
+  void request_open(const std::string& path);
+  // A fresh scene (64x64 ground, one agent), first asking about unsaved changes.
+  void request_new();
+  void new_scene();
+  // Sets the current agent's start and goal to a problem of the loaded scenario (one step).
+  void pick_scenario_problem(int index);
+
+  View& add_view(const std::string& planner);
+  void remove_view(int index);
+  // Compare presets: the views a comparison needs.
+  void preset_compare(const std::vector<std::string>& planners,
+                      const std::vector<std::map<std::string, std::string>>& params = {});
+
+  // Starts a run of view v (cancelling one in progress).
+  void start_run(View& v);
+  void start_all_runs();
+  // Moves finished runs into their views; true if one arrived.
+  bool poll_runs();
+  bool stale(const View& v) const;
+  bool any_run() const;
+  // Advances the timeline by dt seconds when playing.
+  void tick(double dt);
+  // Seeks the active view (and, locked, every view) to a frame.
+  void seek_all(std::size_t frame);
+  void step_all(long delta);
+  // After the active view's cursor moved: locked views follow to the same frame.
+  void sync_timelines();
+  // After the camera of view `from` moved: locked views copy it.
+  void sync_cameras(int from);
+  // The first frame after the current one at which a breakpoint fires, if any.
+  std::optional<std::size_t> next_break(const View& v) const;
+  bool busy() const { return any_run() || playing || drag.active; }
+};
+
+// The timeline position and its end: locked, over every view (the furthest frame shown, the
+// longest trace); unlocked, the active view's.
+std::size_t timeline_now(const App& app);
+std::size_t timeline_last(const App& app);
+
+// Panels and menus.
+void main_menu(App& app);
+// The side column: one window with tabs (Plan: planner and timeline; Edit: tools, agent,
+// undo; Display: overlays and legend), full height, its width resizable and remembered.
+void panel_side(App& app);
+void section_planner(App& app);
+void section_timeline(App& app);
+void section_overlays(App& app);
+void section_tools(App& app);
+void panel_compare(App& app);
 void panel_status(App& app, float x, float y, float width, float height);
-// Map input (pan, zoom, fit) and the overlay list for this frame.
+void dialogs(App& app);
+// File dialogs, recent files, drag and drop, autosave (files.cpp).
+void file_dialogs(App& app);
+const std::vector<std::string>& recent_paths();
+void open_recent(App& app, const std::string& path);
+// Map input (pan, zoom, fit, editing tools) and the overlay lists for this frame.
 void map_view_input(App& app);
 void map_view_build(App& app);
+// Keyboard shortcuts that work anywhere the keyboard is not captured (undo, redo, tools).
+void shortcuts(App& app);
 
 // The left column's width in ImGui units, the status bar's height.
 inline constexpr float kSideWidth = 330;

@@ -1,8 +1,10 @@
 // pathlab: the desktop app. GLFW window with a GL 3.3 core context loaded by glad, Dear ImGui's
 // canonical main loop (poll or wait for events, new frame, panels, render, swap).
 //
-//   pathlab [--scene FILE] [--planner P] [--frame N|end] [--screenshot OUT.png] [--exit]
-//           [--size WxH] [--clearance] [--bench-frames N]
+//   pathlab [--scene FILE] [--planner P] [--compare P2]... [--frame N|end]
+//           [--screenshot OUT.png] [--exit] [--size WxH] [--clearance] [--bench-frames N]
+//
+// --compare P2 adds a view with planner P2 beside the first (repeatable); every view runs.
 //
 // --bench-frames N renders N frames without vsync, each timed from the start of the frame to
 // after glFinish (CPU and GPU work), prints "frames N mean_ms X p95_ms Y" and exits.
@@ -30,8 +32,10 @@ namespace {
 struct Options {
   std::string scene = PATHLAB_SOURCE_DIR "/assets/sample.json";
   std::string planner;
+  std::vector<std::string> compare;
   std::string frame;  // "", a number or "end"
   std::string screenshot;
+  std::string layout;  // with --screenshot: where each view and its camera were (for tests)
   bool exit_after = false;
   bool clearance = false;
   int bench_frames = 0;
@@ -40,8 +44,8 @@ struct Options {
 
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
-               "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--frame N|end] "
-               "[--screenshot OUT.png] [--exit] [--size WxH] [--clearance] "
+               "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--compare P2]... [--frame N|end] "
+               "[--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
                "[--bench-frames N]\n",
                problem);
   std::exit(2);
@@ -57,8 +61,10 @@ Options parse(int argc, char** argv) {
     };
     if (a == "--scene") o.scene = value();
     else if (a == "--planner") o.planner = value();
+    else if (a == "--compare") o.compare.push_back(value());
     else if (a == "--frame") o.frame = value();
     else if (a == "--screenshot") o.screenshot = value();
+    else if (a == "--layout") o.layout = value();
     else if (a == "--exit") o.exit_after = true;
     else if (a == "--clearance") o.clearance = true;
     else if (a == "--bench-frames") {
@@ -92,11 +98,12 @@ std::string ini_path() {
   return (dir / "imgui.ini").string();
 }
 
-bool write_screenshot(const std::string& path, int width, int height) {
+// Writes a rectangle of the back buffer (GL coordinates: x, y from the bottom-left) as a PNG.
+bool write_region(const std::string& path, int x0, int y0, int width, int height) {
   std::vector<unsigned char> pixels(std::size_t(width) * std::size_t(height) * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  glReadPixels(x0, y0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
   // GL's rows go bottom-up; a PNG's top-down. The picture is opaque whatever alpha GL left.
   std::vector<unsigned char> flipped(pixels.size());
   const std::size_t row = std::size_t(width) * 4;
@@ -106,7 +113,44 @@ bool write_screenshot(const std::string& path, int width, int height) {
   return stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(row)) != 0;
 }
 
+bool write_screenshot(const std::string& path, int width, int height) {
+  return write_region(path, 0, 0, width, height);
+}
+
+// The views' rectangles (framebuffer pixels, y down) and cameras, so screenshot tests map
+// cells to pixels with exactly the app's numbers instead of re-deriving its layout.
+bool write_layout(const std::string& path, const pl::app::App& app, int fb_w, int fb_h) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return false;
+  std::fprintf(f, "{\"framebuffer\": [%d, %d], \"views\": [", fb_w, fb_h);
+  for (std::size_t i = 0; i < app.views.size(); ++i) {
+    const pl::app::View& v = *app.views[i];
+    std::fprintf(f, "%s{\"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, %.17g], "
+                 "\"planner\": \"%s\", \"frame\": %zu}",
+                 i ? ", " : "", v.viewport.x, v.viewport.y, v.viewport.width, v.viewport.height,
+                 v.camera.zoom(), v.camera.offset().x, v.camera.offset().y, v.planner.c_str(),
+                 v.cursor ? v.cursor->frame() : std::size_t(0));
+  }
+  std::fprintf(f, "]}\n");
+  return std::fclose(f) == 0;
+}
+
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); }
+
+pl::app::App* app_of(GLFWwindow* w) { return static_cast<pl::app::App*>(glfwGetWindowUserPointer(w)); }
+
+// Files dropped onto the window open next frame (after the unsaved-changes question).
+void on_drop(GLFWwindow* w, int count, const char** paths) {
+  if (pl::app::App* app = app_of(w); app && count > 0) app->dropped.emplace_back(paths[0]);
+}
+
+// Closing the window with unsaved changes asks first.
+void on_close(GLFWwindow* w) {
+  pl::app::App* app = app_of(w);
+  if (!app || app->quit_confirmed || app->ignore_input || !app->doc.dirty()) return;
+  glfwSetWindowShouldClose(w, GLFW_FALSE);
+  app->pending = pl::app::PendingAction::Quit;
+}
 
 }  // namespace
 
@@ -150,7 +194,7 @@ int main(int argc, char** argv) {
     app.ignore_input = headless;
     app.show_clearance = opt.clearance;
     try {
-      app.renderer = std::make_unique<pl::app::MapRenderer>();
+      app.views[0]->renderer = std::make_unique<pl::app::MapRenderer>();  // fails early if GL does
     } catch (const std::exception& e) {
       std::fprintf(stderr, "pathlab: %s\n", e.what());
       return 1;
@@ -159,19 +203,34 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "pathlab: %s\n", app.load_error.c_str());
       if (headless) return 1;
     }
-    if (!opt.planner.empty()) {
-      if (!pl::Registry::builtin().find(opt.planner)) usage(("unknown planner " + opt.planner).c_str());
-      app.select_planner(opt.planner);
+    for (const std::string& p : opt.compare)
+      if (!pl::Registry::builtin().find(p)) usage(("unknown planner " + p).c_str());
+    if (!opt.planner.empty() && !pl::Registry::builtin().find(opt.planner))
+      usage(("unknown planner " + opt.planner).c_str());
+    // A set-up on the command line replaces the scene's saved views: view A runs --planner (or
+    // the scene's first set-up), one more view per --compare, all for the first view's agent.
+    if (!opt.planner.empty() || !opt.compare.empty()) {
+      while (app.views.size() > 1) app.views.pop_back();
+      app.active = 0;
+      if (!opt.planner.empty()) app.view().select_planner(opt.planner);
+      for (const std::string& p : opt.compare) app.add_view(p);
     }
-    if (!opt.planner.empty() || !opt.frame.empty()) {
-      app.start_run();
+    app.active = 0;
+    auto seek_requested = [&] {
+      if (!opt.frame.empty() && opt.frame != "end") app.seek_all(std::size_t(std::stoull(opt.frame)));
+    };
+    // Interactive starts show the scene's views already run; automated ones run only when asked.
+    if (!opt.planner.empty() || !opt.frame.empty() || !opt.compare.empty() || !headless) {
+      app.start_all_runs();
       if (headless) {
-        app.run->join();
-        app.poll_run();
-        if (app.cursor && !opt.frame.empty() && opt.frame != "end")
-          app.cursor->seek(std::size_t(std::stoull(opt.frame)));
+        for (auto& v : app.views) v->run->join();
+        app.poll_runs();
+        seek_requested();
       }
     }
+    glfwSetWindowUserPointer(window, &app);
+    glfwSetDropCallback(window, on_drop);
+    glfwSetWindowCloseCallback(window, on_close);
 
     int frames_left = 3;  // ImGui lays windows out over the first frames
     std::vector<double> frame_ms;
@@ -184,8 +243,11 @@ int main(int argc, char** argv) {
         glfwWaitEvents();  // sleep while minimized
         continue;
       }
-      if (app.poll_run() && !opt.frame.empty() && app.cursor && opt.frame != "end")
-        app.cursor->seek(std::size_t(std::stoull(opt.frame)));
+      if (app.poll_runs() && !app.any_run()) seek_requested();
+      if (app.quit_confirmed) glfwSetWindowShouldClose(window, GLFW_TRUE);
+      if (app.auto_rerun)
+        for (auto& v : app.views)
+          if (!v->run && app.stale(*v)) app.start_run(*v);
 
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
@@ -194,55 +256,92 @@ int main(int argc, char** argv) {
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
       const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.f;
-      const int side = int(pl::app::kSideWidth * scale);
-      const int status_h = int(pl::app::kStatusHeight * scale);
-      app.map_viewport = {side, 0, std::max(1, fb_w - side), std::max(1, fb_h - status_h)};
 
-      pl::app::panel_planner(app);
-      pl::app::panel_timeline(app);
-      pl::app::panel_overlays(app);
+      pl::app::main_menu(app);
+      pl::app::shortcuts(app);
+      pl::app::panel_side(app);
+      const int side = int(app.side_width * scale);
+      const int top = int(app.menu_height * scale);
+      const int status_h = int(pl::app::kStatusHeight * scale);
+      const int compare_h = app.views.size() > 1 ? int((34.f + 22.f * float(app.views.size())) * scale) : 0;
+      app.map_area = {side, top, std::max(1, fb_w - side), std::max(1, fb_h - status_h - top - compare_h)};
+      pl::app::panel_compare(app);
       pl::app::panel_status(app, 0, io.DisplaySize.y - pl::app::kStatusHeight, io.DisplaySize.x,
                             pl::app::kStatusHeight);
       pl::app::map_view_input(app);
+      pl::app::dialogs(app);
+      pl::app::file_dialogs(app);
       app.tick(io.DeltaTime);
       pl::app::map_view_build(app);
       // Labels go to ImGui's background list, which has the font: above the map, under panels.
-      pl::app::MapRenderer::labels(app.camera, app.map_viewport, app.draw_list,
-                                   ImGui::GetBackgroundDrawList(), scale);
+      for (auto& v : app.views) {
+        pl::app::MapRenderer::labels(v->camera, v->viewport, v->draw_list,
+                                     ImGui::GetBackgroundDrawList(), scale);
+        // Each view's name in its corner, with a stale mark when the scene changed since.
+        if (app.views.size() > 1 || v->has_run) {
+          std::string title = v->has_run ? v->shown_planner : v->planner;
+          if (app.views.size() > 1) title = std::string(1, char('A' + (&v - &app.views[0]))) + ": " + title;
+          if (app.stale(*v)) title += "  (stale: run again)";
+          if (v->run) title += "  (running)";
+          const ImVec2 at{float(v->viewport.x) / scale + 6, float(v->viewport.y) / scale + 4};
+          ImGui::GetBackgroundDrawList()->AddRectFilled({at.x - 3, at.y - 1},
+                                                        {at.x + ImGui::CalcTextSize(title.c_str()).x + 3, at.y + ImGui::GetFontSize() + 1},
+                                                        IM_COL32(255, 255, 255, 200), 3.f);
+          ImGui::GetBackgroundDrawList()->AddText(at, IM_COL32(20, 20, 20, 255), title.c_str());
+        }
+      }
 
       ImGui::Render();
       glViewport(0, 0, fb_w, fb_h);
       glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
-      if (app.terrain_dirty) {
-        app.renderer->set_terrain(pl::terrain_image(app.scene.map));
-        app.terrain_dirty = false;
-      }
-      if (app.show_clearance) {
-        const pl::GridMap& map = app.scene.map;
-        const pl::app::App::HeatKey key{map.uid(), map.version(), app.overlay_capability(),
-                                        app.clearance_metric, true};
-        if (!(key == app.heat_key)) {
-          const pl::ClearanceGrid& grid =
-              app.clearance_cache.get(map, key.cap, key.metric);
-          app.renderer->set_heat(pl::clearance_image(grid, map.width(), map.height()));
-          app.heat_key = key;
+      const pl::GridMap& map = app.scene().map;
+      for (auto& vp : app.views) {
+        pl::app::View& v = *vp;
+        if (!v.renderer) v.renderer = std::make_unique<pl::app::MapRenderer>();
+        const pl::app::View::TerrainKey tkey{map.uid(), map.version()};
+        if (!(tkey == v.terrain_key)) {
+          v.renderer->set_terrain(pl::terrain_image(map));
+          v.terrain_key = tkey;
         }
-        app.renderer->heat_opacity = 0.6f;
-      } else {
-        app.renderer->heat_opacity = 0;
+        if (app.show_clearance) {
+          const pl::app::View::HeatKey key{map.uid(), map.version(), app.overlay_capability(),
+                                           app.clearance_metric, true};
+          if (!(key == v.heat_key)) {
+            const pl::ClearanceGrid& grid = app.clearance_cache.get(map, key.cap, key.metric);
+            v.renderer->set_heat(pl::clearance_image(grid, map.width(), map.height()));
+            v.heat_key = key;
+          }
+          v.renderer->heat_opacity = 0.6f;
+        } else {
+          v.renderer->heat_opacity = 0;
+        }
+        v.renderer->draw(v.camera, v.viewport, fb_h, v.draw_list);
       }
-      app.renderer->draw(app.camera, app.map_viewport, fb_h, app.draw_list);
+      if (!app.export_view_path.empty()) {
+        const pl::app::Viewport& r = app.view().viewport;
+        if (!write_region(app.export_view_path, r.x, fb_h - r.y - r.height, r.width, r.height)) {
+          app.load_error = "could not write " + app.export_view_path;
+        } else {
+          app.status_message = "exported " + app.export_view_path;
+          app.load_error.clear();
+        }
+        app.export_view_path.clear();
+      }
       glViewport(0, 0, fb_w, fb_h);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-      if (!opt.screenshot.empty() && frames_left > 0 && --frames_left == 0 && !app.run) {
+      if (!opt.screenshot.empty() && frames_left > 0 && --frames_left == 0 && !app.any_run()) {
         if (!write_screenshot(opt.screenshot, fb_w, fb_h)) {
           std::fprintf(stderr, "pathlab: could not write %s\n", opt.screenshot.c_str());
           status = 1;
         }
+        if (!opt.layout.empty() && !write_layout(opt.layout, app, fb_w, fb_h)) {
+          std::fprintf(stderr, "pathlab: could not write %s\n", opt.layout.c_str());
+          status = 1;
+        }
         if (opt.exit_after) glfwSetWindowShouldClose(window, GLFW_TRUE);
-      } else if (frames_left == 0 && app.run) {
+      } else if (frames_left == 0 && app.any_run()) {
         frames_left = 1;
       }
       glfwSwapBuffers(window);

@@ -1,5 +1,7 @@
-// The map view's input (pan by drag or arrow keys, zoom to the cursor, fit) and the overlay
-// list it draws this frame. Input reaches the map only when ImGui does not want it.
+// The map views' input (pan by right/middle drag, arrow keys or the Pan tool; zoom to the cursor;
+// fit; the editing tools on the left button) and the overlay lists they draw this frame.
+// Input reaches a view only when ImGui does not want it (DESIGN.md pitfalls).
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -12,38 +14,248 @@
 
 namespace pl::app {
 
+namespace {
+
+editor::Cell cell_of(Vec2 p) { return {int(std::floor(p.x)), int(std::floor(p.y))}; }
+
+editor::Brush current_brush(const App& app) {
+  if (app.tool == ToolKind::Eraser)
+    return editor::eraser(app.scene().map.palette(), app.brush_size, app.brush_shape);
+  editor::Brush b;
+  b.terrain = app.paint_terrain;
+  b.size = app.brush_size;
+  b.shape = app.brush_shape;
+  return b;
+}
+
+// The start or goal whose heading handle (the arrow's tip) is within tol of p.
+std::optional<editor::AgentHandle> pick_heading_handle(const Scene& scene, Vec2 p, double tol) {
+  std::optional<editor::AgentHandle> best;
+  double best_d = tol;
+  for (std::size_t i = 0; i < scene.agents.size(); ++i) {
+    const Agent& a = scene.agents[i];
+    const double len = agent_heading_length(a);
+    for (editor::Endpoint w : {editor::Endpoint::Start, editor::Endpoint::Goal}) {
+      const Pose& pose = w == editor::Endpoint::Start ? a.start : a.goal;
+      const Vec2 tip = pose.position() + Vec2{std::cos(pose.heading), std::sin(pose.heading)} * len;
+      const double d = distance(tip, p);
+      if (d <= best_d) best_d = d, best = editor::AgentHandle{i, w};
+    }
+  }
+  return best;
+}
+
+void tool_press(App& app, Vec2 m, double px) {
+  editor::Document& doc = app.doc;
+  ToolDrag& d = app.drag;
+  d = {};
+  d.active = true;
+  d.press = m;
+  d.anchor = d.last = cell_of(m);
+  switch (app.tool) {
+    case ToolKind::Pan:
+    case ToolKind::Count: break;
+    case ToolKind::Brush:
+    case ToolKind::Eraser:
+      doc.begin_stroke(tool_name(app.tool));
+      editor::paint_brush(doc, current_brush(app), d.anchor.x, d.anchor.y);
+      break;
+    case ToolKind::Rect:
+    case ToolKind::Line: break;  // applied on release; previewed meanwhile
+    case ToolKind::Fill:
+      editor::flood_fill(doc, app.paint_terrain, d.anchor.x, d.anchor.y);
+      d.active = false;
+      break;
+    case ToolKind::Circle: {
+      const double tol = 6 * px;
+      if (auto rim = editor::pick_circle_rim(app.scene(), m, tol)) {
+        d.circle_mode = ToolDrag::CircleMode::Resize;
+        d.circle = *rim;
+        doc.begin_step("Resize circle");
+      } else if (auto in = editor::pick_circle(app.scene(), m)) {
+        d.circle_mode = ToolDrag::CircleMode::Move;
+        d.circle = *in;
+        d.grab_offset = app.scene().circles[*in].center() - m;
+        doc.begin_step("Move circle");
+      } else {
+        d.circle_mode = ToolDrag::CircleMode::Create;
+        doc.begin_step("Add circle");
+        d.circle = editor::add_circle(doc, m, editor::kMinCircleRadius);
+      }
+      app.selected_circle = d.circle;
+      break;
+    }
+    case ToolKind::Agent: {
+      const double tol = std::max(0.45, 8 * px);
+      if (auto h = pick_heading_handle(app.scene(), m, std::max(0.3, 6 * px))) {
+        d.agent_handle = h;
+        d.agent_heading = true;
+        app.select_agent(int(h->agent));
+        doc.begin_step("Agent heading");
+      } else if (auto e = editor::pick_agent_endpoint(app.scene(), m, tol)) {
+        d.agent_handle = e;
+        app.select_agent(int(e->agent));
+        doc.begin_step(e->which == editor::Endpoint::Start ? "Move start" : "Move goal");
+      } else {
+        doc.begin_step(app.place_endpoint == editor::Endpoint::Start ? "Place start" : "Place goal");
+        if (app.scene().agents.empty()) {
+          Agent a;
+          a.name = "agent";
+          a.start = a.goal = {editor::snap_to_cell_centre(m).x, editor::snap_to_cell_centre(m).y, 0};
+          app.select_agent(int(editor::add_agent(doc, a)));
+        }
+        app.agent = std::clamp(app.agent, 0, int(app.scene().agents.size()) - 1);
+        d.agent_handle = editor::AgentHandle{std::size_t(app.agent), app.place_endpoint};
+        editor::set_agent_position(doc, std::size_t(app.agent), app.place_endpoint,
+                                   editor::snap_to_cell_centre(m));
+      }
+      break;
+    }
+  }
+}
+
+void tool_drag(App& app, Vec2 m) {
+  editor::Document& doc = app.doc;
+  ToolDrag& d = app.drag;
+  const editor::Cell c = cell_of(m);
+  switch (app.tool) {
+    case ToolKind::Brush:
+    case ToolKind::Eraser:
+      if (!(c == d.last)) editor::paint_line(doc, current_brush(app), d.last.x, d.last.y, c.x, c.y);
+      break;
+    case ToolKind::Circle:
+      if (d.circle >= app.scene().circles.size()) break;  // undone meanwhile
+      if (d.circle_mode == ToolDrag::CircleMode::Move)
+        editor::move_circle(doc, d.circle, m + d.grab_offset);
+      else
+        editor::resize_circle(doc, d.circle,
+                              std::max(editor::kMinCircleRadius,
+                                       distance(app.scene().circles[d.circle].center(), m)));
+      break;
+    case ToolKind::Agent:
+      if (!d.agent_handle || d.agent_handle->agent >= app.scene().agents.size()) break;
+      if (d.agent_heading)
+        editor::aim_agent_heading(doc, d.agent_handle->agent, d.agent_handle->which, m);
+      else
+        editor::set_agent_position(doc, d.agent_handle->agent, d.agent_handle->which,
+                                   editor::snap_to_cell_centre(m));
+      break;
+    default: break;
+  }
+  d.last = c;
+}
+
+void tool_release(App& app, Vec2 m) {
+  editor::Document& doc = app.doc;
+  ToolDrag& d = app.drag;
+  const editor::Cell c = cell_of(m);
+  switch (app.tool) {
+    case ToolKind::Brush:
+    case ToolKind::Eraser: doc.end_stroke(); break;
+    case ToolKind::Rect: editor::paint_rect(doc, app.paint_terrain, d.anchor.x, d.anchor.y, c.x, c.y); break;
+    case ToolKind::Line:
+      editor::paint_line(doc, current_brush(app), d.anchor.x, d.anchor.y, c.x, c.y);
+      break;
+    case ToolKind::Circle:
+    case ToolKind::Agent: doc.end_step(); break;
+    default: break;
+  }
+  d.active = false;
+}
+
+}  // namespace
+
 void map_view_input(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
-  const GridMap& map = app.scene.map;
-  const Viewport& vp = app.map_viewport;
-  app.camera.set_viewport(vp.width, vp.height);
-  if (app.fit_pending) {
-    app.camera.fit(map.width(), map.height(), 16);
-    app.fit_pending = false;
+  const GridMap& map = app.scene().map;
+  // Side by side, with a small gap.
+  const int n = int(app.views.size());
+  const Viewport& area = app.map_area;
+  const int gap = n > 1 ? 4 : 0;
+  const int w = std::max(1, (area.width - gap * (n - 1)) / n);
+  for (int i = 0; i < n; ++i) {
+    View& v = *app.views[std::size_t(i)];
+    v.viewport = {area.x + i * (w + gap), area.y, w, area.height};
+    v.camera.set_viewport(w, area.height);
+    if (v.fit_pending) {
+      v.camera.fit(map.width(), map.height(), 16);
+      v.fit_pending = false;
+    }
   }
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
-  const Vec2 mouse{io.MousePos.x * sx - vp.x, io.MousePos.y * sy - vp.y};
-  const bool inside = mouse.x >= 0 && mouse.y >= 0 && mouse.x < vp.width && mouse.y < vp.height &&
-                      ImGui::IsMousePosValid();
+  const Vec2 mouse_fb{io.MousePos.x * sx, io.MousePos.y * sy};
   app.hover_map.reset();
+  app.hover_view = -1;
   if (app.ignore_input) return;
-  if (!io.WantCaptureMouse && inside) {
-    app.hover_map = app.camera.screen_to_map(mouse);
-    if (io.MouseWheel != 0) app.camera.zoom_wheel(mouse, io.MouseWheel);
-    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0) ||
-        ImGui::IsMouseDragging(ImGuiMouseButton_Right, 0) ||
-        ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 0))
-      app.camera.pan({io.MouseDelta.x * sx, io.MouseDelta.y * sy});
+  for (int i = 0; i < n; ++i) {
+    const Viewport& vp = app.views[std::size_t(i)]->viewport;
+    if (ImGui::IsMousePosValid() && mouse_fb.x >= vp.x && mouse_fb.y >= vp.y &&
+        mouse_fb.x < vp.x + vp.width && mouse_fb.y < vp.y + vp.height)
+      app.hover_view = i;
+  }
+  // A drag keeps working in the view it started in, even past its edge.
+  const int target = app.drag.active ? app.active : app.hover_view;
+  if (target >= 0) {
+    View& v = *app.views[std::size_t(target)];
+    const Vec2 mouse{mouse_fb.x - v.viewport.x, mouse_fb.y - v.viewport.y};
+    const Vec2 m = v.camera.screen_to_map(mouse);
+    if (app.hover_view >= 0) app.hover_map = m;
+    const double px = 1.0 / v.camera.zoom();  // map units per pixel
+    if (!io.WantCaptureMouse && app.hover_view >= 0) {
+      if (io.MouseWheel != 0) {
+        v.camera.zoom_wheel(mouse, io.MouseWheel);
+        app.sync_cameras(target);
+      }
+      const bool pan_drag = ImGui::IsMouseDragging(ImGuiMouseButton_Right, 0) ||
+                            ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 0) ||
+                            (app.tool == ToolKind::Pan && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0));
+      if (pan_drag) {
+        v.camera.pan({io.MouseDelta.x * sx, io.MouseDelta.y * sy});
+        app.sync_cameras(target);
+      }
+      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        app.active = target;
+        if (app.tool != ToolKind::Pan) tool_press(app, m, px);
+      }
+      // Right click without a drag: breakpoint menu for the cell.
+      if (ImGui::IsMouseReleased(ImGuiMouseButton_Right) &&
+          ImGui::GetMouseDragDelta(ImGuiMouseButton_Right).x == 0 &&
+          ImGui::GetMouseDragDelta(ImGuiMouseButton_Right).y == 0 && v.cursor) {
+        app.active = target;
+        app.menu_cell = cell_of(m);
+        ImGui::OpenPopup("##cellmenu");
+      }
+    }
+    if (app.drag.active) {
+      if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) tool_drag(app, m);
+      else tool_release(app, m);
+    }
+  } else if (app.drag.active && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+    app.drag.active = false;
+    app.doc.end_step();
   }
   if (!io.WantCaptureKeyboard) {
     const double step = 400.0 * io.DeltaTime;
+    View& v = app.view();
     // Arrow keys pan; Left/Right step the timeline when a trace is shown, so pan needs Alt then.
-    const bool lr_pan = !app.cursor || io.KeyAlt;
-    if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) app.camera.pan({0, step});
-    if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) app.camera.pan({0, -step});
-    if (lr_pan && ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) app.camera.pan({step, 0});
-    if (lr_pan && ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) app.camera.pan({-step, 0});
-    if (ImGui::IsKeyPressed('F', false)) app.fit_pending = true;
+    const bool lr_pan = !v.cursor || io.KeyAlt;
+    Vec2 pan{};
+    if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) pan.y += step;
+    if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) pan.y -= step;
+    if (lr_pan && ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) pan.x += step;
+    if (lr_pan && ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) pan.x -= step;
+    if (pan.x != 0 || pan.y != 0) {
+      v.camera.pan(pan);
+      app.sync_cameras(app.active);
+    }
+    if (ImGui::IsKeyPressed('F', false) && !io.KeyCtrl)
+      for (auto& w2 : app.views) w2->fit_pending = true;
+    if (app.tool == ToolKind::Circle && app.selected_circle &&
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Delete), false) &&
+        *app.selected_circle < app.scene().circles.size()) {
+      editor::remove_circle(app.doc, *app.selected_circle);
+      app.selected_circle.reset();
+    }
   }
 }
 
@@ -69,65 +281,129 @@ std::optional<Image> search_cells_image(const FrameState& state, int width, int 
   return image;
 }
 
-// Keeps the renderer's search texture in step with the frame on screen; true when it shows
-// that frame's open and closed cells.
-bool update_search_texture(App& app, const Style& style, bool open, bool closed) {
-  if (!app.renderer) return false;
-  const GridMap& map = app.scene.map;
-  const App::SearchKey key{app.trace_generation, app.cursor->frame(), map.width(), map.height(),
-                           open, closed, true};
-  if (!(key == app.search_key)) {
-    auto image = search_cells_image(app.cursor->state(), map.width(), map.height(), style, open,
-                                    closed, app.search_has_open, app.search_has_closed);
-    app.search_texture_ok = image.has_value();
-    if (image) app.renderer->set_search(*image);
-    app.search_key = key;
+// Keeps the view's search texture in step with the frame on screen; true when it shows that
+// frame's open and closed cells.
+bool update_search_texture(View& v, const GridMap& map, const Style& style, bool open, bool closed) {
+  if (!v.renderer) return false;
+  const View::SearchKey key{v.trace_generation, v.cursor->frame(), map.width(), map.height(),
+                            open, closed, true};
+  if (!(key == v.search_key)) {
+    auto image = search_cells_image(v.cursor->state(), map.width(), map.height(), style, open,
+                                    closed, v.search_has_open, v.search_has_closed);
+    v.search_texture_ok = image.has_value();
+    if (image) v.renderer->set_search(*image);
+    v.search_key = key;
   }
-  return app.search_texture_ok;
+  return v.search_texture_ok;
+}
+
+void build_tool_preview(const App& app, DrawList& dl, const Style& style) {
+  if (!app.hover_map) return;
+  const GridMap& map = app.scene().map;
+  dl.set_layer(Layer::ToolPreview);
+  const Rgba c = style.colour(Role::Highlight);
+  const editor::Cell h = cell_of(*app.hover_map);
+  auto outline_cells = [&](const std::vector<editor::Cell>& cells) {
+    for (const editor::Cell& k : cells)
+      dl.rect_outline({double(k.x), double(k.y)}, {k.x + 1.0, k.y + 1.0}, c, 1.5f);
+  };
+  switch (app.tool) {
+    case ToolKind::Brush:
+    case ToolKind::Eraser:
+      outline_cells(editor::brush_footprint(current_brush(app), h.x, h.y, map.width(), map.height()));
+      break;
+    case ToolKind::Fill: outline_cells({h}); break;
+    case ToolKind::Rect:
+      if (app.drag.active) {
+        const editor::Cell a = app.drag.anchor;
+        dl.rect_outline({double(std::min(a.x, h.x)), double(std::min(a.y, h.y))},
+                        {std::max(a.x, h.x) + 1.0, std::max(a.y, h.y) + 1.0}, c, 2.f);
+      } else {
+        outline_cells({h});
+      }
+      break;
+    case ToolKind::Line:
+      if (app.drag.active) {
+        std::vector<editor::Cell> cells;
+        for (const editor::Cell& k : editor::bresenham_line(app.drag.anchor.x, app.drag.anchor.y, h.x, h.y))
+          for (const editor::Cell& f : editor::brush_footprint(current_brush(app), k.x, k.y, map.width(), map.height()))
+            cells.push_back(f);
+        outline_cells(cells);
+      } else {
+        outline_cells(editor::brush_footprint(current_brush(app), h.x, h.y, map.width(), map.height()));
+      }
+      break;
+    case ToolKind::Circle:
+      if (app.selected_circle && *app.selected_circle < app.scene().circles.size()) {
+        const Circle& k = app.scene().circles[*app.selected_circle];
+        dl.circle(k.center(), k.r, c, 2.5f);
+      }
+      break;
+    default: break;
+  }
 }
 
 }  // namespace
 
 void map_view_build(App& app) {
-  DrawList& dl = app.draw_list;
-  dl.clear();
   const Style& style = Style::standard();
-  const GridMap& map = app.scene.map;
-  const editor::Rect r = app.camera.visible_map_rect();
-  const MapRect visible{r.x0, r.y0, r.x1, r.y1};
-  if (app.grid_lines && app.camera.zoom() >= 8)
-    draw_grid_lines(dl, map.width(), map.height(), visible, style);
-  draw_scene_circles(dl, app.scene.circles, style);
-  if (app.show_clearance && app.camera.zoom() >= 20) {
-    const ClearanceGrid& grid =
-        app.clearance_cache.get(map, app.overlay_capability(), app.clearance_metric);
-    draw_clearance_numbers(dl, grid, map.width(), map.height(), visible, style);
-  }
-  if (app.cursor) {
-    SearchDrawOptions o;
-    o.grid_width = map.width();
-    o.grid_height = map.height();
-    o.visible = visible;
-    o.parent_arrows = app.show_parent_arrows && app.camera.zoom() >= 12;
-    // Grid searches: open and closed cells come from a texture uploaded only when the frame
-    // changes, not one rectangle per cell each frame.
-    const bool textured = update_search_texture(app, style, o.open, o.closed);
-    if (app.renderer) app.renderer->show_search = textured;
-    if (textured) {
-      dl.set_layer(Layer::Search);
-      if (app.search_has_closed) dl.uses(StyleKey::of(Role::Closed));
-      if (app.search_has_open) dl.uses(StyleKey::of(Role::Open));
-      o.open = o.closed = false;
+  const Scene& scene = app.scene();
+  const GridMap& map = scene.map;
+  // The difference overlay needs two grid searches side by side.
+  std::optional<ClosedDifference> diff;
+  if (app.show_difference && app.views.size() == 2 && app.views[0]->cursor && app.views[1]->cursor)
+    diff = closed_difference(app.views[0]->cursor->state(), app.views[1]->cursor->state(),
+                             map.width(), map.height());
+  for (std::size_t vi = 0; vi < app.views.size(); ++vi) {
+    View& v = *app.views[vi];
+    DrawList& dl = v.draw_list;
+    dl.clear();
+    for (std::size_t l = 0; l < kLayerCount; ++l) dl.enable(Layer(l), app.layers[l]);
+    const editor::Rect r = v.camera.visible_map_rect();
+    const MapRect visible{r.x0, r.y0, r.x1, r.y1};
+    if (app.grid_lines && v.camera.zoom() >= 8)
+      draw_grid_lines(dl, map.width(), map.height(), visible, style);
+    draw_scene_circles(dl, scene.circles, style);
+    if (app.show_clearance && v.camera.zoom() >= 20) {
+      const ClearanceGrid& grid =
+          app.clearance_cache.get(map, app.overlay_capability(), app.clearance_metric);
+      draw_clearance_numbers(dl, grid, map.width(), map.height(), visible, style);
     }
-    draw_search_state(dl, app.cursor->state(), style, o);
-  } else if (app.result.found) {
-    draw_path(dl, app.result.pieces, style);
-  }
-  if (!app.cursor && app.renderer) app.renderer->show_search = false;
-  for (std::size_t i = 0; i < app.scene.agents.size(); ++i) {
-    AgentDrawOptions o;
-    o.selected = int(i) == app.agent;
-    draw_agent(dl, app.scene.agents[i], style, o);
+    // A run made for another map size cannot be drawn over this map.
+    const bool run_fits = v.shown_width == map.width() && v.shown_height == map.height();
+    if (v.cursor && run_fits) {
+      SearchDrawOptions o;
+      o.grid_width = map.width();
+      o.grid_height = map.height();
+      o.visible = visible;
+      o.parent_arrows = app.show_parent_arrows && v.camera.zoom() >= 12;
+      // Grid searches: open and closed cells come from a texture uploaded only when the frame
+      // changes, not one rectangle per cell each frame.
+      const bool textured = update_search_texture(v, map, style, o.open, o.closed);
+      if (v.renderer) v.renderer->show_search = textured;
+      if (textured) {
+        dl.set_layer(Layer::Search);
+        if (v.search_has_closed) dl.uses(StyleKey::of(Role::Closed));
+        if (v.search_has_open) dl.uses(StyleKey::of(Role::Open));
+        o.open = o.closed = false;
+      }
+      if (diff) draw_closed_difference(dl, *diff, map.width(), style, visible);
+      draw_search_state(dl, v.cursor->state(), style, o);
+    } else {
+      if (v.renderer) v.renderer->show_search = false;
+      if (v.result.found && run_fits) draw_path(dl, v.result.pieces, style);
+    }
+    dl.set_layer(Layer::ToolPreview);
+    for (const App::Breakpoint& b : app.breakpoints)
+      dl.rect_outline({double(b.x), double(b.y)}, {b.x + 1.0, b.y + 1.0},
+                      style.colour(b.on_open ? Role::Open : Role::Current), 3.f);
+    for (std::size_t i = 0; i < scene.agents.size(); ++i) {
+      AgentDrawOptions o;
+      o.selected = int(i) == app.agent;
+      draw_agent(dl, scene.agents[i], style, o);
+    }
+    if (int(vi) == app.hover_view || (app.drag.active && int(vi) == app.active))
+      build_tool_preview(app, dl, style);
   }
 }
 

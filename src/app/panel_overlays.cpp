@@ -8,14 +8,13 @@
 
 namespace pl::app {
 
-void panel_overlays(App& app) {
-  ImGui::SetNextWindowPos({0, 480}, ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize({kSideWidth, 300}, ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Overlays")) {
+void section_overlays(App& app) {
+  {
     for (std::size_t l = 0; l < kLayerCount; ++l) {
-      bool on = app.draw_list.enabled(Layer(l));
-      if (ImGui::Checkbox(layer_name(Layer(l)), &on)) app.draw_list.enable(Layer(l), on);
+      bool on = app.layers[l];
+      if (ImGui::Checkbox(layer_name(Layer(l)), &on)) app.layers[l] = on;
     }
+    if (app.views.size() == 2) ImGui::Checkbox("difference (expanded by one view only)", &app.show_difference);
     ImGui::Checkbox("grid lines (zoomed in)", &app.grid_lines);
     ImGui::Checkbox("parent arrows", &app.show_parent_arrows);
     ImGui::Checkbox("clearance heat map", &app.show_clearance);
@@ -26,7 +25,7 @@ void panel_overlays(App& app) {
       ImGui::SameLine();
       if (ImGui::RadioButton("brushfire", metric == 1)) metric = 1;
       app.clearance_metric = metric == 0 ? ClearanceMetric::True : ClearanceMetric::Brushfire;
-      const Palette& pal = app.scene.map.palette();
+      const Palette& pal = app.scene().map.palette();
       CapabilityMask cap = app.overlay_capability();
       for (int t = 0; t < pal.size(); ++t) {
         if (pal[TerrainId(t)].obstacle) continue;
@@ -42,9 +41,10 @@ void panel_overlays(App& app) {
       ImGui::TextDisabled("numbers appear when zoomed in");
       ImGui::Unindent();
     }
-    if (ImGui::Button("Fit (F)")) app.fit_pending = true;
+    if (ImGui::Button("Fit (F)"))
+      for (auto& v : app.views) v->fit_pending = true;
     ImGui::Separator();
-    for (const LegendEntry& e : build_legend(app.draw_list, Style::standard())) {
+    for (const LegendEntry& e : build_legend(app.view().draw_list, Style::standard())) {
       const ImVec4 c{e.colour.r / 255.f, e.colour.g / 255.f, e.colour.b / 255.f, e.colour.a / 255.f};
       ImGui::ColorButton(("##legend" + e.label).c_str(), c,
                          ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_AlphaPreviewHalf,
@@ -53,7 +53,6 @@ void panel_overlays(App& app) {
       ImGui::TextUnformatted(e.label.c_str());
     }
   }
-  ImGui::End();
 }
 
 }  // namespace pl::app

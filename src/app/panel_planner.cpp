@@ -1,4 +1,5 @@
 // Planner panel: generated from the registry's descriptions; nothing here knows a planner.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -9,8 +10,8 @@
 namespace pl::app {
 namespace {
 
-void param_widget(App& app, const ParamDesc& d) {
-  std::string& value = app.params[d.name];
+void param_widget(View& view, const ParamDesc& d) {
+  std::string& value = view.params[d.name];
   const std::string id = d.name + "##param";
   switch (d.type) {
     case ParamDesc::Type::Int: {
@@ -46,52 +47,79 @@ void param_widget(App& app, const ParamDesc& d) {
 
 }  // namespace
 
-void panel_planner(App& app) {
-  ImGui::SetNextWindowPos({0, 0}, ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize({kSideWidth, 250}, ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Planner")) {
+void section_planner(App& app) {
+  {
+    // One tab per view; the panel edits the active one.
+    if (app.views.size() > 1) {
+      for (int i = 0; i < int(app.views.size()); ++i) {
+        if (i) ImGui::SameLine();
+        const std::string label = "View " + std::string(1, char('A' + i));
+        if (ImGui::RadioButton(label.c_str(), app.active == i)) app.active = i;
+      }
+    }
+    View& view = app.view();
     const Registry& reg = Registry::builtin();
-    const PlannerInfo* info = reg.find(app.planner);
-    if (ImGui::BeginCombo("planner", app.planner.c_str())) {
+    if (ImGui::BeginCombo("planner", view.planner.c_str())) {
       for (const PlannerInfo& p : reg.all()) {
-        if (ImGui::Selectable(p.name.c_str(), p.name == app.planner)) app.select_planner(p.name);
+        if (ImGui::Selectable(p.name.c_str(), p.name == view.planner)) view.select_planner(p.name);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
       }
       ImGui::EndCombo();
     }
-    info = reg.find(app.planner);
-    if (info) {
+    if (const PlannerInfo* info = reg.find(view.planner)) {
       ImGui::TextDisabled("%s%s", info->family.c_str(), info->optimal ? ", optimal" : "");
-      for (const ParamDesc& d : info->params) param_widget(app, d);
+      for (const ParamDesc& d : info->params) param_widget(view, d);
     }
-    if (app.scene.agents.size() > 1) {
-      int a = app.agent;
-      if (ImGui::SliderInt("agent", &a, 0, int(app.scene.agents.size()) - 1)) app.agent = a;
-      ImGui::SameLine();
-      ImGui::TextUnformatted(app.scene.agents[std::size_t(app.agent)].name.c_str());
+    const Scene& scene = app.scene();
+    if (!scene.agents.empty()) {
+      view.agent = std::clamp(view.agent, 0, int(scene.agents.size()) - 1);
+      if (ImGui::BeginCombo("agent", scene.agents[std::size_t(view.agent)].name.c_str())) {
+        for (int i = 0; i < int(scene.agents.size()); ++i) {
+          const std::string label = scene.agents[std::size_t(i)].name + "##agent" + std::to_string(i);
+          if (ImGui::Selectable(label.c_str(), i == view.agent)) view.agent = i, app.agent = i;
+        }
+        ImGui::EndCombo();
+      }
+    } else {
+      ImGui::TextDisabled("No agent: place one with the Agent tool (8).");
     }
 
-    if (app.run) {
-      ImGui::ProgressBar(app.run->progress(), {-80, 0});
+    if (view.run) {
+      ImGui::ProgressBar(view.run->progress(), {-80, 0});
       ImGui::SameLine();
-      if (ImGui::Button("Cancel")) app.run->cancel();
-    } else if (ImGui::Button("Run", {-1, 0})) {
-      app.start_run();
+      if (ImGui::Button("Cancel")) view.run->cancel();
+    } else {
+      if (ImGui::Button("Run (R)", {app.views.size() > 1 ? 120.f : -1.f, 0})) app.start_run(view);
+      if (app.views.size() > 1) {
+        ImGui::SameLine();
+        if (ImGui::Button("Run all views", {-1, 0})) app.start_all_runs();
+      }
     }
+    ImGui::Checkbox("re-run after every edit", &app.auto_rerun);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("A run whose scene, agent or set-up changed is stale; with this on it is "
+                        "run again as soon as that happens.");
 
-    if (!app.shown_planner.empty()) {
+    if (view.has_run) {
       ImGui::Separator();
-      const PlanResult& r = app.result;
-      ImGui::Text("%s: %s", app.shown_planner.c_str(),
+      const PlanResult& r = view.result;
+      ImGui::Text("%s: %s", view.shown_planner.c_str(),
                   r.cancelled ? "cancelled" : r.found ? "path found" : "no path");
+      if (app.stale(view)) {
+        ImGui::SameLine();
+        ImGui::TextColored({1, 0.75f, 0.2f, 1}, "(stale)");
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("The scene, the agent or the planner set-up changed since this run. "
+                            "Run again to update it.");
+      }
       if (r.found) ImGui::Text("length %.4f", r.length);
       ImGui::Text("expanded %llu, generated %llu", (unsigned long long)r.expanded,
                   (unsigned long long)r.generated);
-      ImGui::Text("time %.3f ms", r.time_ms);
+      ImGui::Text("time %.3f ms, memory %.1f KiB", r.time_ms, double(r.memory_bytes) / 1024.0);
+      for (const auto& [k, val] : r.stats) ImGui::Text("%s %g", k.c_str(), val);
       if (!r.message.empty()) ImGui::TextWrapped("%s", r.message.c_str());
     }
   }
-  ImGui::End();
 }
 
 }  // namespace pl::app

@@ -1,75 +1,157 @@
-// Timeline: play/pause (Space), step (Left/Right, Shift x10, Ctrl x100), scrub bar, counters.
+// Timeline: play/pause (Space), step (Left/Right, Shift x10, Ctrl x100), scrub bar, phase jumps
+// (PageUp/PageDown), breakpoints on cells, counters and the open list of the frame on screen.
+// Locked views move together (App::seek_all).
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "viz/timeline.hpp"
 
 namespace pl::app {
 namespace {
 
-void step(App& app, long delta) {
-  TraceCursor& c = *app.cursor;
-  const long target = std::clamp(long(c.frame()) + delta, 0L, long(c.last_frame()));
-  if (delta == 1) c.step_forward();
-  else if (delta == -1) c.step_back();
-  else c.seek(std::size_t(target));
+void open_list(App& app, const FrameState& s) {
+  // The best 1,000 are plenty to read; the count says how many there are.
+  const std::vector<const NodeState*> list = s.open_list(1000);
+  ImGui::Text("open list (%llu, best first)", (unsigned long long)s.counters().open);
+  if (list.empty()) return;
+  if (ImGui::BeginTable("##open", 4,
+                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV,
+                        {0, 160})) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("node");
+    ImGui::TableSetupColumn("g");
+    ImGui::TableSetupColumn("h");
+    ImGui::TableSetupColumn("f");
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clip;
+    clip.Begin(int(list.size()));
+    while (clip.Step()) {
+      for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+        const NodeState& n = *list[std::size_t(i)];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        char label[64];
+        std::snprintf(label, sizeof label, "(%.1f, %.1f)##o%d", double(n.desc.x), double(n.desc.y), i);
+        // Clicking an entry centres the views on it.
+        if (ImGui::Selectable(label, false, ImGuiSelectableFlags_SpanAllColumns)) {
+          app.view().camera.center_on({double(n.desc.x), double(n.desc.y)});
+          app.sync_cameras(app.active);
+        }
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", n.g);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", n.h);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", n.f());
+      }
+    }
+    ImGui::EndTable();
+  }
 }
 
 }  // namespace
 
-void panel_timeline(App& app) {
-  ImGui::SetNextWindowPos({0, 250}, ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize({kSideWidth, 230}, ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Timeline")) {
-    if (!app.cursor) {
+void section_timeline(App& app) {
+  {
+    View& v = app.view();
+    if (!v.cursor) {
       ImGui::TextDisabled("Run a planner to step through its search.");
     } else {
-      TraceCursor& c = *app.cursor;
+      TraceCursor& c = *v.cursor;
+      const std::size_t now = timeline_now(app), last = timeline_last(app);
       const ImGuiIO& io = ImGui::GetIO();
+      auto jump_phase = [&](bool forward) {
+        const auto f = forward ? next_phase_frame(c.trace(), c.frame()) : prev_phase_frame(c.trace(), c.frame());
+        if (f) app.seek_all(*f), app.playing = false;
+      };
       if (!io.WantCaptureKeyboard) {
         const long n = io.KeyCtrl ? 100 : io.KeyShift ? 10 : 1;
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) app.playing = !app.playing;
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) step(app, n), app.playing = false;
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) step(app, -n), app.playing = false;
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) c.seek(0);
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) c.seek(c.last_frame());
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
+          if (!app.playing && now >= last) app.seek_all(0);
+          app.playing = !app.playing;
+        }
+        if (!io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)))
+          app.step_all(n), app.playing = false;
+        if (!io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)))
+          app.step_all(-n), app.playing = false;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) app.seek_all(0);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) app.seek_all(last);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) jump_phase(true);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) jump_phase(false);
       }
-      if (ImGui::Button("|<")) c.seek(0);
+      if (ImGui::Button("|<")) app.seek_all(0);
       ImGui::SameLine();
-      if (ImGui::Button("<")) step(app, -1);
+      if (ImGui::Button("-10")) app.step_all(-10);
       ImGui::SameLine();
-      if (ImGui::Button(app.playing ? "Pause" : "Play", {60, 0})) {
-        if (!app.playing && c.frame() == c.last_frame()) c.seek(0);
+      if (ImGui::Button("<")) app.step_all(-1);
+      ImGui::SameLine();
+      if (ImGui::Button(app.playing ? "Pause" : "Play", {50, 0})) {
+        if (!app.playing && now >= last) app.seek_all(0);
         app.playing = !app.playing;
       }
       ImGui::SameLine();
-      if (ImGui::Button(">")) step(app, 1);
+      if (ImGui::Button(">")) app.step_all(1);
       ImGui::SameLine();
-      if (ImGui::Button(">|")) c.seek(c.last_frame());
+      if (ImGui::Button("+10")) app.step_all(10);
+      ImGui::SameLine();
+      if (ImGui::Button(">|")) app.seek_all(last);
 
-      int frame = int(c.frame());
+      int frame = int(timeline_now(app));
       ImGui::SetNextItemWidth(-1);
-      if (ImGui::SliderInt("##scrub", &frame, 0, int(c.last_frame()), "frame %d"))
-        c.seek(std::size_t(frame)), app.playing = false;
+      if (ImGui::SliderInt("##scrub", &frame, 0, int(last), "frame %d"))
+        app.seek_all(std::size_t(frame)), app.playing = false;
       ImGui::SetNextItemWidth(-1);
-      ImGui::SliderFloat("##fps", &app.fps, 1, 2000, "%.0f frames/s", ImGuiSliderFlags_Logarithmic);
+      ImGui::SliderFloat("##fps", &app.fps, 1, 5000, "%.0f frames/s", ImGuiSliderFlags_Logarithmic);
+      if (ImGui::SmallButton("<< phase")) jump_phase(false);
+      ImGui::SameLine();
+      if (ImGui::SmallButton("phase >>")) jump_phase(true);
+      if (!app.breakpoints.empty()) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("run to breakpoint")) {
+          if (auto k = app.next_break(v)) app.seek_all(*k);
+          app.playing = false;
+        }
+      }
 
       const FrameState& s = c.state();
       ImGui::Text("frame %zu / %zu", c.frame(), c.last_frame());
       if (!s.phase().empty())
         ImGui::Text("phase: %.*s", int(s.phase().size()), s.phase().data());
       const SearchCounters& k = s.counters();
-      ImGui::Text("expanded %llu  generated %llu", (unsigned long long)k.expanded,
-                  (unsigned long long)k.generated);
-      ImGui::Text("open %llu  relaxed %llu", (unsigned long long)k.open,
-                  (unsigned long long)k.relaxed);
-      if (const NodeState* cur = s.current())
-        ImGui::Text("current (%.1f, %.1f) g %.3f h %.3f f %.3f", double(cur->desc.x),
+      ImGui::Text("expanded %llu  generated %llu  relaxed %llu", (unsigned long long)k.expanded,
+                  (unsigned long long)k.generated, (unsigned long long)k.relaxed);
+      for (const auto& [name, value] : s.named_counters())
+        ImGui::Text("%.*s %g", int(name.size()), name.data(), value);
+      if (const NodeState* cur = s.current()) {
+        ImGui::Text("expanding (%.1f, %.1f) g %.3f h %.3f f %.3f", double(cur->desc.x),
                     double(cur->desc.y), cur->g, cur->h, cur->f());
+        if (const NodeState* p = s.parent_of(*cur))
+          ImGui::Text("  parent (%.1f, %.1f)", double(p->desc.x), double(p->desc.y));
+      }
+
+      if (!app.breakpoints.empty()) {
+        ImGui::Separator();
+        ImGui::TextUnformatted("breakpoints (right-click a cell to add)");
+        for (std::size_t i = 0; i < app.breakpoints.size(); ++i) {
+          const App::Breakpoint& b = app.breakpoints[i];
+          ImGui::Text("(%d, %d) when %s", b.x, b.y, b.on_open ? "opened" : "expanded");
+          ImGui::SameLine();
+          if (ImGui::SmallButton(("remove##bp" + std::to_string(i)).c_str())) {
+            app.breakpoints.erase(app.breakpoints.begin() + long(i));
+            break;
+          }
+        }
+      } else {
+        ImGui::TextDisabled("right-click a cell: stop when it is opened / expanded");
+      }
+      ImGui::Separator();
+      open_list(app, s);
     }
   }
-  ImGui::End();
 }
 
 }  // namespace pl::app

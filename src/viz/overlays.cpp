@@ -252,6 +252,10 @@ std::size_t draw_grid_lines(DrawSink& sink, int width, int height, const MapRect
   return n;
 }
 
+double agent_heading_length(const Agent& agent) {
+  return std::max({agent.radius, 0.5 * double(std::max(agent.size, 1)), 0.75});
+}
+
 void draw_agent(DrawSink& sink, const Agent& agent, const Style& style, const AgentDrawOptions& o) {
   if (!sink.wants(Layer::Agents)) return;
   sink.set_layer(Layer::Agents);
@@ -261,7 +265,7 @@ void draw_agent(DrawSink& sink, const Agent& agent, const Style& style, const Ag
   // The footprint's upper-left cell is the cell holding the pose (DESIGN.md section 4).
   auto footprint_min = [](const Pose& p) { return Vec2{std::floor(p.x), std::floor(p.y)}; };
   auto heading_arrow = [&](const Pose& p, Rgba c) {
-    const double len = std::max({agent.radius, 0.5 * s, 0.75});
+    const double len = agent_heading_length(agent);
     sink.arrow(p.position(), p.position() + Vec2{std::cos(p.heading), std::sin(p.heading)} * len, c,
                outline + 0.5f, 8);
   };

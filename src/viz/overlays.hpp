@@ -97,6 +97,10 @@ struct AgentDrawOptions {
   bool selected = false;         // thicker outlines
 };
 
+// Length of the heading arrow drawn at a start or goal (map units): the editor's heading
+// handle sits at its tip.
+double agent_heading_length(const Agent& agent);
+
 // On Layer::Agents.
 void draw_agent(DrawSink& sink, const Agent& agent, const Style& style,
                 const AgentDrawOptions& options = {});

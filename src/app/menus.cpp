@@ -1,0 +1,411 @@
+// The main menu bar, the modal dialogs (unsaved changes, new map, resize, generate), the cell
+// context menu (breakpoints), the scenario list, the compare table and keyboard shortcuts.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/app.hpp"
+#include "core/error.hpp"
+
+namespace pl::app {
+namespace {
+
+// Compare presets: views a comparison needs, as data. A preset naming a planner the registry
+// lacks is not offered.
+struct Preset {
+  const char* label;
+  std::vector<std::string> planners;
+  std::vector<std::map<std::string, std::string>> params;
+};
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> p = {
+      {"A* vs Dijkstra", {"astar", "dijkstra"}, {}},
+      {"A*: 8- vs 4-connected", {"astar", "astar"}, {{{"connectivity", "8"}}, {{"connectivity", "4"}}}},
+      {"A* vs Annotated A* (agent size)", {"astar", "annotated-astar"}, {}},
+      {"Annotated A*: true clearance vs Brushfire",
+       {"annotated-astar", "annotated-astar"},
+       {{{"clearance", "true"}}, {{"clearance", "brushfire"}}}},
+      {"HAA*: HQ vs LQ", {"haa", "haa"}, {{{"quality", "hq"}}, {{"quality", "lq"}}}},
+      {"HAA* vs Annotated A*", {"haa", "annotated-astar"}, {}},
+      {"Circles: eager vs lazy", {"circles", "circles"}, {{{"mode", "eager"}}, {{"mode", "lazy"}}}},
+  };
+  return p;
+}
+
+bool preset_available(const Preset& p) {
+  const Registry& reg = Registry::builtin();
+  for (std::size_t i = 0; i < p.planners.size(); ++i) {
+    const PlannerInfo* info = reg.find(p.planners[i]);
+    if (!info) return false;
+    if (i < p.params.size())
+      for (const auto& [k, v] : p.params[i]) {
+        const ParamDesc* d = nullptr;
+        for (const ParamDesc& q : info->params)
+          if (q.name == k) d = &q;
+        if (!d) return false;
+        if (d->type == ParamDesc::Type::Enum &&
+            std::find(d->choices.begin(), d->choices.end(), v) == d->choices.end())
+          return false;
+      }
+  }
+  return true;
+}
+
+// Map size and generator dialogs share these popups' state in App.
+void map_dialogs(App& app) {
+  if (ImGui::BeginPopupModal("New map", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::InputInt("width", &app.new_width);
+    ImGui::InputInt("height", &app.new_height);
+    app.new_width = std::clamp(app.new_width, 1, kMaxMapSide);
+    app.new_height = std::clamp(app.new_height, 1, kMaxMapSide);
+    ImGui::TextDisabled("All ground; circles are removed, agents kept. Undo restores the old map.");
+    if (ImGui::Button("Create", {120, 0})) {
+      editor::new_map(app.doc, app.new_width, app.new_height);
+      for (auto& v : app.views) v->fit_pending = true;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", {120, 0})) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+  if (ImGui::BeginPopupModal("Resize map", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::InputInt("width", &app.new_width);
+    ImGui::InputInt("height", &app.new_height);
+    app.new_width = std::clamp(app.new_width, 1, kMaxMapSide);
+    app.new_height = std::clamp(app.new_height, 1, kMaxMapSide);
+    ImGui::TextDisabled("Content stays anchored at the top-left; new cells are ground.");
+    if (ImGui::Button("Resize", {120, 0})) {
+      editor::resize_map(app.doc, app.new_width, app.new_height);
+      for (auto& v : app.views) v->fit_pending = true;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", {120, 0})) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+  if (ImGui::BeginPopupModal("Generate", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    GeneratorParams& g = app.generator;
+    static const char* kinds[] = {"random obstacles", "soft obstacles (HAA* paper)", "rooms", "maze"};
+    int kind = int(g.kind);
+    ImGui::Combo("generator", &kind, kinds, 4);
+    g.kind = GeneratorKind(kind);
+    int seed = int(g.seed);
+    if (ImGui::InputInt("seed", &seed)) g.seed = std::uint32_t(std::max(0, seed));
+    switch (g.kind) {
+      case GeneratorKind::RandomObstacles:
+      case GeneratorKind::SoftObstacles: {
+        float pct = float(g.probability * 100);
+        if (ImGui::SliderFloat("percent", &pct, 0, 100, "%.0f %%")) g.probability = double(pct) / 100;
+        if (g.kind == GeneratorKind::SoftObstacles) {
+          const Palette& pal = app.scene().map.palette();
+          const TerrainId def = default_soft_terrain(pal);
+          const int t = g.terrain < 0 ? int(def) : g.terrain;
+          if (ImGui::BeginCombo("terrain", pal[TerrainId(t)].name.c_str())) {
+            for (int i = 0; i < pal.size(); ++i)
+              if (!pal[TerrainId(i)].obstacle && TerrainId(i) != pal.default_ground() &&
+                  ImGui::Selectable(pal[TerrainId(i)].name.c_str(), i == t))
+                g.terrain = i;
+            ImGui::EndCombo();
+          }
+          ImGui::TextDisabled("each ground cell becomes this terrain with the given probability");
+        }
+        break;
+      }
+      case GeneratorKind::Rooms:
+        ImGui::SliderInt("room size", &g.room_size, 1, 64);
+        ImGui::SliderInt("door width", &g.door_width, 1, 16);
+        break;
+      case GeneratorKind::Maze:
+        ImGui::SliderInt("corridor width", &g.corridor_width, 1, 16);
+        ImGui::SliderInt("wall width", &g.wall_width, 1, 16);
+        break;
+    }
+    static std::string error;
+    if (!error.empty()) ImGui::TextColored({1, 0.4f, 0.4f, 1}, "%s", error.c_str());
+    if (ImGui::Button("Generate", {120, 0})) {
+      try {
+        editor::apply_generator(app.doc, g);
+        error.clear();
+        ImGui::CloseCurrentPopup();
+      } catch (const InputError& e) {
+        error = e.what();  // nothing changed
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", {120, 0})) error.clear(), ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+}
+
+void unsaved_dialog(App& app) {
+  if (app.pending != PendingAction::None && app.pending != PendingAction::Recover &&
+      !ImGui::IsPopupOpen("Unsaved changes"))
+    ImGui::OpenPopup("Unsaved changes");
+  if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::Text("The scene has changes that are not saved%s%s.",
+                app.scene_path.empty() ? "" : " to ", app.scene_path.c_str());
+    const char* what = app.pending == PendingAction::Quit ? "quitting"
+                       : app.pending == PendingAction::New ? "starting a new scene"
+                                                           : "opening another file";
+    ImGui::Text("Save them before %s?", what);
+    auto proceed = [&] {
+      const PendingAction a = app.pending;
+      app.pending = PendingAction::None;
+      if (a == PendingAction::Open) app.load(app.pending_path);
+      else if (a == PendingAction::New) app.new_scene();
+      else if (a == PendingAction::Quit) app.quit_confirmed = true;
+      ImGui::CloseCurrentPopup();
+    };
+    if (ImGui::Button("Save", {110, 0})) {
+      if (app.scene_path.empty()) {
+        app.file_request = FileRequest::Save;  // the pending action waits for Save As
+        ImGui::CloseCurrentPopup();
+      } else if (app.save(app.scene_path)) {
+        proceed();
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Don't save", {110, 0})) proceed();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", {110, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      app.pending = PendingAction::None;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
+}
+
+void cell_menu(App& app) {
+  if (ImGui::BeginPopup("##cellmenu")) {
+    if (app.menu_cell) {
+      const editor::Cell c = *app.menu_cell;
+      ImGui::TextDisabled("cell (%d, %d)", c.x, c.y);
+      for (bool on_open : {true, false}) {
+        const App::Breakpoint b{c.x, c.y, on_open};
+        auto it = std::find(app.breakpoints.begin(), app.breakpoints.end(), b);
+        const bool has = it != app.breakpoints.end();
+        const char* label = on_open ? "Stop when opened" : "Stop when expanded";
+        if (ImGui::MenuItem(label, nullptr, has)) {
+          if (has) app.breakpoints.erase(it);
+          else app.breakpoints.push_back(b);
+        }
+      }
+      if (ImGui::MenuItem("Centre here")) {
+        app.view().camera.center_on({c.x + 0.5, c.y + 0.5});
+        app.sync_cameras(app.active);
+      }
+    }
+    ImGui::EndPopup();
+  }
+}
+
+void scenario_window(App& app) {
+  if (!app.scenario) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos({io.DisplaySize.x - 310, app.menu_height + 10}, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize({300, 260}, ImGuiCond_FirstUseEver);
+  bool open = true;
+  if (ImGui::Begin("Scenario", &open)) {
+    ImGui::TextWrapped("%s: %zu problems. Click one to make it the agent's start and goal.",
+                       app.scenario_path.c_str(), app.scenario->problems.size());
+    if (ImGui::BeginTable("##scen", 4, ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg)) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableSetupColumn("#");
+      ImGui::TableSetupColumn("start");
+      ImGui::TableSetupColumn("goal");
+      ImGui::TableSetupColumn("optimal");
+      ImGui::TableHeadersRow();
+      ImGuiListClipper clip;
+      clip.Begin(int(app.scenario->problems.size()));
+      while (clip.Step())
+        for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+          const ScenProblem& p = app.scenario->problems[std::size_t(i)];
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          char label[32];
+          std::snprintf(label, sizeof label, "%d##p", i);
+          if (ImGui::Selectable(label, app.scenario_pick == i, ImGuiSelectableFlags_SpanAllColumns))
+            app.pick_scenario_problem(i);
+          ImGui::TableNextColumn();
+          ImGui::Text("%d,%d", p.start_x, p.start_y);
+          ImGui::TableNextColumn();
+          ImGui::Text("%d,%d", p.goal_x, p.goal_y);
+          ImGui::TableNextColumn();
+          ImGui::Text("%.3f", p.optimal);
+        }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+  if (!open) app.scenario.reset();
+}
+
+}  // namespace
+
+void main_menu(App& app) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  app.menu_height = ImGui::GetWindowSize().y;
+  bool new_map = false, resize = false, generate = false;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("New scene")) app.request_new();
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) app.file_request = FileRequest::Open;
+    if (ImGui::BeginMenu("Open recent", !recent_paths().empty())) {
+      std::string chosen;
+      for (const std::string& p : recent_paths())
+        if (ImGui::MenuItem(p.c_str())) chosen = p;
+      ImGui::EndMenu();
+      if (!chosen.empty()) open_recent(app, chosen);
+    }
+    if (ImGui::MenuItem("Save", "Ctrl+S")) {
+      if (app.scene_path.empty()) app.file_request = FileRequest::Save;
+      else app.save(app.scene_path);
+    }
+    if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) app.file_request = FileRequest::Save;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Import PNG...")) app.file_request = FileRequest::ImportPng;
+    if (ImGui::MenuItem("Export view as PNG...")) app.file_request = FileRequest::ExportView;
+    if (ImGui::MenuItem("Export map as .map...")) app.file_request = FileRequest::ExportMap;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.pending = app.doc.dirty() ? PendingAction::Quit : PendingAction::None,
+                                            app.quit_confirmed = !app.doc.dirty();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Edit")) {
+    const std::string undo = "Undo " + app.doc.undo_label(), redo = "Redo " + app.doc.redo_label();
+    if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, app.doc.can_undo())) app.doc.undo();
+    if (ImGui::MenuItem(redo.c_str(), "Ctrl+Y", false, app.doc.can_redo())) app.doc.redo();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Map")) {
+    new_map = ImGui::MenuItem("New map...");
+    resize = ImGui::MenuItem("Resize...");
+    generate = ImGui::MenuItem("Generate...");
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    if (ImGui::MenuItem("Add view")) app.add_view(app.view().planner);
+    if (ImGui::MenuItem("Remove this view", nullptr, false, app.views.size() > 1)) app.remove_view(app.active);
+    ImGui::MenuItem("Lock cameras", nullptr, &app.lock_cameras);
+    ImGui::MenuItem("Lock timelines", nullptr, &app.lock_timelines);
+    ImGui::MenuItem("Difference overlay", nullptr, &app.show_difference, app.views.size() == 2);
+    if (ImGui::MenuItem("Fit", "F"))
+      for (auto& v : app.views) v->fit_pending = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Compare")) {
+    for (const Preset& p : presets()) {
+      const bool ok = preset_available(p);
+      if (ImGui::MenuItem(p.label, nullptr, false, ok)) app.preset_compare(p.planners, p.params);
+    }
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+  if (new_map || resize) {
+    app.new_width = app.scene().map.width();
+    app.new_height = app.scene().map.height();
+  }
+  if (new_map) ImGui::OpenPopup("New map");
+  if (resize) ImGui::OpenPopup("Resize map");
+  if (generate) ImGui::OpenPopup("Generate");
+}
+
+void dialogs(App& app) {
+  map_dialogs(app);
+  unsaved_dialog(app);
+  cell_menu(app);
+  scenario_window(app);
+}
+
+void panel_compare(App& app) {
+  if (app.views.size() < 2) return;
+  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.f;
+  const Viewport& a = app.map_area;
+  const float h = 34.f + 22.f * float(app.views.size());
+  ImGui::SetNextWindowPos({float(a.x) / scale, float(a.y + a.height) / scale});
+  ImGui::SetNextWindowSize({float(a.width) / scale, h});
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  if (ImGui::Begin("##compare", nullptr, flags)) {
+    double best = 0;
+    for (const auto& v : app.views)
+      if (v->has_run && v->result.found && (best == 0 || v->result.length < best)) best = v->result.length;
+    if (ImGui::BeginTable("##stats", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      for (const char* c : {"view", "planner", "found", "length", "% over best", "expanded",
+                            "time ms", "memory KiB", "frame"})
+        ImGui::TableSetupColumn(c);
+      ImGui::TableHeadersRow();
+      for (std::size_t i = 0; i < app.views.size(); ++i) {
+        const View& v = *app.views[i];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%c%s", char('A' + i), app.stale(v) ? " (stale)" : "");
+        ImGui::TableNextColumn();
+        std::string label = v.has_run ? v.shown_planner : v.planner;
+        for (const auto& [k, val] : v.has_run ? v.shown_params : v.params) {
+          const PlannerInfo* info = Registry::builtin().find(v.planner);
+          bool non_default = true;
+          if (info)
+            for (const ParamDesc& d : info->params)
+              if (d.name == k && d.default_value == val) non_default = false;
+          if (non_default) label += " " + k + "=" + val;
+        }
+        ImGui::TextUnformatted(label.c_str());
+        if (!v.has_run) {
+          ImGui::TableNextColumn();
+          ImGui::TextDisabled(v.run ? "running" : "not run");
+          continue;
+        }
+        const PlanResult& r = v.result;
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.cancelled ? "cancelled" : r.found ? "yes" : "no");
+        ImGui::TableNextColumn();
+        if (r.found) ImGui::Text("%.4f", r.length);
+        ImGui::TableNextColumn();
+        if (r.found && best > 0) ImGui::Text("%.2f", (r.length / best - 1) * 100);
+        ImGui::TableNextColumn();
+        ImGui::Text("%llu", (unsigned long long)r.expanded);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", r.time_ms);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f", double(r.memory_bytes) / 1024.0);
+        ImGui::TableNextColumn();
+        if (v.cursor) ImGui::Text("%zu/%zu", v.cursor->frame(), v.cursor->last_frame());
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+void shortcuts(App& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+  if (io.KeyCtrl) {
+    if (pressed('Z') && !io.KeyShift) app.doc.undo();
+    if (pressed('Y') || (pressed('Z') && io.KeyShift)) app.doc.redo();
+    if (pressed('O')) app.file_request = FileRequest::Open;
+    if (pressed('S')) {
+      if (io.KeyShift || app.scene_path.empty()) app.file_request = FileRequest::Save;
+      else app.save(app.scene_path);
+    }
+    if (pressed('Q')) {
+      if (app.doc.dirty()) app.pending = PendingAction::Quit;
+      else app.quit_confirmed = true;
+    }
+    return;
+  }
+  if (io.WantCaptureKeyboard) return;
+  for (int t = 0; t < int(ToolKind::Count); ++t)
+    if (pressed('1' + t)) {
+      app.tool = ToolKind(t);
+      if (app.tool != ToolKind::Pan) app.side_tab_request = 1;  // show the tool's options
+    }
+  if (pressed('R') && !app.view().run) app.start_run(app.view());
+}
+
+}  // namespace pl::app

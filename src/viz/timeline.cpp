@@ -1,0 +1,48 @@
+#include "viz/timeline.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace pl {
+
+std::optional<std::size_t> find_break(const Trace& trace, std::size_t from, std::size_t to,
+                                      std::span<const NodeBreak> breaks) {
+  if (trace.frame_count() == 0 || breaks.empty()) return std::nullopt;
+  to = std::min(to, trace.frame_count() - 1);
+  // Node ids become the trace's dense indices once; a node the trace never saw cannot fire.
+  struct Want {
+    std::uint32_t index;
+    bool on_open;
+  };
+  std::vector<Want> wants;
+  for (const NodeBreak& b : breaks) {
+    const std::uint32_t index = trace.index_of(b.id);
+    if (index != kNoNode) wants.push_back({index, b.on_open});
+  }
+  if (wants.empty()) return std::nullopt;
+  for (std::size_t k = from + 1; k <= to; ++k) {
+    for (const TraceEvent& e : trace.frame_events(k)) {
+      const bool open = e.kind == TraceEvent::Kind::Open;
+      const bool close = e.kind == TraceEvent::Kind::Close;
+      if (!open && !close) continue;
+      for (const Want& w : wants)
+        if (w.index == e.a && w.on_open == open) return k;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> next_phase_frame(const Trace& trace, std::size_t frame) {
+  for (const Trace::PhaseMarker& m : trace.phases())
+    if (m.first_frame > frame) return m.first_frame;
+  return std::nullopt;
+}
+
+std::optional<std::size_t> prev_phase_frame(const Trace& trace, std::size_t frame) {
+  std::optional<std::size_t> best;
+  for (const Trace::PhaseMarker& m : trace.phases())
+    if (m.first_frame < frame) best = m.first_frame;
+  return best;
+}
+
+}  // namespace pl

@@ -1,0 +1,33 @@
+// Timeline queries over a recorded trace, for the app's breakpoints and phase jumps (headless,
+// so tests drive them): where does the search next open or expand a given node, where does
+// the next or previous phase begin.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "viz/trace.hpp"
+
+namespace pl {
+
+// "Stop when node `id` is opened" (on_open) or "... expanded" (closed).
+struct NodeBreak {
+  std::uint32_t id = kNoNode;
+  bool on_open = false;
+  bool operator==(const NodeBreak&) const = default;
+};
+
+// The first frame k with from < k <= to (to is clamped to the last frame) whose events open
+// or close a node named by a breakpoint; nullopt when none does. Cost: the events of the
+// frames scanned, so a player checks only the frames it is about to show.
+std::optional<std::size_t> find_break(const Trace& trace, std::size_t from, std::size_t to,
+                                      std::span<const NodeBreak> breaks);
+
+// The first frame of the next phase after `frame`, or of the phase before the current one's
+// start (when `frame` is the current phase's first frame) / the current phase's start.
+std::optional<std::size_t> next_phase_frame(const Trace& trace, std::size_t frame);
+std::optional<std::size_t> prev_phase_frame(const Trace& trace, std::size_t frame);
+
+}  // namespace pl
