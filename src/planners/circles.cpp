@@ -357,7 +357,9 @@ class CircleSearch {
   // The first circle (internal index) whose interior segment ab enters, or kNoCircle. Circles
   // skip1 and skip2 are the ones the segment is tangent to at its ends: it cannot enter them.
   // A segment that only grazes a circle passes, unless the grazing point is also on another
-  // circle: then it squeezes through the contact point of two touching circles.
+  // circle: then it squeezes through the contact point of two touching circles. That includes
+  // an end of the segment on its own circle (the tangent there is the contact's common tangent,
+  // so the path arrives from one side of the contact and would leave on the other).
   std::int32_t blocker(Vec2 a, Vec2 b, std::int32_t skip1, std::int32_t skip2) {
     ++now_;
     std::int32_t hit = kNoCircle;
@@ -368,7 +370,7 @@ class CircleSearch {
       const Circle& c = c_[k];
       const SegmentDistance sd = segment_point_distance(a, b, c.center());
       if (sd.distance < c.r - kCircleEps ||
-          (sd.distance <= c.r + kCircleEps && sd.u > 0 && sd.u < 1 && on_other(sd.closest, k))) {
+          (sd.distance <= c.r + kCircleEps && on_other(sd.closest, k))) {
         hit = std::int32_t(k);
         return true;
       }
