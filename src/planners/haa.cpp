@@ -449,7 +449,6 @@ void HaaAbstraction::scan_entrances(const GridMap& map, SearchObserver* obs) {
 // lengths to every other node of the cluster at once, where one A* per pair would expand the
 // cluster's cells over and over.
 bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
-  (void)map;
   SearchObserver* obs = ctx.observer;
   if (obs) obs->phase("intra edges");
   std::vector<std::vector<std::uint32_t>> members(std::size_t(ncx_) * std::size_t(ncy_));
@@ -492,10 +491,42 @@ bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
                   pc = std::min({pc, at(std::uint32_t(y0 * w_ + x1)), at(std::uint32_t(y1 * w_ + x0))});
               }
             }
+            // Beyond the paper: the capability the path really needs is the set of terrains
+            // under the agent's footprint along it. When the abstraction holds that smaller
+            // capability, the edge is annotated with it (and its clearance along the path):
+            // the same path found by searches for several capabilities then collapses into one
+            // edge under strong dominance, and agents lacking unused terrains may use it.
+            CapabilityMask need = 0;
+            for (std::uint32_t cell : path) {
+              const int px = int(cell) % w_, py = int(cell) / w_;
+              for (int fy = py; fy < std::min(h_, py + s); ++fy)
+                for (int fx = px; fx < std::min(w_, px + s); ++fx)
+                  need |= CapabilityMask(1) << map.cells()[std::size_t(fy) * std::size_t(w_) + std::size_t(fx)];
+            }
+            need &= caps_[ci];
+            std::size_t use = ci;
+            if (need != caps_[ci])
+              for (std::size_t k = 0; k < caps_.size(); ++k)
+                if (caps_[k] == need) use = k;
+            if (use != ci) {
+              const ClearanceGrid& cl2 = clearance_[use];
+              int pc2 = std::numeric_limits<int>::max();
+              for (std::size_t k = 0; k < path.size(); ++k) {
+                pc2 = std::min(pc2, int(cl2[path[k]]));
+                if (k > 0) {
+                  const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
+                  const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
+                  if (x0 != x1 && y0 != y1)
+                    pc2 = std::min({pc2, int(cl2[std::size_t(y0 * w_ + x1)]), int(cl2[std::size_t(y1 * w_ + x0)])});
+                }
+              }
+              if (pc2 >= s) pc = pc2;
+              else use = ci;  // cannot happen (the footprints hold only `need`); kept safe
+            }
             Edge e;
             e.a = mem[i];
             e.b = mem[j];
-            e.capability = caps_[ci];
+            e.capability = caps_[use];
             e.clearance = pc;
             e.weight = d;
             e.path_offset = std::uint32_t(path_cells_.size());
@@ -647,6 +678,31 @@ void HaaAbstraction::weak_dominance(SearchObserver* obs) {
 }
 
 void HaaAbstraction::finish(SearchObserver* obs) {
+  // Drop removed edges and their cached paths: after dominance most of the initial edges are
+  // gone, and their paths are most of the memory.
+  {
+    std::vector<std::uint32_t> remap(edges_.size(), kNoNode);
+    std::vector<Edge> kept;
+    std::vector<std::uint32_t> cells;
+    for (std::uint32_t i = 0; i < edges_.size(); ++i) {
+      Edge e = edges_[i];
+      if (!e.alive) continue;
+      remap[i] = std::uint32_t(kept.size());
+      const std::uint32_t off = std::uint32_t(cells.size());
+      cells.insert(cells.end(), path_cells_.begin() + e.path_offset,
+                   path_cells_.begin() + e.path_offset + e.path_length);
+      e.path_offset = off;
+      kept.push_back(e);
+    }
+    edges_ = std::move(kept);
+    path_cells_ = std::move(cells);
+    for (Entrance& en : entrances_) {
+      std::vector<std::uint32_t> t;
+      for (std::uint32_t ei : en.transitions)
+        if (remap[ei] != kNoNode) t.push_back(remap[ei]);
+      en.transitions = std::move(t);
+    }
+  }
   adj_.assign(nodes_.size(), {});
   cluster_nodes_.assign(std::size_t(ncx_) * std::size_t(ncy_), {});
   for (std::uint32_t n = 0; n < nodes_.size(); ++n)

@@ -94,7 +94,8 @@ class HaaAbstraction {
     int length = 0;                    // pairs
     CapabilityMask capability = 0;
     int clearance = 0;  // max over the pairs of min(clearance a side, clearance b side)
-    std::vector<std::uint32_t> transitions;  // inter-edge indices
+    // Inter-edge indices of its transitions that survived dominance (may be empty).
+    std::vector<std::uint32_t> transitions;
   };
 
   // Returns false when cancelled (the abstraction is then empty). Reports through ctx.observer
@@ -113,6 +114,8 @@ class HaaAbstraction {
   // Cell rectangle of a cluster: [x0, x1) x [y0, y1).
   void cluster_rect(int c, int& x0, int& y0, int& x1, int& y1) const;
 
+  // Every node ever made (removed ones have alive = false, so indices stay stable); only the
+  // edges of the final graph (dominated ones are dropped when the build ends).
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Edge>& edges() const { return edges_; }
   const std::vector<Entrance>& entrances() const { return entrances_; }
