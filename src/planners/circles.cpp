@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <unordered_map>
 #include <vector>
 
@@ -363,14 +364,20 @@ class CircleSearch {
   std::int32_t blocker(Vec2 a, Vec2 b, std::int32_t skip1, std::int32_t skip2) {
     ++now_;
     std::int32_t hit = kNoCircle;
+    const Vec2 ab = b - a;
+    const double len2 = dot(ab, ab);
     grid_.walk(a, b, [&](std::uint32_t k) {
       if (stamp_[k] == now_) return false;
       stamp_[k] = now_;
       if (std::int32_t(k) == skip1 || std::int32_t(k) == skip2) return false;
       const Circle& c = c_[k];
-      const SegmentDistance sd = segment_point_distance(a, b, c.center());
-      if (sd.distance < c.r - kCircleEps ||
-          (sd.distance <= c.r + kCircleEps && on_other(sd.closest, k))) {
+      // Squared distances first: most circles along a segment are clearly apart from it.
+      const double u = len2 > 0 ? std::clamp(dot(c.center() - a, ab) / len2, 0.0, 1.0) : 0.0;
+      const Vec2 e = a + ab * u, v = c.center() - e;
+      const double d2 = dot(v, v), far = c.r + kCircleEps;
+      if (d2 > far * far) return false;
+      const double d = std::sqrt(d2);
+      if (d < c.r - kCircleEps || on_other(e, k)) {
         hit = std::int32_t(k);
         return true;
       }
@@ -760,12 +767,20 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
       return grown[a].x - grown[a].r < grown[b].x - grown[b].r;
     });
     auto contains = [&](std::uint32_t a, std::uint32_t b) {
-      return distance(grown[a].center(), grown[b].center()) + grown[b].r <= grown[a].r + kCircleEps;
+      const double room = grown[a].r + kCircleEps - grown[b].r;
+      if (room < 0) return false;
+      const Vec2 v = grown[a].center() - grown[b].center();
+      return dot(v, v) <= room * room;
     };
+    auto left = [&](std::uint32_t i) { return grown[i].x - grown[i].r; };
     for (size_t ia = 0; ia < order.size(); ++ia) {
       const std::uint32_t a = order[ia];
       const double right = grown[a].x + grown[a].r + kCircleEps;
-      for (size_t ib = 0; ib < order.size(); ++ib) {
+      const size_t first = size_t(
+          std::lower_bound(order.begin(), order.end(), left(a) - 2 * kCircleEps,
+                           [&](std::uint32_t i, double x) { return left(i) < x; }) -
+          order.begin());
+      for (size_t ib = first; ib < order.size(); ++ib) {
         const std::uint32_t b = order[ib];
         if (grown[b].x - grown[b].r > right) break;
         if (a == b || redundant[b]) continue;
@@ -816,6 +831,47 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
   }
   if (obs) search.report_graph_counters();
   return finish(result);
+}
+
+CircleForest make_circle_forest(const CircleForestSpec& spec) {
+  CircleForest f;
+  const int n = std::max(0, spec.count);
+  f.side = spec.side_per_10 * std::sqrt(std::max(1.0, double(n)));
+  std::mt19937 rng(spec.seed);
+  std::uniform_real_distribution<double> pos(0, f.side), rad(spec.min_radius, spec.max_radius);
+  // Without overlap, a circle that lands too close to another is drawn again; after many misses
+  // the forest is as full as it gets and keeps fewer circles.
+  for (int i = 0, misses = 0; i < n && misses < 1000 * n + 1000;) {
+    const Circle c{pos(rng), pos(rng), rad(rng)};
+    bool ok = true;
+    if (!spec.overlap)
+      for (const Circle& o : f.circles)
+        if (distance(c.center(), o.center()) < c.r + o.r + spec.gap) {
+          ok = false;
+          break;
+        }
+    if (!ok) {
+      ++misses;
+      continue;
+    }
+    f.circles.push_back(c);
+    ++i;
+  }
+  // Start near the left edge, goal near the right one, moved along the edge until free.
+  auto free_point = [&](double x) {
+    std::uniform_real_distribution<double> y(0.25 * f.side, 0.75 * f.side);
+    for (int tries = 0;; ++tries) {
+      const Vec2 p{x, y(rng)};
+      bool ok = true;
+      for (const Circle& c : f.circles) ok &= distance(p, c.center()) > c.r + spec.agent_radius;
+      if (ok || tries > 10000) return p;
+    }
+  };
+  const Vec2 s = free_point(0.02 * f.side), g = free_point(0.98 * f.side);
+  f.query.start = {s.x, s.y, 0};
+  f.query.goal = {g.x, g.y, 0};
+  f.query.radius = spec.agent_radius;
+  return f;
 }
 
 PlanResult CirclesPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {

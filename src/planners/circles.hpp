@@ -30,8 +30,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/scene.hpp"
 #include "planners/planner.hpp"
@@ -68,6 +70,26 @@ struct CircleGraphStats {
 PlanResult plan_among_circles(std::span<const Circle> circles, const Query& query,
                               const CirclePlanOptions& options = {}, const RunContext& ctx = {},
                               CircleGraphStats* stats = nullptr);
+
+// Seeded random forests for benchmarks, tests and demos: n circles with radii in
+// [min_radius, max_radius] in a square whose side grows with sqrt(n) (so the density stays the
+// same), overlapping freely or kept at least `gap` apart; start and goal on opposite sides of
+// the square, outside every circle grown by `agent_radius`.
+struct CircleForestSpec {
+  int count = 100;
+  std::uint32_t seed = 1;
+  bool overlap = true;
+  double min_radius = 1, max_radius = 4;
+  double side_per_10 = 10;  // the square's side for every 10 circles' square root: 100 for 100
+  double gap = 0.5;         // without overlap: least distance between two circles
+  double agent_radius = 0.5;
+};
+struct CircleForest {
+  std::vector<Circle> circles;
+  Query query;
+  double side = 0;
+};
+CircleForest make_circle_forest(const CircleForestSpec& spec);
 
 // The registry's "circles" planner: plan_among_circles on the scene's circles.
 class CirclesPlanner final : public Planner {
