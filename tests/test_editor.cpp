@@ -540,6 +540,18 @@ TEST(EditorDocument, SavingInTheMiddleOfAStrokeSavesWhatTheStrokeCommits) {
   EXPECT_TRUE(doc.dirty());
 }
 
+TEST(EditorDocument, ARecoveredSceneStaysDirtyUntilSaved) {
+  Document doc;
+  doc.reset(sample_scene(8));
+  doc.mark_unsaved();
+  EXPECT_TRUE(doc.dirty());
+  paint_brush(doc, {kHard, 1, BrushShape::Square}, 2, 2);
+  doc.undo();
+  EXPECT_TRUE(doc.dirty());  // undoing back to the recovered state is not "saved"
+  doc.mark_saved();
+  EXPECT_FALSE(doc.dirty());
+}
+
 TEST(EditorDocument, HistoryStaysWithinTheMemoryLimit) {
   // All ground and never painted with ground, so every stamp is a step.
   Document doc(scene_of(GridMap(64, 64)));

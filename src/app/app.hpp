@@ -25,6 +25,7 @@
 #include "editor/tools.hpp"
 #include "planners/planner.hpp"
 #include "viz/draw.hpp"
+#include "viz/overlays.hpp"
 #include "viz/trace.hpp"
 
 namespace pl::app {
@@ -165,6 +166,14 @@ struct App {
   const View& view() const { return *views[std::size_t(active)]; }
   bool lock_cameras = true, lock_timelines = true;
   bool show_difference = true;  // compare: cells expanded by one view and not the other
+  // The difference of the two views' frames on screen, recomputed only when either changes.
+  struct DiffKey {
+    std::uint64_t gen_a = 0, gen_b = 0;
+    std::size_t frame_a = 0, frame_b = 0;
+    bool valid = false;
+    bool operator==(const DiffKey&) const = default;
+  } diff_key;
+  std::array<ClosedDifference, 2> diff_views;  // what view A / view B expanded alone
   bool auto_rerun = false;      // re-run stale views as soon as the document changes
 
   // Shared display options.
@@ -228,6 +237,7 @@ struct App {
   std::string pending_path;  // for PendingAction::Open
   std::vector<std::string> dropped;  // paths dropped onto the window, opened next frame
   std::string export_view_path;      // set: the render loop writes the active view as PNG
+  std::string window_shot_path;      // set: the render loop writes the whole window (F12)
 
   App();
   // Opens a scene, .map, .scen or PNG; on failure sets load_error and leaves the document

@@ -120,9 +120,8 @@ void recovery_prompt(App& app) {
         Scene s = r.load();
         for (auto& v : app.views) v->clear_run();
         app.doc.reset(std::move(s));
-        app.doc.mark_saved();
-        // The recovered scene differs from its file: keep it dirty by forgetting the path only
-        // when there was none; the user saves it where they like.
+        // The recovered scene differs from its file: it stays dirty (and autosaved) until saved.
+        app.doc.mark_unsaved();
         app.scene_path = r.original_path;
         app.status_message = "recovered work from " + r.time_text() + " (not yet saved)";
         for (auto& v : app.views) v->fit_pending = true;

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <string>
@@ -259,6 +260,14 @@ int main(int argc, char** argv) {
 
       pl::app::main_menu(app);
       pl::app::shortcuts(app);
+      // F12: the whole window as a PNG in the current directory (ImGui 1.86 indexes keys by
+      // the GLFW key code).
+      if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) {
+        char name[64];
+        const std::time_t t = std::time(nullptr);
+        std::strftime(name, sizeof name, "pathlab-%Y%m%d-%H%M%S.png", std::localtime(&t));
+        app.window_shot_path = name;
+      }
       pl::app::panel_side(app);
       const int side = int(app.side_width * scale);
       const int top = int(app.menu_height * scale);
@@ -343,6 +352,11 @@ int main(int argc, char** argv) {
         if (opt.exit_after) glfwSetWindowShouldClose(window, GLFW_TRUE);
       } else if (frames_left == 0 && app.any_run()) {
         frames_left = 1;
+      }
+      if (!app.window_shot_path.empty()) {
+        if (write_screenshot(app.window_shot_path, fb_w, fb_h)) app.status_message = "saved " + app.window_shot_path;
+        else app.load_error = "could not write " + app.window_shot_path;
+        app.window_shot_path.clear();
       }
       glfwSwapBuffers(window);
       if (bench) {

@@ -350,10 +350,18 @@ void map_view_build(App& app) {
   const Scene& scene = app.scene();
   const GridMap& map = scene.map;
   // The difference overlay needs two grid searches side by side.
-  std::optional<ClosedDifference> diff;
-  if (app.show_difference && app.views.size() == 2 && app.views[0]->cursor && app.views[1]->cursor)
-    diff = closed_difference(app.views[0]->cursor->state(), app.views[1]->cursor->state(),
-                             map.width(), map.height());
+  const bool diff = app.show_difference && app.views.size() == 2 && app.views[0]->cursor &&
+                    app.views[1]->cursor;
+  if (diff) {
+    const View &a = *app.views[0], &b = *app.views[1];
+    const App::DiffKey key{a.trace_generation, b.trace_generation, a.cursor->frame(), b.cursor->frame(), true};
+    if (!(key == app.diff_key)) {
+      const ClosedDifference d = closed_difference(a.cursor->state(), b.cursor->state(), map.width(), map.height());
+      app.diff_views[0] = {d.only_a, {}, d.both};
+      app.diff_views[1] = {{}, d.only_b, d.both};
+      app.diff_key = key;
+    }
+  }
   for (std::size_t vi = 0; vi < app.views.size(); ++vi) {
     View& v = *app.views[vi];
     DrawList& dl = v.draw_list;
@@ -387,7 +395,8 @@ void map_view_build(App& app) {
         if (v.search_has_open) dl.uses(StyleKey::of(Role::Open));
         o.open = o.closed = false;
       }
-      if (diff) draw_closed_difference(dl, *diff, map.width(), style, visible);
+      // Each view marks what it expanded and the other did not.
+      if (diff) draw_closed_difference(dl, app.diff_views[vi], map.width(), style, visible);
       draw_search_state(dl, v.cursor->state(), style, o);
     } else {
       if (v.renderer) v.renderer->show_search = false;

@@ -1,5 +1,7 @@
 #include "editor/document.hpp"
 
+#include <limits>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -220,6 +222,11 @@ void Document::reset(Scene scene) {
   state_ = saved_state_ = next_state_++;
   settings_dirty_ = false;
   changed();
+}
+
+void Document::mark_unsaved() {
+  // No state ever takes this number, so no undo or redo returns to "saved".
+  saved_state_ = std::numeric_limits<std::uint64_t>::max();
 }
 
 void Document::mark_saved() {

@@ -53,6 +53,8 @@ class Document {
   // saved state makes it clean again; so does mark_saved().
   bool dirty() const { return state_ != saved_state_ || settings_dirty_; }
   void mark_saved();
+  // The scene differs from every saved file (a recovered autosave): dirty until the next save.
+  void mark_unsaved();
 
   // ---- Steps
   // `label` names the step in the Edit menu ("Undo Brush"); the outermost label wins.
