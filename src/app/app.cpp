@@ -16,8 +16,8 @@ const char* tool_name(ToolKind t) {
   switch (t) {
     case ToolKind::Pan: return "Pan";
     case ToolKind::Brush: return "Brush";
-    case ToolKind::Eraser: return "Eraser";
-    case ToolKind::Rect: return "Rectangle";
+    case ToolKind::Eraser: return "Erase";
+    case ToolKind::Rect: return "Rect";
     case ToolKind::Line: return "Line";
     case ToolKind::Fill: return "Fill";
     case ToolKind::Circle: return "Circle";

@@ -8,6 +8,9 @@
 //
 // --bench-frames N renders N frames without vsync, each timed from the start of the frame to
 // after glFinish (CPU and GPU work), prints "frames N mean_ms X p95_ms Y" and exits.
+// --bench-zoom Z zooms the views by Z from the fitted view (about the centre) first;
+// --bench-scrub jumps to a different, pseudo-random frame of the timeline every frame (the
+// worst case for the search texture, rebuilt on every frame change).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -40,6 +43,8 @@ struct Options {
   bool exit_after = false;
   bool clearance = false;
   int bench_frames = 0;
+  double bench_zoom = 0;
+  bool bench_scrub = false;
   int width = 1280, height = 800;
 };
 
@@ -47,7 +52,7 @@ struct Options {
   std::fprintf(stderr,
                "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--compare P2]... [--frame N|end] "
                "[--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
-               "[--bench-frames N]\n",
+               "[--bench-frames N [--bench-zoom Z] [--bench-scrub]]\n",
                problem);
   std::exit(2);
 }
@@ -68,6 +73,12 @@ Options parse(int argc, char** argv) {
     else if (a == "--layout") o.layout = value();
     else if (a == "--exit") o.exit_after = true;
     else if (a == "--clearance") o.clearance = true;
+    else if (a == "--bench-scrub") o.bench_scrub = true;
+    else if (a == "--bench-zoom") {
+      const std::string v = value();
+      if (std::sscanf(v.c_str(), "%lf", &o.bench_zoom) != 1 || !(o.bench_zoom > 0))
+        usage("--bench-zoom wants a positive factor");
+    }
     else if (a == "--bench-frames") {
       const std::string v = value();
       if (std::sscanf(v.c_str(), "%d", &o.bench_frames) != 1 || o.bench_frames < 1)
@@ -278,6 +289,17 @@ int main(int argc, char** argv) {
       pl::app::panel_status(app, 0, io.DisplaySize.y - pl::app::kStatusHeight, io.DisplaySize.x,
                             pl::app::kStatusHeight);
       pl::app::map_view_input(app);
+      if (bench && opt.bench_zoom > 0 && frame_ms.empty()) {
+        pl::app::View& v0 = *app.views[0];
+        v0.camera.zoom_at({v0.viewport.width * 0.5, v0.viewport.height * 0.5}, opt.bench_zoom);
+        app.sync_cameras(0);
+      }
+      if (bench && opt.bench_scrub && app.view().cursor) {
+        // A fixed-seed LCG: the same frames on every run.
+        static std::uint64_t lcg = 12345;
+        lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+        app.seek_all(std::size_t((lcg >> 33) % (pl::app::timeline_last(app) + 1)));
+      }
       pl::app::dialogs(app);
       pl::app::file_dialogs(app);
       app.tick(io.DeltaTime);

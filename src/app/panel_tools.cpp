@@ -71,10 +71,11 @@ void agent_editor(App& app) {
   const Palette& pal = scene.map.palette();
   CapabilityMask cap = scene.capability_of(a);
   ImGui::TextUnformatted("can traverse:");
+  int shown = 0;
   for (int t = 0; t < pal.size(); ++t) {
     if (pal[TerrainId(t)].obstacle) continue;
     bool on = (cap >> t) & 1u;
-    ImGui::SameLine();
+    if (shown++ % 3) ImGui::SameLine();
     if (ImGui::Checkbox((pal[TerrainId(t)].name + "##cap").c_str(), &on)) {
       const CapabilityMask next = on ? (cap | (1u << t)) : (cap & ~(1u << t));
       if (next) editor::set_agent_capability(app.doc, i, next);  // an agent must move on something
@@ -133,10 +134,13 @@ void circle_editor(App& app) {
 
 void section_tools(App& app) {
   {
+    // Four a row, in fixed columns so the labels line up and none is cut.
+    const float col = std::max(70.f, (ImGui::GetContentRegionAvail().x) / 4.f);
     for (int t = 0; t < int(ToolKind::Count); ++t) {
-      if (t % 4) ImGui::SameLine();
+      if (t % 4) ImGui::SameLine(float(t % 4) * col + ImGui::GetStyle().WindowPadding.x);
       const std::string label = std::to_string(t + 1) + " " + tool_name(ToolKind(t));
       if (ImGui::RadioButton(label.c_str(), app.tool == ToolKind(t))) app.tool = ToolKind(t);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("key %d", t + 1);
     }
     ImGui::Separator();
     switch (app.tool) {
