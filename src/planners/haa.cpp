@@ -86,7 +86,8 @@ std::vector<CapabilityMask> haa_default_capabilities(const GridMap& map) {
 
 void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clearance, int size,
                       const std::vector<float>& costs, int sx, int sy, int tx, int ty,
-                      SearchObserver* obs, double min_cost) {
+                      SearchObserver* obs, double min_cost,
+                      std::span<const std::uint32_t> stop_after) {
   area_ = area;
   map_w_ = map_width;
   aw_ = area.x1 - area.x0;
@@ -96,12 +97,24 @@ void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clea
     dist_.resize(n);
     parent_.resize(n);
     stamp_.assign(n, 0);
+    wanted_.assign(n, 0);
     closed_.resize(n);
     sid_ = 0;
   }
   if (++sid_ == 0) {
     std::fill(stamp_.begin(), stamp_.end(), 0u);
+    std::fill(wanted_.begin(), wanted_.end(), 0u);
     sid_ = 1;
+  }
+  std::size_t remaining = 0;  // stop_after cells not settled yet
+  for (std::uint32_t cell : stop_after) {
+    const int lx = int(cell) % map_width - area.x0, ly = int(cell) / map_width - area.y0;
+    if (lx < 0 || ly < 0 || lx >= aw_ || ly >= area.y1 - area.y0) continue;
+    std::uint32_t& w = wanted_[std::size_t(ly * aw_ + lx)];
+    if (w != sid_) {
+      w = sid_;
+      ++remaining;
+    }
   }
   expanded_ = generated_ = 0;
   heap_.clear();
@@ -151,7 +164,7 @@ void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clea
     closed_[c] = 1;
     ++expanded_;
     if (obs) obs->close(id_of(top.cell));
-    if (top.cell == target) {
+    if (top.cell == target || (wanted_[c] == sid_ && --remaining == 0)) {
       if (obs) obs->frame();
       break;
     }

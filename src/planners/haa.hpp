@@ -174,10 +174,14 @@ class LocalSearch {
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // [x0, x1) x [y0, y1)
   };
   // `clearance` is the full map's grid for the agent's capability; a cell is free iff its
-  // clearance >= size. target < 0 = Dijkstra to every cell. Observer: cell ids y * width + x.
+  // clearance >= size. target < 0 = Dijkstra to every cell, or, when `stop_after` names cells
+  // (indices y * width + x), until all of those inside the area are settled: their distances
+  // are then final and the rest of the cluster need not be expanded. Observer: cell ids
+  // y * width + x.
   void run(const Area& area, int map_width, const std::uint16_t* clearance, int size,
            const std::vector<float>& costs, int sx, int sy, int tx = -1, int ty = -1,
-           SearchObserver* obs = nullptr, double min_cost = 1.0);
+           SearchObserver* obs = nullptr, double min_cost = 1.0,
+           std::span<const std::uint32_t> stop_after = {});
   // Distance to a map cell inside the area (infinity if unreached).
   double distance(int x, int y) const;
   // Cells (indices y * width + x) from the source to (x, y), both included; empty if unreached.
@@ -192,6 +196,7 @@ class LocalSearch {
   std::vector<std::int32_t> parent_;  // local index
   std::vector<std::uint32_t> stamp_;
   std::vector<std::uint8_t> closed_;
+  std::vector<std::uint32_t> wanted_;  // == sid_: a stop_after cell not settled yet
   std::vector<HeapItem> heap_;
   std::uint32_t sid_ = 0;
   std::uint64_t expanded_ = 0, generated_ = 0;

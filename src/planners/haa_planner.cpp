@@ -288,7 +288,11 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
       out.push_back(std::move(t));
     };
     if (opt_.insertion_dijkstra) {
-      local_.run(area, w, cl.data(), q.size, costs, x, y, -1, -1, obs, abs_.min_cost());
+      // Stops once every abstract node of the cluster (and the goal, if it is there) is settled.
+      std::vector<std::uint32_t> wanted;
+      for (std::uint32_t n : abs_.cluster_nodes(cluster)) wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));
+      if (is_start && cgoal == cluster) wanted.push_back(std::uint32_t(gy * w + gx));
+      local_.run(area, w, cl.data(), q.size, costs, x, y, -1, -1, obs, abs_.min_cost(), wanted);
       insertion_expanded += local_.expanded();
       insertion_generated += local_.generated();
       ++insertion_searches;

@@ -1,0 +1,95 @@
+// HAA* speed (issue 4): building an HQ abstraction of a 512x512 map with two terrains for sizes
+// {1,2}, and queries on the dao map brc202d against Annotated A* (paths longer than 200 from its
+// scenario file). Counters: expansions per query, abstraction size.
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "core/io.hpp"
+#include "planners/grid_search.hpp"
+#include "planners/haa.hpp"
+
+namespace {
+
+using namespace pl;
+
+// random512-10-0 with trees as hard obstacles and 20% of the ground turned into swamp: two
+// passable terrains, as in the paper's soft-obstacle maps.
+const GridMap& two_terrain_512() {
+  static const GridMap m = [] {
+    GridMap map = load_map(std::string(PATHLAB_SHARED_DIR) + "/data/random/random512-10-0.map");
+    std::vector<TerrainId> cells = map.cells();
+    std::mt19937 rng(1);
+    const TerrainId swamp = *map.palette().find_name("swamp");
+    const CapabilityMask keep = map.palette().movingai_default_capability();
+    for (TerrainId& c : cells) {
+      if (!(keep >> c & 1u)) c = map.palette().default_obstacle();
+      else if (c == 0 && rng() % 100 < 20) c = swamp;
+    }
+    map.assign(cells);
+    return map;
+  }();
+  return m;
+}
+
+void BM_HaaBuild(benchmark::State& state, HaaQuality quality) {
+  const GridMap& map = two_terrain_512();
+  HaaParams p;
+  p.cluster_size = int(state.range(0));
+  p.quality = quality;
+  p.sizes = {1, 2};
+  HaaAbstraction a;
+  for (auto _ : state) a.build(map, p);
+  state.counters["nodes"] = double(a.stats().nodes);
+  state.counters["edges"] = double(a.stats().edges);
+  state.counters["node_pct"] = a.stats().node_percent();
+  state.counters["edge_pct"] = a.stats().edge_percent();
+}
+BENCHMARK_CAPTURE(BM_HaaBuild, hq, HaaQuality::High)->Arg(10)->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_HaaBuild, lq, HaaQuality::Low)->Arg(10)->Unit(benchmark::kMillisecond);
+
+struct DaoProblems {
+  Scene scene;
+  std::vector<Query> queries;
+};
+
+const DaoProblems& dao() {
+  static const DaoProblems d = [] {
+    DaoProblems out;
+    const std::string scen_path = std::string(PATHLAB_SHARED_DIR) + "/data/dao/brc202d.map.scen";
+    const Scenario scen = load_scen(scen_path);
+    out.scene.map = load_map(resolve_scen_map(scen_path, scen.problems[0]));
+    for (const ScenProblem& p : scen.problems) {
+      if (p.optimal <= 200) continue;
+      Query q;
+      q.start = {p.start_x + 0.5, p.start_y + 0.5, 0};
+      q.goal = {p.goal_x + 0.5, p.goal_y + 0.5, 0};
+      out.queries.push_back(q);
+    }
+    return out;
+  }();
+  return d;
+}
+
+// One iteration = every problem longer than 200 once.
+void BM_DaoLong(benchmark::State& state, const std::string& planner, std::map<std::string, std::string> params) {
+  const DaoProblems& d = dao();
+  auto pl = Registry::builtin().create(planner, params);
+  pl->plan(d.scene, d.queries[0]);  // builds caches (the abstraction, passability) outside the loop
+  double expanded = 0;
+  for (auto _ : state) {
+    expanded = 0;
+    for (const Query& q : d.queries) expanded += double(pl->plan(d.scene, q).expanded);
+  }
+  state.counters["queries"] = double(d.queries.size());
+  state.counters["expanded_per_query"] = expanded / double(d.queries.size());
+  state.counters["us_per_query"] = benchmark::Counter(double(d.queries.size()) * double(state.iterations()),
+                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK_CAPTURE(BM_DaoLong, annotated_astar, std::string("annotated-astar"), {})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DaoLong, haa_cs10, std::string("haa"), {{"cluster_size", "10"}})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DaoLong, haa_cs16, std::string("haa"), {{"cluster_size", "16"}})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DaoLong, haa_cs16_lq, std::string("haa"), {{"cluster_size", "16"}, {"quality", "lq"}})
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
