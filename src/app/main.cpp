@@ -156,6 +156,20 @@ void on_drop(GLFWwindow* w, int count, const char** paths) {
   if (pl::app::App* app = app_of(w); app && count > 0) app->dropped.emplace_back(paths[0]);
 }
 
+// F12: the whole window as a PNG in the current directory. Caught in the key callback (then
+// passed on to ImGui's) because ImGui 1.86 sees only key state per frame, and a press and
+// release that arrive between two frames would be missed.
+void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+  pl::app::App* app = app_of(w);
+  if (app && key == GLFW_KEY_F12 && action == GLFW_PRESS) {
+    char name[64];
+    const std::time_t t = std::time(nullptr);
+    std::strftime(name, sizeof name, "pathlab-%Y%m%d-%H%M%S.png", std::localtime(&t));
+    app->window_shot_path = name;
+  }
+}
+
 // Closing the window with unsaved changes asks first.
 void on_close(GLFWwindow* w) {
   pl::app::App* app = app_of(w);
@@ -243,6 +257,7 @@ int main(int argc, char** argv) {
     glfwSetWindowUserPointer(window, &app);
     glfwSetDropCallback(window, on_drop);
     glfwSetWindowCloseCallback(window, on_close);
+    glfwSetKeyCallback(window, on_key);
 
     int frames_left = 3;  // ImGui lays windows out over the first frames
     std::vector<double> frame_ms;
@@ -271,14 +286,6 @@ int main(int argc, char** argv) {
 
       pl::app::main_menu(app);
       pl::app::shortcuts(app);
-      // F12: the whole window as a PNG in the current directory (ImGui 1.86 indexes keys by
-      // the GLFW key code).
-      if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) {
-        char name[64];
-        const std::time_t t = std::time(nullptr);
-        std::strftime(name, sizeof name, "pathlab-%Y%m%d-%H%M%S.png", std::localtime(&t));
-        app.window_shot_path = name;
-      }
       pl::app::panel_side(app);
       const int side = int(app.side_width * scale);
       const int top = int(app.menu_height * scale);
