@@ -418,6 +418,33 @@ TEST(Draw, PlannerShapesUseRoleColoursAndHighlightTheirFrame) {
   EXPECT_TRUE(before.batch(Layer::Shapes).empty());
 }
 
+TEST(Draw, AgentFilterKeepsOnlyShapesTheAgentMayUse) {
+  // Three edges: for everyone, for {ground} agents up to size 2, for {ground, swamp} size 1.
+  TraceRecorder rec;
+  rec.mark(Shape::segment({0, 0}, {1, 0}), Role::AbstractEdge);
+  rec.mark(Shape::segment({0, 1}, {1, 1}).require(0b01, 2), Role::AbstractEdge);
+  rec.mark(Shape::segment({0, 2}, {1, 2}).require(0b11, 1), Role::AbstractEdge);
+  rec.frame();
+  const Trace t = rec.take();
+  TraceCursor cur(t);
+  cur.seek(cur.last_frame());
+  auto lines_for = [&](std::optional<SearchDrawOptions::AgentFilter> f) {
+    SearchDrawOptions o;
+    o.highlight_this_frame = false;
+    o.agent = f;
+    DrawList list;
+    draw_search_state(list, cur.state(), Style::standard(), o);
+    std::set<double> ys;
+    for (const LinePrim& l : list.batch(Layer::Shapes).lines) ys.insert(double(l.y0));
+    return ys;
+  };
+  EXPECT_EQ(lines_for(std::nullopt), (std::set<double>{0, 1, 2}));
+  EXPECT_EQ(lines_for(SearchDrawOptions::AgentFilter{0b01, 1}), (std::set<double>{0, 1}));
+  EXPECT_EQ(lines_for(SearchDrawOptions::AgentFilter{0b01, 3}), (std::set<double>{0}));
+  EXPECT_EQ(lines_for(SearchDrawOptions::AgentFilter{0b11, 1}), (std::set<double>{0, 1, 2}));
+  EXPECT_EQ(lines_for(SearchDrawOptions::AgentFilter{0b11, 2}), (std::set<double>{0, 1}));
+}
+
 TEST(Draw, ArcsInPathsAndShapesAreDrawnAsArcs) {
   TraceRecorder rec;
   PathPiece arc;

@@ -174,12 +174,16 @@ struct App {
     bool operator==(const DiffKey&) const = default;
   } diff_key;
   std::array<ClosedDifference, 2> diff_views;  // what view A / view B expanded alone
-  bool auto_rerun = false;      // re-run stale views as soon as the document changes
+  bool auto_rerun = true;       // re-run stale views as soon as the document changes (live)
+  bool compare_figures = false; // the compare table also lists every planner figure
 
   // Shared display options.
   std::array<bool, kLayerCount> layers{};
   bool grid_lines = true;
   bool show_parent_arrows = false;
+  // Planner shapes that carry a requirement (HAA* edges, entrances): only those the view's
+  // agent may use.
+  bool only_usable_shapes = true;
   std::optional<Vec2> hover_map;  // map point under the mouse
   int hover_view = -1;            // view under the mouse
   Viewport map_area;              // framebuffer pixels the views share
@@ -285,6 +289,11 @@ struct App {
 std::size_t timeline_now(const App& app);
 std::size_t timeline_last(const App& app);
 
+// Compare presets by id ("hq-lq", "eager-lazy", ...): sets up and runs the views; false for an
+// unknown id or one whose planners the registry lacks.
+bool apply_preset(App& app, const std::string& id);
+std::vector<std::string> preset_ids();
+
 // Panels and menus.
 void main_menu(App& app);
 // The side column: one window with tabs (Plan: planner and timeline; Edit: tools, agent,
@@ -306,6 +315,9 @@ void map_view_input(App& app);
 void map_view_build(App& app);
 // Keyboard shortcuts that work anywhere the keyboard is not captured (undo, redo, tools).
 void shortcuts(App& app);
+
+// Height of the compare table under the views (ImGui units; 0 with one view).
+float compare_height(const App& app);
 
 // The left column's width in ImGui units, the status bar's height.
 inline constexpr float kSideWidth = 330;

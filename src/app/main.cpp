@@ -18,6 +18,7 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct Options {
   std::string scene = PATHLAB_SOURCE_DIR "/assets/sample.json";
   std::string planner;
   std::vector<std::string> compare;
+  std::vector<std::string> sets;  // NAME=VALUE for view A's planner
+  std::string preset;
+  bool figures = false;  // --figures: the compare table lists every planner figure
   std::string frame;  // "", a number or "end"
   std::string screenshot;
   std::string layout;  // with --screenshot: where each view and its camera were (for tests)
@@ -50,7 +54,8 @@ struct Options {
 
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
-               "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--compare P2]... [--frame N|end] "
+               "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
+               "[--preset ID] [--frame N|end] "
                "[--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
                "[--bench-frames N [--bench-zoom Z] [--bench-scrub]]\n",
                problem);
@@ -68,6 +73,9 @@ Options parse(int argc, char** argv) {
     if (a == "--scene") o.scene = value();
     else if (a == "--planner") o.planner = value();
     else if (a == "--compare") o.compare.push_back(value());
+    else if (a == "--set") o.sets.push_back(value());
+    else if (a == "--preset") o.preset = value();
+    else if (a == "--figures") o.figures = true;
     else if (a == "--frame") o.frame = value();
     else if (a == "--screenshot") o.screenshot = value();
     else if (a == "--layout") o.layout = value();
@@ -219,6 +227,7 @@ int main(int argc, char** argv) {
     pl::app::App app;
     app.ignore_input = headless;
     app.show_clearance = opt.clearance;
+    app.compare_figures = opt.figures;
     try {
       app.views[0]->renderer = std::make_unique<pl::app::MapRenderer>();  // fails early if GL does
     } catch (const std::exception& e) {
@@ -229,24 +238,72 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "pathlab: %s\n", app.load_error.c_str());
       if (headless) return 1;
     }
-    for (const std::string& p : opt.compare)
-      if (!pl::Registry::builtin().find(p)) usage(("unknown planner " + p).c_str());
+    // "NAME[:K=V,K=V]" -> planner and parameters.
+    auto split_setup = [](const std::string& text) {
+      std::pair<std::string, std::map<std::string, std::string>> out;
+      const std::size_t colon = text.find(':');
+      out.first = text.substr(0, colon);
+      if (colon != std::string::npos) {
+        std::string rest = text.substr(colon + 1);
+        std::size_t pos = 0;
+        while (pos <= rest.size()) {
+          std::size_t end = rest.find(',', pos);
+          if (end == std::string::npos) end = rest.size();
+          const std::string kv = rest.substr(pos, end - pos);
+          const std::size_t eq = kv.find('=');
+          if (eq == std::string::npos) usage(("--compare: '" + kv + "' is not K=V").c_str());
+          out.second[kv.substr(0, eq)] = kv.substr(eq + 1);
+          pos = end + 1;
+        }
+      }
+      return out;
+    };
+    // Checks a set-up against the registry's descriptions (the same messages as pathlab-cli).
+    auto check_setup = [](const std::string& name, const std::map<std::string, std::string>& params) {
+      try {
+        pl::Registry::builtin().create(name, params);
+      } catch (const std::exception& e) {
+        usage(e.what());
+      }
+    };
+    std::map<std::string, std::string> a_params;
+    for (const std::string& kv : opt.sets) {
+      const std::size_t eq = kv.find('=');
+      if (eq == std::string::npos) usage(("--set: '" + kv + "' is not K=V").c_str());
+      a_params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    for (const std::string& c : opt.compare) {
+      const auto [name, params] = split_setup(c);
+      check_setup(name, params);
+    }
     if (!opt.planner.empty() && !pl::Registry::builtin().find(opt.planner))
       usage(("unknown planner " + opt.planner).c_str());
     // A set-up on the command line replaces the scene's saved views: view A runs --planner (or
     // the scene's first set-up), one more view per --compare, all for the first view's agent.
-    if (!opt.planner.empty() || !opt.compare.empty()) {
+    if (!opt.planner.empty() || !opt.compare.empty() || !opt.sets.empty()) {
       while (app.views.size() > 1) app.views.pop_back();
       app.active = 0;
       if (!opt.planner.empty()) app.view().select_planner(opt.planner);
-      for (const std::string& p : opt.compare) app.add_view(p);
+      for (const auto& [k, val] : a_params) app.view().params[k] = val;
+      check_setup(app.view().planner, app.view().params);
+      for (const std::string& c : opt.compare) {
+        const auto [name, params] = split_setup(c);
+        pl::app::View& v = app.add_view(name);
+        for (const auto& [k, val] : params) v.params[k] = val;
+      }
     }
     app.active = 0;
+    if (!opt.preset.empty() && !pl::app::apply_preset(app, opt.preset)) {
+      std::string known;
+      for (const std::string& id : pl::app::preset_ids()) known += " " + id;
+      usage(("unknown preset " + opt.preset + " (known:" + known + ")").c_str());
+    }
     auto seek_requested = [&] {
       if (!opt.frame.empty() && opt.frame != "end") app.seek_all(std::size_t(std::stoull(opt.frame)));
     };
     // Interactive starts show the scene's views already run; automated ones run only when asked.
-    if (!opt.planner.empty() || !opt.frame.empty() || !opt.compare.empty() || !headless) {
+    if (!opt.planner.empty() || !opt.frame.empty() || !opt.compare.empty() || !opt.preset.empty() ||
+        !opt.sets.empty() || !headless) {
       app.start_all_runs();
       if (headless) {
         for (auto& v : app.views) v->run->join();
@@ -290,7 +347,7 @@ int main(int argc, char** argv) {
       const int side = int(app.side_width * scale);
       const int top = int(app.menu_height * scale);
       const int status_h = int(pl::app::kStatusHeight * scale);
-      const int compare_h = app.views.size() > 1 ? int((34.f + 22.f * float(app.views.size())) * scale) : 0;
+      const int compare_h = int(pl::app::compare_height(app) * scale);
       app.map_area = {side, top, std::max(1, fb_w - side), std::max(1, fb_h - status_h - top - compare_h)};
       pl::app::panel_compare(app);
       pl::app::panel_status(app, 0, io.DisplaySize.y - pl::app::kStatusHeight, io.DisplaySize.x,

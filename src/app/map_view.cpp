@@ -3,6 +3,8 @@
 // Input reaches a view only when ImGui does not want it (DESIGN.md pitfalls).
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 #include <optional>
 
 #include <imgui.h>
@@ -163,6 +165,54 @@ void tool_release(App& app, Vec2 m) {
   d.active = false;
 }
 
+// Distance from p to what a shape draws (segments, polylines, points, cells, circle rims).
+double shape_distance(const Shape& s, Vec2 p) {
+  auto seg = [](Vec2 a, Vec2 b, Vec2 q) {
+    const Vec2 d = b - a;
+    const double len2 = dot(d, d);
+    const double u = len2 > 0 ? std::clamp(dot(q - a, d) / len2, 0.0, 1.0) : 0.0;
+    return distance(a + d * u, q);
+  };
+  switch (s.kind) {
+    case Shape::Kind::Segment: return seg(s.a, s.b, p);
+    case Shape::Kind::Polyline: {
+      double best = std::numeric_limits<double>::infinity();
+      for (std::size_t i = 1; i < s.points.size(); ++i) best = std::min(best, seg(s.points[i - 1], s.points[i], p));
+      return best;
+    }
+    case Shape::Kind::Cell:
+      return p.x >= s.a.x && p.x <= s.a.x + 1 && p.y >= s.a.y && p.y <= s.a.y + 1 ? 0.0 : 1e9;
+    case Shape::Kind::Circle:
+    case Shape::Kind::Arc: return std::abs(distance(s.a, p) - s.radius);
+    case Shape::Kind::Point:
+    case Shape::Kind::Pose: return distance(s.a, p);
+  }
+  return 1e9;
+}
+
+// The label of the nearest shape with a requirement under the pointer: which agents may use
+// it ("ground,swamp, size <= 2"), and its role.
+void shape_tooltip(const App& app, const View& v, Vec2 m, double tol) {
+  const ShapeRecord* best = nullptr;
+  double best_d = tol;
+  const Scene& scene = app.scene();
+  const bool filter = app.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size());
+  const Agent agent = filter ? scene.agents[std::size_t(v.agent)] : Agent{};
+  for (const ShapeRecord& r : v.cursor->state().shapes()) {
+    if (!r.shape.requirement.any()) continue;
+    if (filter && !r.shape.requirement.admits(scene.capability_of(agent), agent.size)) continue;
+    const double d = shape_distance(r.shape, m);
+    if (d <= best_d) best_d = d, best = &r;
+  }
+  if (!best) return;
+  const Palette& pal = app.scene().map.palette();
+  std::string terrains;
+  for (const std::string& n : pal.capability_names(best->shape.requirement.capability))
+    terrains += (terrains.empty() ? "" : ",") + n;
+  ImGui::SetTooltip("%s for agents that can cross %s, size <= %d", role_name(best->role),
+                    terrains.c_str(), int(best->shape.requirement.clearance));
+}
+
 }  // namespace
 
 void map_view_input(App& app) {
@@ -226,6 +276,8 @@ void map_view_input(App& app) {
         ImGui::OpenPopup("##cellmenu");
       }
     }
+    if (app.hover_view >= 0 && !io.WantCaptureMouse && !app.drag.active && v.cursor)
+      shape_tooltip(app, v, m, 6 * px);
     if (app.drag.active) {
       if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) tool_drag(app, m);
       else tool_release(app, m);
@@ -385,6 +437,10 @@ void map_view_build(App& app) {
       o.grid_height = map.height();
       o.visible = visible;
       o.parent_arrows = app.show_parent_arrows && v.camera.zoom() >= 12;
+      if (app.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size())) {
+        const Agent& a = scene.agents[std::size_t(v.agent)];
+        o.agent = SearchDrawOptions::AgentFilter{scene.capability_of(a), a.size};
+      }
       // Grid searches: open and closed cells come from a texture uploaded only when the frame
       // changes, not one rectangle per cell each frame.
       const bool textured = update_search_texture(v, map, style, o.open, o.closed);

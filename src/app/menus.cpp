@@ -16,6 +16,7 @@ namespace {
 // Compare presets: views a comparison needs, as data. A preset naming a planner the registry
 // lacks is not offered.
 struct Preset {
+  const char* id;  // for --preset
   const char* label;
   std::vector<std::string> planners;
   std::vector<std::map<std::string, std::string>> params;
@@ -23,15 +24,15 @@ struct Preset {
 
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> p = {
-      {"A* vs Dijkstra", {"astar", "dijkstra"}, {}},
-      {"A*: 8- vs 4-connected", {"astar", "astar"}, {{{"connectivity", "8"}}, {{"connectivity", "4"}}}},
-      {"A* vs Annotated A* (agent size)", {"astar", "annotated-astar"}, {}},
-      {"Annotated A*: true clearance vs Brushfire",
+      {"astar-dijkstra", "A* vs Dijkstra", {"astar", "dijkstra"}, {}},
+      {"astar-8-4", "A*: 8- vs 4-connected", {"astar", "astar"}, {{{"connectivity", "8"}}, {{"connectivity", "4"}}}},
+      {"astar-annotated", "A* vs Annotated A* (agent size)", {"astar", "annotated-astar"}, {}},
+      {"clearance-brushfire", "Annotated A*: true clearance vs Brushfire",
        {"annotated-astar", "annotated-astar"},
        {{{"clearance", "true"}}, {{"clearance", "brushfire"}}}},
-      {"HAA*: HQ vs LQ", {"haa", "haa"}, {{{"quality", "hq"}}, {{"quality", "lq"}}}},
-      {"HAA* vs Annotated A*", {"haa", "annotated-astar"}, {}},
-      {"Circles: eager vs lazy", {"circles", "circles"}, {{{"mode", "eager"}}, {{"mode", "lazy"}}}},
+      {"hq-lq", "HAA*: HQ vs LQ", {"haa", "haa"}, {{{"quality", "hq"}}, {{"quality", "lq"}}}},
+      {"haa-annotated", "HAA* vs Annotated A*", {"haa", "annotated-astar"}, {}},
+      {"eager-lazy", "Circles: eager vs lazy", {"circles", "circles"}, {{{"mode", "eager"}}, {{"mode", "lazy"}}}},
   };
   return p;
 }
@@ -246,6 +247,22 @@ void scenario_window(App& app) {
 
 }  // namespace
 
+bool apply_preset(App& app, const std::string& id) {
+  for (const Preset& p : presets())
+    if (id == p.id && preset_available(p)) {
+      app.preset_compare(p.planners, p.params);
+      return true;
+    }
+  return false;
+}
+
+std::vector<std::string> preset_ids() {
+  std::vector<std::string> ids;
+  for (const Preset& p : presets())
+    if (preset_available(p)) ids.push_back(p.id);
+  return ids;
+}
+
 void main_menu(App& app) {
   if (!ImGui::BeginMainMenuBar()) return;
   app.menu_height = ImGui::GetWindowSize().y;
@@ -320,11 +337,32 @@ void dialogs(App& app) {
   scenario_window(app);
 }
 
+namespace {
+
+// Planner figures of every view's run, by name in order of first appearance.
+std::vector<std::string> figure_names(const App& app) {
+  std::vector<std::string> names;
+  for (const auto& v : app.views)
+    if (v->has_run)
+      for (const auto& [k, val] : v->result.stats)
+        if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+  return names;
+}
+
+}  // namespace
+
+float compare_height(const App& app) {
+  if (app.views.size() < 2) return 0;
+  float h = 56.f + 22.f * float(app.views.size());
+  if (app.compare_figures) h += 24.f + 19.f * float(std::min<std::size_t>(figure_names(app).size() + 1, 12));
+  return h;
+}
+
 void panel_compare(App& app) {
   if (app.views.size() < 2) return;
   const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.f;
   const Viewport& a = app.map_area;
-  const float h = 34.f + 22.f * float(app.views.size());
+  const float h = compare_height(app);
   ImGui::SetNextWindowPos({float(a.x) / scale, float(a.y + a.height) / scale});
   ImGui::SetNextWindowSize({float(a.width) / scale, h});
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -374,6 +412,28 @@ void panel_compare(App& app) {
         ImGui::Text("%.1f", double(r.memory_bytes) / 1024.0);
         ImGui::TableNextColumn();
         if (v.cursor) ImGui::Text("%zu/%zu", v.cursor->frame(), v.cursor->last_frame());
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Checkbox("planner figures (expansions per phase, graph sizes, build time...)", &app.compare_figures);
+    const std::vector<std::string> names = app.compare_figures ? figure_names(app) : std::vector<std::string>{};
+    if (!names.empty() &&
+        ImGui::BeginTable("##figures", int(app.views.size()) + 1,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY)) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableSetupColumn("figure");
+      for (std::size_t i = 0; i < app.views.size(); ++i) ImGui::TableSetupColumn(std::string(1, char('A' + i)).c_str());
+      ImGui::TableHeadersRow();
+      for (const std::string& n : names) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(n.c_str());
+        for (const auto& v : app.views) {
+          ImGui::TableNextColumn();
+          if (!v->has_run) continue;
+          for (const auto& [k, val] : v->result.stats)
+            if (k == n) ImGui::Text("%g", val);
+        }
       }
       ImGui::EndTable();
     }

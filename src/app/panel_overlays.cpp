@@ -17,6 +17,11 @@ void section_overlays(App& app) {
     if (app.views.size() == 2) ImGui::Checkbox("difference (expanded by one view only)", &app.show_difference);
     ImGui::Checkbox("grid lines (zoomed in)", &app.grid_lines);
     ImGui::Checkbox("parent arrows", &app.show_parent_arrows);
+    ImGui::Checkbox("only what the agent may use", &app.only_usable_shapes);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Shapes a planner marks as usable only by some agents (HAA* edges and "
+                        "entrances: a capability and a clearance) are hidden unless the view's "
+                        "agent has that capability and is no larger. Hover one for its label.");
     ImGui::Checkbox("clearance heat map", &app.show_clearance);
     if (app.show_clearance) {
       ImGui::Indent();

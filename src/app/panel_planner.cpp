@@ -116,7 +116,11 @@ void section_planner(App& app) {
       ImGui::Text("expanded %llu, generated %llu", (unsigned long long)r.expanded,
                   (unsigned long long)r.generated);
       ImGui::Text("time %.3f ms, memory %.1f KiB", r.time_ms, double(r.memory_bytes) / 1024.0);
-      for (const auto& [k, val] : r.stats) ImGui::Text("%s %g", k.c_str(), val);
+      // Planner figures (expansions per phase, graph sizes...) fold away: they can be many.
+      if (!r.stats.empty() && ImGui::TreeNode("planner figures")) {
+        for (const auto& [k, val] : r.stats) ImGui::Text("%s %g", k.c_str(), val);
+        ImGui::TreePop();
+      }
       if (!r.message.empty()) ImGui::TextWrapped("%s", r.message.c_str());
     }
   }

@@ -166,6 +166,7 @@ void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
   const Rgba halo = style.colour(StyleItem::ThisFrame);
   for (const ShapeRecord& r : state.shapes()) {
     if (o.level && r.shape.level != *o.level) continue;
+    if (o.agent && !r.shape.requirement.admits(o.agent->capability, o.agent->size)) continue;
     if (o.shape_history && r.frame + o.shape_history <= frame) continue;
     if (!shows(o.visible, bounds(r.shape))) continue;
     if (o.highlight_this_frame && r.frame == frame) {

@@ -45,6 +45,12 @@ struct SearchDrawOptions {
   bool path = true;  // the latest path() (Layer::Path)
   // Only nodes and shapes of this level (0 = base grid; abstract layers above); nullopt = all.
   std::optional<int> level;
+  // Only shapes this agent may use (Shape::requirement): "show what this agent may use".
+  struct AgentFilter {
+    CapabilityMask capability = 0;
+    int size = 1;
+  };
+  std::optional<AgentFilter> agent;
   float node_px = 5;  // dot size of a node that is not a grid cell
   float line_px = 2;  // shapes
   float path_px = 3;
