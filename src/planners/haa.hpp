@@ -207,6 +207,10 @@ class LocalSearch {
 struct HaaQueryOptions {
   bool smoothing = false;
   bool insertion_dijkstra = true;  // false: one A* per abstract node of the cluster (the paper)
+  // What a watched query on a cached abstraction reports of the graph (one frame, phase
+  // "abstraction"): All = every cluster, entrance, node and edge (a view filters by agent
+  // through the shapes' requirements); Agent = only what the query's agent may use; None.
+  enum class Graph { All, Agent, None } graph = Graph::All;
 };
 
 class HaaPlanner final : public Planner {
@@ -219,7 +223,7 @@ class HaaPlanner final : public Planner {
 
  private:
   PlanResult query(const GridMap& map, const Query& q, const RunContext& ctx, bool built_now);
-  void report_graph(SearchObserver* obs) const;
+  void report_graph(SearchObserver* obs, CapabilityMask cap, int size) const;
 
   HaaParams params_;
   HaaQueryOptions opt_;

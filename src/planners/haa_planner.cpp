@@ -165,7 +165,11 @@ PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunCon
     return r;
   }
   const bool built_now = just_built_;
-  if (ctx.observer && !built_now) report_graph(ctx.observer);
+  if (ctx.observer && !built_now && opt_.graph != HaaQueryOptions::Graph::None) {
+    const CapabilityMask cap = query.capability ? query.capability : map.palette().movingai_default_capability();
+    if (opt_.graph == HaaQueryOptions::Graph::All) report_graph(ctx.observer, 0, 0);
+    else report_graph(ctx.observer, abs_.effective(cap), std::max(1, query.size));
+  }
   PlanResult r = this->query(map, query, ctx, built_now);
   r.time_ms = elapsed_ms(t0);
   r.memory_bytes = memory_bytes();
@@ -174,7 +178,11 @@ PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunCon
 
 // A watched query on a cached abstraction shows the graph it searches in one frame, so a view
 // can draw (and filter by agent) what the build would have shown.
-void HaaPlanner::report_graph(SearchObserver* obs) const {
+// cap = 0: everything; otherwise only what an agent of (cap, size) may use.
+void HaaPlanner::report_graph(SearchObserver* obs, CapabilityMask cap, int size) const {
+  auto shown = [&](CapabilityMask need, int clearance) {
+    return cap == 0 || ((need & ~cap) == 0 && size <= clearance);
+  };
   obs->phase("abstraction");
   for (int c = 0; c < abs_.clusters_x() * abs_.clusters_y(); ++c) {
     int x0, y0, x1, y1;
@@ -185,6 +193,7 @@ void HaaPlanner::report_graph(SearchObserver* obs) const {
   }
   for (std::uint32_t i = 0; i < abs_.entrances().size(); ++i) {
     const auto& en = abs_.entrances()[i];
+    if (!shown(en.capability, en.clearance)) continue;
     const double x = en.vertical ? en.x + 1 : en.x, y = en.vertical ? en.y : en.y + 1;
     Shape s = en.vertical ? Shape::segment({x, y}, {x, y + en.length}) : Shape::segment({x, y}, {x + en.length, y});
     s.tag = i;
@@ -195,7 +204,7 @@ void HaaPlanner::report_graph(SearchObserver* obs) const {
     if (n.alive) obs->mark(Shape::point({n.x + 0.5, n.y + 0.5}), Role::AbstractNode);
   for (std::uint32_t i = 0; i < abs_.edges().size(); ++i) {
     const auto& e = abs_.edges()[i];
-    if (!e.alive) continue;
+    if (!e.alive || !shown(e.capability, e.clearance)) continue;
     Shape s = Shape::segment({nodes[e.a].x + 0.5, nodes[e.a].y + 0.5}, {nodes[e.b].x + 0.5, nodes[e.b].y + 0.5});
     s.tag = i;
     obs->mark(s.require(e.capability, e.clearance), e.inter ? Role::Transition : Role::AbstractEdge);

@@ -64,7 +64,11 @@ void register_haa_planners(Registry& r) {
           enum_param("insertion",
                      "dijkstra: one search per cluster connects start (goal) to every abstract "
                      "node there; astar: one A* per abstract node (the paper)",
-                     {"dijkstra", "astar"}, "dijkstra")},
+                     {"dijkstra", "astar"}, "dijkstra"),
+          enum_param("show_graph",
+                     "What a watched query on an already built abstraction shows of it: all "
+                     "(filter by agent in the view), agent (only what this agent may use), none",
+                     {"all", "agent", "none"}, "all")},
          [](const ParamSet& ps) {
            HaaParams p;
            p.cluster_size = ps.get_int("cluster_size");
@@ -77,6 +81,10 @@ void register_haa_planners(Registry& r) {
            HaaQueryOptions o;
            o.smoothing = ps.get_bool("smoothing");
            o.insertion_dijkstra = ps.get("insertion") == "dijkstra";
+           const std::string g = ps.get("show_graph");
+           o.graph = g == "all" ? HaaQueryOptions::Graph::All
+                     : g == "agent" ? HaaQueryOptions::Graph::Agent
+                                    : HaaQueryOptions::Graph::None;
            return std::make_unique<HaaPlanner>(p, o);
          }});
 }
