@@ -131,7 +131,7 @@ TEST(Haa, CompleteAndValidOnRandomMaps) {
     p.placement = placements[(m / 8) % 3];
     HaaQueryOptions o;
     o.smoothing = m % 3 == 0;
-    o.insertion_dijkstra = m % 5 != 0;
+    o.insertion = HaaQueryOptions::Insertion(m % 3);
     HaaPlanner haa(p, o);
     for (const Query& q : c.queries) {
       SCOPED_TRACE("map seed " + std::to_string(1000 + m) + " cluster " + std::to_string(p.cluster_size) +

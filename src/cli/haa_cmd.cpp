@@ -223,6 +223,7 @@ struct ExperimentOptions {
   int max_maps = 0;
   unsigned seed = 1;
   std::string csv;
+  std::string insertion = "auto";
   bool smoothing = false;
   bool quiet = false;
 };
@@ -342,6 +343,9 @@ int cmd_experiment(const ExperimentOptions& o) {
             hp.sizes = {1, 2};
             HaaQueryOptions qo;
             qo.smoothing = o.smoothing;
+            qo.insertion = o.insertion == "dijkstra" ? HaaQueryOptions::Insertion::Dijkstra
+                           : o.insertion == "astar"  ? HaaQueryOptions::Insertion::AStar
+                                                     : HaaQueryOptions::Insertion::Auto;
             HaaPlanner planner(hp, qo);
             const HaaAbstraction* a = planner.abstraction(map);
             const HaaBuildStats& bs = a->stats();
@@ -506,6 +510,9 @@ void add_haa_commands(CLI::App& app, std::vector<Command>& out) {
   ex->add_option("--seed", eo->seed, "Seed for soft obstacles and problems");
   ex->add_option("--csv", eo->csv, "Write one row per query to this CSV file");
   ex->add_flag("--smoothing", eo->smoothing, "Smooth HAA* paths before measuring them");
+  ex->add_option("--insertion", eo->insertion,
+                 "auto (default), dijkstra (one search per cluster) or astar (one A* per node, the paper)")
+      ->check(CLI::IsMember({"auto", "dijkstra", "astar"}));
   ex->add_flag("--quiet", eo->quiet, "No progress bar");
   out.push_back({ex, [eo] { return cmd_experiment(*eo); }});
 }

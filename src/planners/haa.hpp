@@ -206,7 +206,12 @@ class LocalSearch {
 // query builds it (a watchable phase), later queries reuse it.
 struct HaaQueryOptions {
   bool smoothing = false;
-  bool insertion_dijkstra = true;  // false: one A* per abstract node of the cluster (the paper)
+  // How start and goal are connected to the abstract nodes of their clusters: Dijkstra = one
+  // search over the cluster, stopped once its nodes are settled; AStar = one A* per node (the
+  // paper); Auto = whichever promises fewer expansions for this cluster: A* per node costs about
+  // twice the octile distance to each node, Dijkstra the cluster's free cells (A* wins on
+  // clusters with few nodes, Dijkstra on many; see docs/haa.md).
+  enum class Insertion { Auto, Dijkstra, AStar } insertion = Insertion::Auto;
   // What a watched query on a cached abstraction reports of the graph (one frame, phase
   // "abstraction"): All = every cluster, entrance, node and edge (a view filters by agent
   // through the shapes' requirements); Agent = only what the query's agent may use; None.

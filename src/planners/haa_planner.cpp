@@ -296,7 +296,20 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
       local_.path_to(nodes[n].x, nodes[n].y, t.cells);
       out.push_back(std::move(t));
     };
-    if (opt_.insertion_dijkstra) {
+    bool dijkstra = opt_.insertion == HaaQueryOptions::Insertion::Dijkstra;
+    if (opt_.insertion == HaaQueryOptions::Insertion::Auto) {
+      // Estimated expansions: A* per node ~ twice the octile distance to each node the agent
+      // can stand on; Dijkstra ~ the free cells of the cluster.
+      double astar = 0, free_cells = 0;
+      for (std::uint32_t n : abs_.cluster_nodes(cluster))
+        if (cl_at(nodes[n].x, nodes[n].y) >= q.size)
+          astar += 2 * (1 + octile_distance(nodes[n].x - x, nodes[n].y - y));
+      if (is_start && cgoal == cluster) astar += 2 * (1 + octile_distance(gx - x, gy - y));
+      for (int cy = area.y0; cy < area.y1; ++cy)
+        for (int cx = area.x0; cx < area.x1; ++cx) free_cells += cl_at(cx, cy) >= q.size;
+      dijkstra = free_cells < astar;
+    }
+    if (dijkstra) {
       // Stops once every abstract node of the cluster (and the goal, if it is there) is settled.
       std::vector<std::uint32_t> wanted;
       for (std::uint32_t n : abs_.cluster_nodes(cluster)) wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));

@@ -63,8 +63,9 @@ void register_haa_planners(Registry& r) {
           bool_param("smoothing", "Shortcut the refined path with octile-canonical stretches", "false"),
           enum_param("insertion",
                      "dijkstra: one search per cluster connects start (goal) to every abstract "
-                     "node there; astar: one A* per abstract node (the paper)",
-                     {"dijkstra", "astar"}, "dijkstra"),
+                     "node there; astar: one A* per abstract node (the paper); auto: whichever "
+                     "promises fewer expansions in that cluster",
+                     {"auto", "dijkstra", "astar"}, "auto"),
           enum_param("show_graph",
                      "What a watched query on an already built abstraction shows of it: all "
                      "(filter by agent in the view), agent (only what this agent may use), none",
@@ -80,7 +81,10 @@ void register_haa_planners(Registry& r) {
            for (int s = 1; s <= ps.get_int("max_size"); ++s) p.sizes.push_back(s);
            HaaQueryOptions o;
            o.smoothing = ps.get_bool("smoothing");
-           o.insertion_dijkstra = ps.get("insertion") == "dijkstra";
+           const std::string ins = ps.get("insertion");
+           o.insertion = ins == "dijkstra" ? HaaQueryOptions::Insertion::Dijkstra
+                         : ins == "astar"  ? HaaQueryOptions::Insertion::AStar
+                                           : HaaQueryOptions::Insertion::Auto;
            const std::string g = ps.get("show_graph");
            o.graph = g == "all" ? HaaQueryOptions::Graph::All
                      : g == "agent" ? HaaQueryOptions::Graph::Agent
