@@ -3,6 +3,8 @@
 // and transitions on hand-made maps, the planner's cache and statistics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -477,6 +479,50 @@ TEST(Haa, PlannerCachesTheAbstractionAndReportsPhases) {
   EXPECT_LT(narrow.size(), wide.size());
   EXPECT_LE(wide.size(), all.size());
   for (const ShapeRecord* s : narrow) EXPECT_TRUE(s->shape.requirement.admits(1u << kGround, 2));
+}
+
+TEST(Haa, WatchedQueryOnACachedAbstractionShowsTheGraph) {
+  std::mt19937 rng(8);
+  Scene scene;
+  scene.map = test::random_map(rng, 48, 40, {kGround, kSwamp, kBlocked}, {0.7, 0.2, 0.1});
+  scene.map.set(0, 0, kGround);
+  scene.map.set(47, 39, kGround);
+  Query q;
+  q.capability = 1u << kGround;
+  q.size = 2;
+  q.start = {0.5, 0.5, 0};
+  q.goal = {47.5, 39.5, 0};
+  std::size_t all_count = 0;
+  for (const char* mode : {"all", "agent", "none"}) {
+    auto planner = Registry::builtin().create("haa", {{"show_graph", mode}, {"cluster_size", "8"}});
+    planner->plan(scene, q);  // builds
+    TraceRecorder rec;
+    RunContext ctx;
+    ctx.observer = &rec;
+    planner->plan(scene, q, ctx);
+    const Trace trace = rec.take();
+    std::size_t graph = 0;
+    bool admits_all = true;
+    for (const ShapeRecord& s : trace.shapes())
+      if (s.role == Role::AbstractEdge || s.role == Role::Transition || s.role == Role::Entrance) {
+        ++graph;
+        admits_all &= s.shape.requirement.admits(q.capability, q.size);
+      }
+    const bool has_phase = std::any_of(trace.phases().begin(), trace.phases().end(),
+                                       [](const Trace::PhaseMarker& m) { return m.name == "abstraction"; });
+    if (std::string(mode) == "all") {
+      all_count = graph;
+      EXPECT_TRUE(has_phase);
+      EXPECT_FALSE(admits_all);  // a ground-only size-2 agent cannot use everything
+    } else if (std::string(mode) == "agent") {
+      EXPECT_TRUE(has_phase);
+      EXPECT_TRUE(admits_all);
+      EXPECT_LT(graph, all_count);
+      EXPECT_GT(graph, 0u);
+    } else {
+      EXPECT_FALSE(has_phase);
+    }
+  }
 }
 
 TEST(Haa, CancelledBuildReportsCancellation) {
