@@ -183,6 +183,7 @@ bool App::load(const std::string& path) {
     active = std::min(active, int(views.size()) - 1);
     if (agent >= int(scene().agents.size())) agent = 0;
     if (scenario) doc.mark_saved();  // picking the first problem is part of opening
+    if (run_on_open) start_all_runs();
     return true;
   } catch (const std::exception& e) {
     load_error = e.what();  // the current document stays as it was
@@ -260,6 +261,7 @@ void App::new_scene() {
   playing = false;
   agent = 0;
   for (auto& v : views) v->fit_pending = true, v->agent = 0;
+  if (run_on_open) start_all_runs();
 }
 
 void App::pick_scenario_problem(int index) {

@@ -176,6 +176,7 @@ struct App {
   std::array<ClosedDifference, 2> diff_views;  // what view A / view B expanded alone
   bool auto_rerun = true;       // re-run stale views as soon as the document changes (live)
   bool compare_figures = false; // the compare table also lists every planner figure
+  bool run_on_open = false;     // interactive: every view runs when a document opens
 
   // Shared display options.
   std::array<bool, kLayerCount> layers{};
@@ -288,6 +289,10 @@ struct App {
 // longest trace); unlocked, the active view's.
 std::size_t timeline_now(const App& app);
 std::size_t timeline_last(const App& app);
+
+// Display and timeline settings between runs (settings.cpp); missing or bad files = defaults.
+void load_settings(App& app, const std::string& path);
+bool save_settings(const App& app, const std::string& path);
 
 // Compare presets by id ("hq-lq", "eager-lazy", ...): sets up and runs the views; false for an
 // unknown id or one whose planners the registry lacks.

@@ -125,6 +125,7 @@ void recovery_prompt(App& app) {
         app.scene_path = r.original_path;
         app.status_message = "recovered work from " + r.time_text() + " (not yet saved)";
         for (auto& v : app.views) v->fit_pending = true;
+        if (app.run_on_open) app.start_all_runs();
         r.discard();
       } catch (const std::exception& e) {
         app.load_error = e.what();

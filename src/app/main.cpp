@@ -30,6 +30,7 @@
 #include <stb_image_write.h>
 
 #include "app/app.hpp"
+#include "editor/config_dir.hpp"
 #include "viz/image.hpp"
 
 namespace {
@@ -106,16 +107,8 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-std::string ini_path() {
-  namespace fs = std::filesystem;
-  fs::path dir;
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) dir = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) dir = fs::path(h) / ".config";
-  else return "imgui.ini";
-  dir /= "pathlab";
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  return (dir / "imgui.ini").string();
+std::string config_file(const char* name) {
+  return (std::filesystem::path(pl::editor::config_dir()) / name).string();
 }
 
 // Writes a rectangle of the back buffer (GL coordinates: x, y from the bottom-left) as a PNG.
@@ -216,7 +209,7 @@ int main(int argc, char** argv) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   // Window layout persists in the user's config dir; automated runs neither read nor write it.
-  static std::string ini = headless ? std::string() : ini_path();
+  static std::string ini = headless ? std::string() : config_file("imgui.ini");
   io.IniFilename = headless ? nullptr : ini.c_str();
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window, true);
@@ -226,8 +219,11 @@ int main(int argc, char** argv) {
   {
     pl::app::App app;
     app.ignore_input = headless;
+    // Saved settings first, so the command line wins over them.
+    if (!headless) pl::app::load_settings(app, config_file("settings.json"));
     app.show_clearance = opt.clearance;
     app.compare_figures = opt.figures;
+    app.run_on_open = !headless;
     try {
       app.views[0]->renderer = std::make_unique<pl::app::MapRenderer>();  // fails early if GL does
     } catch (const std::exception& e) {
@@ -452,6 +448,7 @@ int main(int argc, char** argv) {
         if (int(frame_ms.size()) >= opt.bench_frames) glfwSetWindowShouldClose(window, GLFW_TRUE);
       }
     }
+    if (!headless) pl::app::save_settings(app, config_file("settings.json"));
     if (bench && !frame_ms.empty()) {
       double sum = 0;
       for (double ms : frame_ms) sum += ms;

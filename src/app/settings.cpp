@@ -1,0 +1,84 @@
+// The app's display and timeline settings, kept between runs in config_dir()/settings.json
+// (the window layout is ImGui's imgui.ini beside it). Written on a normal exit, read at start;
+// a missing or unreadable file means defaults, never an error that stops the app.
+#include <exception>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/app.hpp"
+#include "core/io.hpp"
+
+namespace pl::app {
+
+using nlohmann::json;
+
+namespace {
+
+template <class T>
+void read(const json& j, const char* key, T& out) {
+  if (auto it = j.find(key); it != j.end()) {
+    try {
+      out = it->get<T>();
+    } catch (const std::exception&) {
+      // A value of the wrong type keeps the default: the file may come from another version.
+    }
+  }
+}
+
+}  // namespace
+
+void load_settings(App& app, const std::string& path) {
+  json j;
+  try {
+    j = json::parse(read_file(path, std::size_t(1) << 20));
+  } catch (const std::exception&) {
+    return;  // first start, or a file we cannot use: defaults
+  }
+  if (!j.is_object()) return;
+  read(j, "fps", app.fps);
+  read(j, "grid_lines", app.grid_lines);
+  read(j, "parent_arrows", app.show_parent_arrows);
+  read(j, "only_usable_shapes", app.only_usable_shapes);
+  read(j, "clearance", app.show_clearance);
+  std::string metric;
+  read(j, "clearance_metric", metric);
+  if (metric == "brushfire") app.clearance_metric = ClearanceMetric::Brushfire;
+  read(j, "lock_cameras", app.lock_cameras);
+  read(j, "lock_timelines", app.lock_timelines);
+  read(j, "difference", app.show_difference);
+  read(j, "auto_rerun", app.auto_rerun);
+  read(j, "compare_figures", app.compare_figures);
+  read(j, "brush_size", app.brush_size);
+  if (app.brush_size < 1 || app.brush_size > 32) app.brush_size = 1;
+  if (!(app.fps >= 1 && app.fps <= 5000)) app.fps = 30;
+  if (auto it = j.find("layers"); it != j.end() && it->is_object())
+    for (std::size_t l = 0; l < kLayerCount; ++l) read(*it, layer_name(Layer(l)), app.layers[l]);
+}
+
+bool save_settings(const App& app, const std::string& path) {
+  json j;
+  j["fps"] = app.fps;
+  j["grid_lines"] = app.grid_lines;
+  j["parent_arrows"] = app.show_parent_arrows;
+  j["only_usable_shapes"] = app.only_usable_shapes;
+  j["clearance"] = app.show_clearance;
+  j["clearance_metric"] = app.clearance_metric == ClearanceMetric::Brushfire ? "brushfire" : "true";
+  j["lock_cameras"] = app.lock_cameras;
+  j["lock_timelines"] = app.lock_timelines;
+  j["difference"] = app.show_difference;
+  j["auto_rerun"] = app.auto_rerun;
+  j["compare_figures"] = app.compare_figures;
+  j["brush_size"] = app.brush_size;
+  json layers = json::object();
+  for (std::size_t l = 0; l < kLayerCount; ++l) layers[layer_name(Layer(l))] = bool(app.layers[l]);
+  j["layers"] = layers;
+  try {
+    write_file_atomic(path, j.dump(1) + "\n");
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace pl::app
