@@ -3,6 +3,7 @@
 // Dijkstra), and properties on thousands of seeded random forests.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <queue>
 #include <random>
@@ -494,6 +495,59 @@ TEST(CirclePlanner, WatchingShowsTheGraphAndChangesNothing) {
         goal = &n;
     ASSERT_NE(goal, nullptr);
     EXPECT_NEAR(goal->g, plain.length, 1e-9 * plain.length);
+  }
+}
+
+TEST(CirclePlanner, OddInputsAndCancellation) {
+  // Circles far away, of no size, or not finite are harmless; a non-finite end is refused.
+  const std::vector<Circle> odd = {{1e12, -1e12, 5},
+                                   {10, 10, 0},
+                                   {std::nan(""), 3, 2},
+                                   {5, 5, std::numeric_limits<double>::infinity()}};
+  PlanResult r = plan(odd, query({0, 10}, {20, 10}), CircleGraphMode::Eager);
+  ASSERT_TRUE(r.found);
+  EXPECT_NEAR(r.length, 20, 1e-9);
+  r = plan(odd, query({0, std::nan("")}, {20, 10}), CircleGraphMode::Lazy);
+  EXPECT_FALSE(r.found);
+  EXPECT_EQ(r.message, "start or goal is not a finite point");
+  // A cancelled eager run stops during graph construction.
+  CircleForestSpec spec;
+  spec.count = 300;
+  const CircleForest f = make_circle_forest(spec);
+  std::atomic<bool> stop{true};
+  std::atomic<float> progress{0};
+  RunContext ctx;
+  ctx.cancel = &stop;
+  ctx.progress = &progress;
+  CirclePlanOptions o;
+  o.mode = CircleGraphMode::Eager;
+  CircleGraphStats st;
+  r = plan_among_circles(f.circles, f.query, o, ctx, &st);
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_FALSE(r.found);
+  EXPECT_EQ(st.circles_built, 1u);
+  EXPECT_GT(progress.load(), 0.f);
+}
+
+TEST(CirclePlanner, RandomForestGenerator) {
+  for (bool overlap : {true, false}) {
+    CircleForestSpec spec;
+    spec.count = 150;
+    spec.overlap = overlap;
+    spec.seed = 3;
+    const CircleForest a = make_circle_forest(spec), b = make_circle_forest(spec);
+    EXPECT_EQ(a.circles, b.circles);  // seeded
+    EXPECT_EQ(a.circles.size(), 150u);
+    for (size_t i = 0; i < a.circles.size(); ++i) {
+      const Circle& c = a.circles[i];
+      EXPECT_GE(c.r, spec.min_radius);
+      EXPECT_LE(c.r, spec.max_radius);
+      EXPECT_GT(distance(a.query.start.position(), c.center()), c.r + spec.agent_radius);
+      EXPECT_GT(distance(a.query.goal.position(), c.center()), c.r + spec.agent_radius);
+      for (size_t j = 0; j < i && !overlap; ++j) {
+        EXPECT_GE(distance(c.center(), a.circles[j].center()), c.r + a.circles[j].r + spec.gap);
+      }
+    }
   }
 }
 

@@ -193,6 +193,12 @@ class CircleSearch {
     for (std::uint32_t k = 0; k < c_.size(); ++k) {
       build(k);
       if (obs_) obs_->frame();
+      // A large eager graph takes a while: let the caller follow and stop it.
+      if (ctx_.progress) ctx_.progress->store(float(k + 1) / float(c_.size()), std::memory_order_relaxed);
+      if (ctx_.cancelled()) {
+        cancelled_ = true;
+        return;
+      }
     }
     start_edges();
     if (obs_) {
@@ -216,6 +222,7 @@ class CircleSearch {
 
   // A*; returns the goal's g (infinity when unreachable or cancelled).
   double search() {
+    if (cancelled_) return kInf;
     const auto t0 = Clock::now();
     if (obs_) obs_->phase("search");
     std::vector<HeapItem> heap;
@@ -747,6 +754,10 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     return std::move(r);
   };
   if (obs) obs->phase("prepare");
+  if (!std::isfinite(s.x) || !std::isfinite(s.y) || !std::isfinite(g.x) || !std::isfinite(g.y)) {
+    result.message = "start or goal is not a finite point";
+    return finish(result);
+  }
   for (const auto& [p, what] : {std::pair{s, "start"}, std::pair{g, "goal"}}) {
     for (size_t i = 0; i < grown.size(); ++i)
       if (distance(p, grown[i].center()) < grown[i].r - kCircleEps) {
