@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iterator>
 #include <random>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <tuple>
@@ -443,6 +444,37 @@ TEST(Draw, AgentFilterKeepsOnlyShapesTheAgentMayUse) {
   EXPECT_EQ(lines_for(SearchDrawOptions::AgentFilter{0b01, 3}), (std::set<double>{0}));
   EXPECT_EQ(lines_for(SearchDrawOptions::AgentFilter{0b11, 1}), (std::set<double>{0, 1, 2}));
   EXPECT_EQ(lines_for(SearchDrawOptions::AgentFilter{0b11, 2}), (std::set<double>{0, 1}));
+}
+
+TEST(Draw, SearchNumbersLabelEverySeenCellInView) {
+  const Scene s = wall_scene();
+  const Recorded run = record(s, "astar", {1.5, 1.5, 0}, {1.5, 3.5, 0});
+  ASSERT_TRUE(run.result.found);
+  TraceCursor cur(run.trace);
+  cur.seek(cur.last_frame());
+  const int w = s.map.width(), h = s.map.height();
+  std::size_t seen = 0;
+  for (const NodeState& n : cur.state().nodes()) seen += n.status != NodeStatus::Unseen;
+  ASSERT_GT(seen, 3u);
+  DrawList list;
+  const MapRect all{0, 0, double(w), double(h)};
+  EXPECT_EQ(draw_search_numbers(list, cur.state(), w, h, all, Style::standard()), seen);
+  // Three lines a cell: g, h and f, and g's is the node's g.
+  const DrawBatch& b = list.batch(Layer::Search);
+  ASSERT_EQ(b.texts.size(), 3 * seen);
+  const NodeState* goal = cur.state().node_by_id(std::uint32_t(3 * w + 1));
+  ASSERT_NE(goal, nullptr);
+  char want[32];
+  std::snprintf(want, sizeof want, "g %.1f", goal->g);
+  bool found = false;
+  for (const TextPrim& t : b.texts) found |= b.label(t) == want && int(t.x) == 1 && int(t.y) == 3;
+  EXPECT_TRUE(found) << want;
+  // Too many cells in view: nothing (the labels would be unreadable anyway).
+  DrawList none;
+  EXPECT_EQ(draw_search_numbers(none, cur.state(), w, h, all, Style::standard(), 2), 0u);
+  // Only the cells in view.
+  DrawList part;
+  EXPECT_LT(draw_search_numbers(part, cur.state(), w, h, MapRect{0, 0, 2, 2}, Style::standard()), seen);
 }
 
 TEST(Draw, ArcsInPathsAndShapesAreDrawnAsArcs) {

@@ -101,6 +101,9 @@ struct View {
     std::uint64_t uid = 0, version = 0;
     CapabilityMask cap = 0;
     ClearanceMetric metric = ClearanceMetric::True;
+    // The g heat map: which trace and frame (generation 0 = the clearance heat map).
+    std::uint64_t generation = 0;
+    std::size_t frame = 0;
     bool valid = false;
     bool operator==(const HeatKey&) const = default;
   } heat_key;
@@ -196,6 +199,8 @@ struct App {
 
   // Clearance overlay: a heat map texture over the terrain, numbers when zoomed in.
   bool show_clearance = false;
+  bool show_g_heat = false;       // g of the frame on screen as a heat map (instead of clearance)
+  bool show_search_numbers = true;  // g, h, f in each searched cell when zoomed in
   ClearanceMetric clearance_metric = ClearanceMetric::True;
   CapabilityMask clearance_cap = 0;  // 0 = the current agent's capability
   ClearanceCache clearance_cache;

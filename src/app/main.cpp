@@ -8,7 +8,7 @@
 //
 // --bench-frames N renders N frames without vsync, each timed from the start of the frame to
 // after glFinish (CPU and GPU work), prints "frames N mean_ms X p95_ms Y" and exits.
-// --bench-zoom Z zooms the views by Z from the fitted view (about the centre) first;
+// --zoom Z (or --bench-zoom Z) zooms the views by Z from the fitted view (about the centre);
 // --bench-scrub jumps to a different, pseudo-random frame of the timeline every frame (the
 // worst case for the search texture, rebuilt on every frame change).
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,8 @@ struct Options {
   int bench_frames = 0;
   double bench_zoom = 0;
   bool bench_scrub = false;
+  bool g_heat = false;
+  std::optional<pl::Vec2> center;  // map point to centre the views on
   int width = 1280, height = 800;
 };
 
@@ -58,7 +61,7 @@ struct Options {
                "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
                "[--preset ID] [--frame N|end] "
                "[--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
-               "[--bench-frames N [--bench-zoom Z] [--bench-scrub]]\n",
+               "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub]]\n",
                problem);
   std::exit(2);
 }
@@ -83,10 +86,17 @@ Options parse(int argc, char** argv) {
     else if (a == "--exit") o.exit_after = true;
     else if (a == "--clearance") o.clearance = true;
     else if (a == "--bench-scrub") o.bench_scrub = true;
-    else if (a == "--bench-zoom") {
+    else if (a == "--g-heat") o.g_heat = true;
+    else if (a == "--center") {
+      const std::string v = value();
+      double cx = 0, cy = 0;
+      if (std::sscanf(v.c_str(), "%lf,%lf", &cx, &cy) != 2) usage("--center wants X,Y in map units");
+      o.center = pl::Vec2{cx, cy};
+    }
+    else if (a == "--zoom" || a == "--bench-zoom") {
       const std::string v = value();
       if (std::sscanf(v.c_str(), "%lf", &o.bench_zoom) != 1 || !(o.bench_zoom > 0))
-        usage("--bench-zoom wants a positive factor");
+        usage("--zoom wants a positive factor");
     }
     else if (a == "--bench-frames") {
       const std::string v = value();
@@ -221,7 +231,10 @@ int main(int argc, char** argv) {
     app.ignore_input = headless;
     // Saved settings first, so the command line wins over them.
     if (!headless) pl::app::load_settings(app, config_file("settings.json"));
-    app.show_clearance = opt.clearance;
+    if (opt.clearance || opt.g_heat) {
+      app.show_clearance = opt.clearance && !opt.g_heat;
+      app.show_g_heat = opt.g_heat;
+    }
     app.compare_figures = opt.figures;
     app.run_on_open = !headless;
     try {
@@ -349,9 +362,13 @@ int main(int argc, char** argv) {
       pl::app::panel_status(app, 0, io.DisplaySize.y - pl::app::kStatusHeight, io.DisplaySize.x,
                             pl::app::kStatusHeight);
       pl::app::map_view_input(app);
-      if (bench && opt.bench_zoom > 0 && frame_ms.empty()) {
+      static bool zoomed = false;  // once, after the first fit
+      if ((opt.bench_zoom > 0 || opt.center) && !zoomed) {
+        zoomed = true;
         pl::app::View& v0 = *app.views[0];
-        v0.camera.zoom_at({v0.viewport.width * 0.5, v0.viewport.height * 0.5}, opt.bench_zoom);
+        if (opt.bench_zoom > 0)
+          v0.camera.zoom_at({v0.viewport.width * 0.5, v0.viewport.height * 0.5}, opt.bench_zoom);
+        if (opt.center) v0.camera.center_on(*opt.center);
         app.sync_cameras(0);
       }
       if (bench && opt.bench_scrub && app.view().cursor) {
@@ -395,9 +412,18 @@ int main(int argc, char** argv) {
           v.renderer->set_terrain(pl::terrain_image(map));
           v.terrain_key = tkey;
         }
-        if (app.show_clearance) {
+        if (app.show_g_heat && v.cursor && v.shown_width == map.width() && v.shown_height == map.height()) {
+          // g of the frame on screen: rebuilt when the trace or the frame changes.
+          const pl::app::View::HeatKey key{map.uid(), map.version(), 0, app.clearance_metric,
+                                           v.trace_generation + 1, v.cursor->frame(), true};
+          if (!(key == v.heat_key)) {
+            v.renderer->set_heat(pl::g_image(v.cursor->state(), map.width(), map.height()));
+            v.heat_key = key;
+          }
+          v.renderer->heat_opacity = 0.7f;
+        } else if (app.show_clearance) {
           const pl::app::View::HeatKey key{map.uid(), map.version(), app.overlay_capability(),
-                                           app.clearance_metric, true};
+                                           app.clearance_metric, 0, 0, true};
           if (!(key == v.heat_key)) {
             const pl::ClearanceGrid& grid = app.clearance_cache.get(map, key.cap, key.metric);
             v.renderer->set_heat(pl::clearance_image(grid, map.width(), map.height()));

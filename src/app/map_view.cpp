@@ -454,6 +454,9 @@ void map_view_build(App& app) {
       // Each view marks what it expanded and the other did not.
       if (diff) draw_closed_difference(dl, app.diff_views[vi], map.width(), style, visible);
       draw_search_state(dl, v.cursor->state(), style, o);
+      if (app.show_search_numbers && v.camera.zoom() >= 40)
+        draw_search_numbers(dl, v.cursor->state(), map.width(), map.height(), visible, style, 4096,
+                            float(std::min(14.0, v.camera.zoom() / 4.5)));
     } else {
       if (v.renderer) v.renderer->show_search = false;
       if (v.result.found && run_fits) draw_path(dl, v.result.pieces, style);

@@ -22,7 +22,11 @@ void section_overlays(App& app) {
       ImGui::SetTooltip("Shapes a planner marks as usable only by some agents (HAA* edges and "
                         "entrances: a capability and a clearance) are hidden unless the view's "
                         "agent has that capability and is no larger. Hover one for its label.");
-    ImGui::Checkbox("clearance heat map", &app.show_clearance);
+    ImGui::Checkbox("g, h, f in each cell (zoomed in)", &app.show_search_numbers);
+    if (ImGui::Checkbox("g heat map of the frame", &app.show_g_heat) && app.show_g_heat)
+      app.show_clearance = false;
+    if (ImGui::Checkbox("clearance heat map", &app.show_clearance) && app.show_clearance)
+      app.show_g_heat = false;
     if (app.show_clearance) {
       ImGui::Indent();
       int metric = app.clearance_metric == ClearanceMetric::True ? 0 : 1;

@@ -41,6 +41,8 @@ void load_settings(App& app, const std::string& path) {
   read(j, "parent_arrows", app.show_parent_arrows);
   read(j, "only_usable_shapes", app.only_usable_shapes);
   read(j, "clearance", app.show_clearance);
+  read(j, "g_heat", app.show_g_heat);
+  read(j, "search_numbers", app.show_search_numbers);
   std::string metric;
   read(j, "clearance_metric", metric);
   if (metric == "brushfire") app.clearance_metric = ClearanceMetric::Brushfire;
@@ -63,6 +65,8 @@ bool save_settings(const App& app, const std::string& path) {
   j["parent_arrows"] = app.show_parent_arrows;
   j["only_usable_shapes"] = app.only_usable_shapes;
   j["clearance"] = app.show_clearance;
+  j["g_heat"] = app.show_g_heat;
+  j["search_numbers"] = app.show_search_numbers;
   j["clearance_metric"] = app.clearance_metric == ClearanceMetric::Brushfire ? "brushfire" : "true";
   j["lock_cameras"] = app.lock_cameras;
   j["lock_timelines"] = app.lock_timelines;

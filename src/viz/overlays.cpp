@@ -1,5 +1,7 @@
 #include "viz/overlays.hpp"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -204,6 +206,32 @@ void draw_search_state(DrawSink& sink, const FrameState& state, const Style& sty
     draw_shapes(sink, state, style, options);
   }
   if (options.path) draw_path(sink, state.path(), style, options.path_px);
+}
+
+std::size_t draw_search_numbers(DrawSink& sink, const FrameState& state, int width, int height,
+                                const MapRect& visible, const Style& style, std::size_t max_cells,
+                                float size_px) {
+  if (!sink.wants(Layer::Search) || width <= 0 || height <= 0) return 0;
+  const CellRange r = cells_in(visible, width, height);
+  if (r.count() == 0 || r.count() > max_cells) return 0;
+  sink.set_layer(Layer::Search);
+  const Rgba c = style.colour(StyleItem::ClearanceLabel);
+  std::size_t n = 0;
+  char buf[32];
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x) {
+      const NodeState* node = state.node_by_id(std::uint32_t(y) * std::uint32_t(width) + std::uint32_t(x));
+      if (!node || node->status == NodeStatus::Unseen || !node_cell(*node, width, height)) continue;
+      const double rows[3] = {node->g, node->h, node->f()};
+      const char* names[3] = {"g", "h", "f"};
+      for (int k = 0; k < 3; ++k) {
+        const int len = std::snprintf(buf, sizeof buf, "%s %.1f", names[k], rows[k]);
+        sink.text({x + 0.5, y + 0.22 + 0.28 * k}, std::string_view(buf, std::size_t(std::max(len, 0))), c,
+                  TextAnchor::Center, size_px);
+      }
+      ++n;
+    }
+  return n;
 }
 
 std::size_t draw_clearance_numbers(DrawSink& sink, const ClearanceGrid& grid, int width, int height,

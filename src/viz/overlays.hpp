@@ -79,6 +79,13 @@ struct ClearanceLabelOptions {
   float size_px = 0;       // 0 = the renderer's default
 };
 
+// g, h and f of every open or closed grid cell in view, three small lines per cell, on
+// Layer::Search (for close zooms: a cell must be some 40 pixels wide to read them). Nothing when
+// more than max_cells are visible. Returns the number of cells labelled.
+std::size_t draw_search_numbers(DrawSink& sink, const FrameState& state, int width, int height,
+                                const MapRect& visible, const Style& style,
+                                std::size_t max_cells = 4096, float size_px = 10);
+
 // The clearance value at the centre of each visible cell, on Layer::Clearance. Returns the
 // number of labels emitted.
 std::size_t draw_clearance_numbers(DrawSink& sink, const ClearanceGrid& grid, int width, int height,
