@@ -222,6 +222,9 @@ int main(int argc, char** argv) {
   static std::string ini = headless ? std::string() : config_file("imgui.ini");
   io.IniFilename = headless ? nullptr : ini.c_str();
   ImGui::StyleColorsDark();
+  // Opaque popups and windows: dialogs over a busy map must stay readable.
+  ImGui::GetStyle().Colors[ImGuiCol_PopupBg].w = 1.0f;
+  ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 1.0f;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 

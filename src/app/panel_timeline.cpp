@@ -119,6 +119,32 @@ void section_timeline(App& app) {
 
       const FrameState& s = c.state();
       ImGui::Text("frame %zu / %zu", c.frame(), c.last_frame());
+      // What this frame did, from its events.
+      {
+        std::size_t opened = 0, relaxed = 0, closed = 0, tests = 0, marks = 0, paths = 0;
+        for (const TraceEvent& e : c.trace().frame_events(c.frame())) {
+          switch (e.kind) {
+            case TraceEvent::Kind::Open: ++opened; break;
+            case TraceEvent::Kind::Relax: ++relaxed; break;
+            case TraceEvent::Kind::Close: ++closed; break;
+            case TraceEvent::Kind::Test: ++tests; break;
+            case TraceEvent::Kind::Mark: ++marks; break;
+            case TraceEvent::Kind::Path: ++paths; break;
+            default: break;
+          }
+        }
+        std::string what;
+        auto add = [&](std::size_t n, const char* word) {
+          if (n) what += (what.empty() ? "" : ", ") + std::to_string(n) + " " + word;
+        };
+        add(closed, "expanded");
+        add(opened, "opened");
+        add(relaxed, "improved");
+        add(tests, "tested");
+        add(marks, "marked");
+        add(paths, "path");
+        ImGui::TextWrapped("this frame: %s", what.empty() ? "nothing (start)" : what.c_str());
+      }
       if (!s.phase().empty())
         ImGui::Text("phase: %.*s", int(s.phase().size()), s.phase().data());
       const SearchCounters& k = s.counters();
