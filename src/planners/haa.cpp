@@ -639,12 +639,22 @@ void HaaAbstraction::weak_dominance(SearchObserver* obs) {
   auto pair_key = [&](std::uint32_t i) {
     return std::pair{nodes_[edges_[i].a].cluster, nodes_[edges_[i].b].cluster};
   };
+  // Twice the distance of an inter-edge from the middle of its border: among equals, the
+  // transitions far from the middle go first, so the survivors cost agents the least detour.
+  auto off_centre = [&](const Edge& e) {
+    const Node& na = nodes_[e.a];
+    const Node& nb = nodes_[e.b];
+    int x0, y0, x1, y1;
+    cluster_rect(na.cluster, x0, y0, x1, y1);
+    return na.y == nb.y ? std::abs(2 * na.y + 1 - (y0 + y1)) : std::abs(2 * na.x + 1 - (x0 + x1));
+  };
   auto weaker = [&](std::uint32_t a, std::uint32_t b) {
     const Edge& x = edges_[a];
     const Edge& y = edges_[b];
     if (std::popcount(x.capability) != std::popcount(y.capability))
       return std::popcount(x.capability) > std::popcount(y.capability);
     if (x.clearance != y.clearance) return x.clearance < y.clearance;
+    if (off_centre(x) != off_centre(y)) return off_centre(x) > off_centre(y);
     return a > b;
   };
   std::sort(inter.begin(), inter.end(), [&](std::uint32_t a, std::uint32_t b) {
