@@ -1,7 +1,9 @@
 // The app's display and timeline settings, kept between runs in config_dir()/settings.json
 // (the window layout is ImGui's imgui.ini beside it). Written on a normal exit, read at start;
 // a missing or unreadable file means defaults, never an error that stops the app.
+#include <array>
 #include <exception>
+#include <utility>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +28,24 @@ void read(const json& j, const char* key, T& out) {
   }
 }
 
+// The on/off settings, by their names in the file: one list serves reading and writing.
+template <class AppT>
+auto flags(AppT& app) {
+  return std::array<std::pair<const char*, decltype(&app.grid_lines)>, 11>{{
+      {"grid_lines", &app.grid_lines},
+      {"parent_arrows", &app.show_parent_arrows},
+      {"only_usable_shapes", &app.only_usable_shapes},
+      {"clearance", &app.show_clearance},
+      {"g_heat", &app.show_g_heat},
+      {"search_numbers", &app.show_search_numbers},
+      {"lock_cameras", &app.lock_cameras},
+      {"lock_timelines", &app.lock_timelines},
+      {"difference", &app.show_difference},
+      {"auto_rerun", &app.auto_rerun},
+      {"compare_figures", &app.compare_figures},
+  }};
+}
+
 }  // namespace
 
 void load_settings(App& app, const std::string& path) {
@@ -36,21 +56,11 @@ void load_settings(App& app, const std::string& path) {
     return;  // first start, or a file we cannot use: defaults
   }
   if (!j.is_object()) return;
+  for (const auto& [key, field] : flags(app)) read(j, key, *field);
   read(j, "fps", app.fps);
-  read(j, "grid_lines", app.grid_lines);
-  read(j, "parent_arrows", app.show_parent_arrows);
-  read(j, "only_usable_shapes", app.only_usable_shapes);
-  read(j, "clearance", app.show_clearance);
-  read(j, "g_heat", app.show_g_heat);
-  read(j, "search_numbers", app.show_search_numbers);
   std::string metric;
   read(j, "clearance_metric", metric);
   if (metric == "brushfire") app.clearance_metric = ClearanceMetric::Brushfire;
-  read(j, "lock_cameras", app.lock_cameras);
-  read(j, "lock_timelines", app.lock_timelines);
-  read(j, "difference", app.show_difference);
-  read(j, "auto_rerun", app.auto_rerun);
-  read(j, "compare_figures", app.compare_figures);
   read(j, "brush_size", app.brush_size);
   if (app.brush_size < 1 || app.brush_size > 32) app.brush_size = 1;
   if (!(app.fps >= 1 && app.fps <= 5000)) app.fps = 30;
@@ -60,19 +70,9 @@ void load_settings(App& app, const std::string& path) {
 
 bool save_settings(const App& app, const std::string& path) {
   json j;
+  for (const auto& [key, field] : flags(app)) j[key] = *field;
   j["fps"] = app.fps;
-  j["grid_lines"] = app.grid_lines;
-  j["parent_arrows"] = app.show_parent_arrows;
-  j["only_usable_shapes"] = app.only_usable_shapes;
-  j["clearance"] = app.show_clearance;
-  j["g_heat"] = app.show_g_heat;
-  j["search_numbers"] = app.show_search_numbers;
   j["clearance_metric"] = app.clearance_metric == ClearanceMetric::Brushfire ? "brushfire" : "true";
-  j["lock_cameras"] = app.lock_cameras;
-  j["lock_timelines"] = app.lock_timelines;
-  j["difference"] = app.show_difference;
-  j["auto_rerun"] = app.auto_rerun;
-  j["compare_figures"] = app.compare_figures;
   j["brush_size"] = app.brush_size;
   json layers = json::object();
   for (std::size_t l = 0; l < kLayerCount; ++l) layers[layer_name(Layer(l))] = bool(app.layers[l]);
