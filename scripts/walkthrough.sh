@@ -65,7 +65,7 @@ click 66 36                # Edit tab
 xdotool mousemove 115 183 keydown ctrl click 1 keyup ctrl   # size slider: type a value
 xdotool key ctrl+a type 3
 xdotool key Return
-shot 4-size3-stale
+shot 4-size3
 click 205 10               # Compare
 click 280 67               # A* vs Annotated A* (agent size)
 sleep 1
