@@ -368,11 +368,28 @@ void HaaAbstraction::scan_entrances(const GridMap& map, SearchObserver* obs) {
     const int enough = std::min(en.clearance, params_.sizes.back());
     int last = 0;  // end of the prefix of pairs that every agent able to cross here can use
     while (last + 1 < en.length && m[std::size_t(last + 1)] >= enough) ++last;
+    // The middle of that prefix; but a pair that already carries nodes (the transition of an
+    // overlapping entrance of another capability) within the prefix's middle half is taken
+    // instead, the way the paper re-uses nodes: it saves two nodes and their intra-edges.
+    auto middle = [&] {
+      const int mid = last / 2;
+      int best = mid, best_off = (last + 1) / 4 + 1;
+      for (int k = 0; k <= last; ++k) {
+        const Pair& p = pairs[std::size_t(i0 + k)];
+        const bool reused = node_of_cell_[std::size_t(p.ay) * std::size_t(w_) + std::size_t(p.ax)] >= 0 &&
+                            node_of_cell_[std::size_t(p.by) * std::size_t(w_) + std::size_t(p.bx)] >= 0;
+        if (reused && std::abs(k - mid) < best_off) {
+          best = k;
+          best_off = std::abs(k - mid);
+        }
+      }
+      return best;
+    };
     switch (params_.placement) {
       case HaaPlacement::Paper: chosen = {first}; break;
-      case HaaPlacement::Middle: chosen = {last / 2}; break;
+      case HaaPlacement::Middle: chosen = {middle()}; break;
       case HaaPlacement::Spread:
-        chosen = {last / 2};
+        chosen = {middle()};
         if (en.length >= std::max(3, cs / 2) && en.length - 1 != chosen[0]) chosen.push_back(en.length - 1);
         break;
     }
