@@ -51,8 +51,8 @@ std::string scene_file() {
 TEST(CircleCli, PathAroundACircleWithAnAgentRadius) {
   const std::string scene = scene_file();
   // Grown by the radius 1, the circle is r = 3 at distance 10 from both ends.
-  const CliRun r = run_cli("path '" + scene +
-                           "' --planner circles --start 0,10 --goal 20,10 --radius 1 --json");
+  const CliRun r =
+      run_cli("path '" + scene + "' --planner circles --start 0,10 --goal 20,10 --radius 1 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["found"].get<bool>());
@@ -75,8 +75,9 @@ TEST(CircleCli, PathAroundACircleWithAnAgentRadius) {
   EXPECT_EQ(j["planner"], "circles");
 
   // Eager gives the same length.
-  const CliRun e = run_cli("path '" + scene +
-                           "' --planner circles --set mode=eager --start 0,10 --goal 20,10 --radius 1 --json");
+  const CliRun e =
+      run_cli("path '" + scene +
+              "' --planner circles --set mode=eager --start 0,10 --goal 20,10 --radius 1 --json");
   ASSERT_EQ(e.code, 0) << e.err;
   EXPECT_EQ(nlohmann::json::parse(e.out)["length"].get<double>(), j["length"].get<double>());
 
@@ -88,7 +89,9 @@ TEST(CircleCli, PathAroundACircleWithAnAgentRadius) {
   EXPECT_FALSE(ji["found"].get<bool>());
   EXPECT_EQ(ji["message"], "start is inside obstacle 1");
   // A bad parameter value is bad input.
-  EXPECT_EQ(run_cli("path '" + scene + "' --planner circles --set mode=fast --start 0,0 --goal 1,1").code, 2);
+  EXPECT_EQ(
+      run_cli("path '" + scene + "' --planner circles --set mode=fast --start 0,0 --goal 1,1").code,
+      2);
   std::filesystem::remove(scene);
 }
 
@@ -102,7 +105,8 @@ TEST(CircleCli, CirclesBench) {
     EXPECT_EQ(row["forests"].get<int>(), 2);
     // Lazy builds part of what eager builds.
     EXPECT_LE(row["lazy"]["nodes"].get<double>(), row["eager"]["nodes"].get<double>());
-    EXPECT_LE(row["lazy"]["surfing_tests"].get<double>(), row["eager"]["surfing_tests"].get<double>());
+    EXPECT_LE(row["lazy"]["surfing_tests"].get<double>(),
+              row["eager"]["surfing_tests"].get<double>());
     EXPECT_EQ(row["lazy"]["expanded"].get<double>(), row["eager"]["expanded"].get<double>());
   }
   const CliRun text = run_cli("circles-bench --counts 10 --forests 1 --overlap no --tsv -");

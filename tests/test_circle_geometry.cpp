@@ -19,7 +19,9 @@ void expect_near(Vec2 a, Vec2 b, double tol = kTol) {
 }
 
 // The direction of travel around circle c at p of a path moving along v: +1 = increasing angle.
-int travel_dir(const Circle& c, Vec2 p, Vec2 v) { return cross(p - c.center(), v) > 0 ? 1 : -1; }
+int travel_dir(const Circle& c, Vec2 p, Vec2 v) {
+  return cross(p - c.center(), v) > 0 ? 1 : -1;
+}
 
 // Every existing bitangent touches both circles perpendicularly and its dirs match the travel.
 void expect_valid_bitangents(const Circle& a, const Circle& b, const Bitangents& bt) {
@@ -220,9 +222,9 @@ TEST(CircleGeometry, SweepsAndArcs) {
 
 TEST(CircleGeometry, ArcBlockedByACircle) {
   const Arc top = arc_between({0, 0, 5}, kPi, 2 * kPi - 1e-9, 1);  // upper half on screen: y < 0
-  EXPECT_TRUE(arc_blocked_by(top, {0, -6, 2}));   // cuts the middle
-  EXPECT_FALSE(arc_blocked_by(top, {0, 6, 2}));   // cuts the other half
-  EXPECT_FALSE(arc_blocked_by(top, {0, -8, 2}));  // apart
+  EXPECT_TRUE(arc_blocked_by(top, {0, -6, 2}));                    // cuts the middle
+  EXPECT_FALSE(arc_blocked_by(top, {0, 6, 2}));                    // cuts the other half
+  EXPECT_FALSE(arc_blocked_by(top, {0, -8, 2}));                   // apart
   // Touching the arc at an inner point blocks (a contact point has no width); touching an end
   // does not (the path only reaches it).
   EXPECT_TRUE(arc_blocked_by(top, {0, -7, 2}));

@@ -240,7 +240,8 @@ TEST(CirclePlanner, StartOrGoalInsideAnObstacle) {
 TEST(CirclePlanner, EnclosedGoalHasNoPath) {
   // A ring of overlapping circles around the goal.
   std::vector<Circle> cs;
-  for (int i = 0; i < 12; ++i) cs.push_back({50 + 10 * std::cos(i * kPi / 6), 50 + 10 * std::sin(i * kPi / 6), 3});
+  for (int i = 0; i < 12; ++i)
+    cs.push_back({50 + 10 * std::cos(i * kPi / 6), 50 + 10 * std::sin(i * kPi / 6), 3});
   for (CircleGraphMode mode : {CircleGraphMode::Lazy, CircleGraphMode::Eager}) {
     const PlanResult r = plan(cs, query({0, 0}, {50, 50}), mode);
     EXPECT_FALSE(r.found);
@@ -280,7 +281,8 @@ double reference_length(const std::vector<Circle>& grown, Vec2 s, Vec2 g) {
       if (sd.distance < grown[size_t(k)].r - kCircleEps) return false;
       if (sd.distance <= grown[size_t(k)].r + kCircleEps)
         for (int m = 0; m < int(grown.size()); ++m)
-          if (m != k && distance(sd.closest, grown[size_t(m)].center()) <= grown[size_t(m)].r + kCircleEps)
+          if (m != k &&
+              distance(sd.closest, grown[size_t(m)].center()) <= grown[size_t(m)].r + kCircleEps)
             return false;
     }
     return true;
@@ -427,7 +429,8 @@ TEST(CirclePlanner, RandomForestProperties) {
     if (!f.circles.empty()) {
       std::vector<Circle> fewer = f.circles;
       fewer.erase(fewer.begin() + long(rng() % fewer.size()));
-      const PlanResult r2 = plan(fewer, f.q, it % 2 ? CircleGraphMode::Lazy : CircleGraphMode::Eager);
+      const PlanResult r2 =
+          plan(fewer, f.q, it % 2 ? CircleGraphMode::Lazy : CircleGraphMode::Eager);
       ASSERT_TRUE(r2.found);
       EXPECT_LE(r2.length, lazy.length + 1e-9 * lazy.length);
     }
@@ -491,7 +494,8 @@ TEST(CirclePlanner, WatchingShowsTheGraphAndChangesNothing) {
     // Nodes carry their position; the goal's g is the length.
     const NodeState* goal = nullptr;
     for (const NodeState& n : s.nodes())
-      if (n.desc.x == float(f.q.goal.x) && n.desc.y == float(f.q.goal.y) && n.status == NodeStatus::Closed)
+      if (n.desc.x == float(f.q.goal.x) && n.desc.y == float(f.q.goal.y) &&
+          n.status == NodeStatus::Closed)
         goal = &n;
     ASSERT_NE(goal, nullptr);
     EXPECT_NEAR(goal->g, plain.length, 1e-9 * plain.length);
@@ -560,19 +564,22 @@ TEST(CirclePlanner, RegisteredWithTheRegistry) {
   scene.map = GridMap(20, 20);
   const Query q = query({0, 10}, {20, 10});
   const PlanResult lazy = Registry::builtin().create("circles")->plan(scene, q);
-  const PlanResult eager = Registry::builtin().create("circles", {{"mode", "eager"}})->plan(scene, q);
+  const PlanResult eager =
+      Registry::builtin().create("circles", {{"mode", "eager"}})->plan(scene, q);
   EXPECT_EQ(lazy.length, eager.length);
   EXPECT_NEAR(lazy.length, 2 * std::sqrt(91.0) + 3 * (kPi - 2 * std::acos(0.3)), 1e-9);
   // A circle on the map's edge sends the path outside the map; the result says so.
   scene.circles = {{10, 10, 9.5}};
-  const PlanResult out = Registry::builtin().create("circles")->plan(scene, query({0, 10}, {20, 10}));
+  const PlanResult out =
+      Registry::builtin().create("circles")->plan(scene, query({0, 10}, {20, 10}));
   ASSERT_TRUE(out.found);
   double leaves = -1;
   for (auto& [k, v] : out.stats)
     if (k == "leaves_map") leaves = v;
   EXPECT_EQ(leaves, 0);  // r 9.5 around (10, 10) stays inside 20 x 20
   scene.circles = {{10, 10, 10.5}};
-  const PlanResult out2 = Registry::builtin().create("circles")->plan(scene, query({-1, 10}, {21, 10}));
+  const PlanResult out2 =
+      Registry::builtin().create("circles")->plan(scene, query({-1, 10}, {21, 10}));
   ASSERT_TRUE(out2.found);
   for (auto& [k, v] : out2.stats)
     if (k == "leaves_map") leaves = v;

@@ -35,11 +35,16 @@ struct ModeFigures {
   double nodes = 0, surfing_tests = 0, surfing_edges = 0, hugging_tests = 0, hugging_edges = 0;
   double expanded = 0, circles_built = 0;
   json to_json() const {
-    return {{"time_ms", time_ms},         {"build_ms", build_ms},
-            {"search_ms", search_ms},     {"nodes", nodes},
-            {"surfing_tests", surfing_tests}, {"surfing_edges", surfing_edges},
-            {"hugging_tests", hugging_tests}, {"hugging_edges", hugging_edges},
-            {"expanded", expanded},       {"circles_built", circles_built}};
+    return {{"time_ms", time_ms},
+            {"build_ms", build_ms},
+            {"search_ms", search_ms},
+            {"nodes", nodes},
+            {"surfing_tests", surfing_tests},
+            {"surfing_edges", surfing_edges},
+            {"hugging_tests", hugging_tests},
+            {"hugging_edges", hugging_edges},
+            {"expanded", expanded},
+            {"circles_built", circles_built}};
   }
 };
 
@@ -53,7 +58,8 @@ struct Row {
 
 // Runs one query `repeat` times and keeps the fastest run's time (the graph figures are the
 // same every run).
-PlanResult run_query(const CircleForest& f, CircleGraphMode mode, int repeat, CircleGraphStats& st) {
+PlanResult run_query(const CircleForest& f, CircleGraphMode mode, int repeat,
+                     CircleGraphStats& st) {
   CirclePlanOptions opt;
   opt.mode = mode;
   PlanResult best;
@@ -84,7 +90,8 @@ void add(ModeFigures& m, const PlanResult& r, const CircleGraphStats& s, double 
 int run_circles_bench(const CirclesBenchOptions& o) {
   if (o.counts.empty()) throw InputError("circles-bench: --counts is empty");
   for (int c : o.counts)
-    if (c < 0 || c > 100000) throw InputError("circles-bench: count " + std::to_string(c) + " is outside [0, 100000]");
+    if (c < 0 || c > 100000)
+      throw InputError("circles-bench: count " + std::to_string(c) + " is outside [0, 100000]");
   std::vector<bool> overlaps;
   if (o.overlap != "no") overlaps.push_back(true);
   if (o.overlap != "yes") overlaps.push_back(false);
@@ -111,7 +118,8 @@ int run_circles_bench(const CirclesBenchOptions& o) {
         add(row.lazy, lazy, sl, w);
         row.found += lazy.found;
         // The two modes search the same graph: any difference is a bug.
-        if (eager.found != lazy.found || (lazy.found && eager.length != lazy.length)) ++row.mismatches;
+        if (eager.found != lazy.found || (lazy.found && eager.length != lazy.length))
+          ++row.mismatches;
       }
       rows.push_back(row);
     }
@@ -119,7 +127,9 @@ int run_circles_bench(const CirclesBenchOptions& o) {
 
   int mismatches = 0;
   for (const Row& r : rows) mismatches += r.mismatches;
-  auto speedup = [](const Row& r) { return r.lazy.time_ms > 0 ? r.eager.time_ms / r.lazy.time_ms : 0.0; };
+  auto speedup = [](const Row& r) {
+    return r.lazy.time_ms > 0 ? r.eager.time_ms / r.lazy.time_ms : 0.0;
+  };
   if (o.json) {
     json arr = json::array();
     for (const Row& r : rows)
@@ -143,14 +153,16 @@ int run_circles_bench(const CirclesBenchOptions& o) {
                 "found", "eager ms", "nodes", "tests", "expand", "lazy ms", "nodes", "tests",
                 "expand", "built", "speedup");
     for (const Row& r : rows)
-      std::printf("%6d %7s %2d/%-2d | %9.3f %8.0f %8.0f %7.0f | %8.3f %7.0f %7.0f %7.0f %6.1f | %6.1fx\n",
-                  r.count, r.overlap ? "yes" : "no", r.found, r.forests, r.eager.time_ms,
-                  r.eager.nodes, r.eager.surfing_tests + r.eager.hugging_tests, r.eager.expanded,
-                  r.lazy.time_ms, r.lazy.nodes, r.lazy.surfing_tests + r.lazy.hugging_tests,
-                  r.lazy.expanded, r.lazy.circles_built, speedup(r));
-    std::printf("times: mean per query over %d forests (fastest of %d runs each); agent radius %g;"
-                " eager/lazy length mismatches: %d\n",
-                o.forests, o.repeat, o.radius, mismatches);
+      std::printf(
+          "%6d %7s %2d/%-2d | %9.3f %8.0f %8.0f %7.0f | %8.3f %7.0f %7.0f %7.0f %6.1f | %6.1fx\n",
+          r.count, r.overlap ? "yes" : "no", r.found, r.forests, r.eager.time_ms, r.eager.nodes,
+          r.eager.surfing_tests + r.eager.hugging_tests, r.eager.expanded, r.lazy.time_ms,
+          r.lazy.nodes, r.lazy.surfing_tests + r.lazy.hugging_tests, r.lazy.expanded,
+          r.lazy.circles_built, speedup(r));
+    std::printf(
+        "times: mean per query over %d forests (fastest of %d runs each); agent radius %g;"
+        " eager/lazy length mismatches: %d\n",
+        o.forests, o.repeat, o.radius, mismatches);
   }
   if (!o.tsv.empty()) {
     std::ofstream file;
@@ -166,9 +178,9 @@ int run_circles_bench(const CirclesBenchOptions& o) {
       for (const auto& [mode, m] : {std::pair{"eager", &r.eager}, std::pair{"lazy", &r.lazy}})
         out << r.count << '\t' << r.circles << '\t' << (r.overlap ? "yes" : "no") << '\t'
             << r.forests << '\t' << r.found << '\t' << r.mismatches << '\t' << mode << '\t'
-            << m->time_ms << '\t' << m->build_ms << '\t' << m->search_ms << '\t' << m->nodes
-            << '\t' << m->surfing_tests << '\t' << m->surfing_edges << '\t' << m->hugging_tests
-            << '\t' << m->hugging_edges << '\t' << m->expanded << '\t' << m->circles_built << '\n';
+            << m->time_ms << '\t' << m->build_ms << '\t' << m->search_ms << '\t' << m->nodes << '\t'
+            << m->surfing_tests << '\t' << m->surfing_edges << '\t' << m->hugging_tests << '\t'
+            << m->hugging_edges << '\t' << m->expanded << '\t' << m->circles_built << '\n';
   }
   return mismatches ? kFailed : kOk;
 }

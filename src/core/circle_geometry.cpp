@@ -6,7 +6,9 @@ namespace {
 
 // acos with its argument clamped: callers have already excluded the cases where the true value
 // is outside [-1, 1], so only rounding can push it over.
-double safe_acos(double x) { return std::acos(std::clamp(x, -1.0, 1.0)); }
+double safe_acos(double x) {
+  return std::acos(std::clamp(x, -1.0, 1.0));
+}
 
 }  // namespace
 
@@ -103,8 +105,8 @@ ArcDistance arc_point_distance(const Arc& arc, Vec2 p) {
   if (dc > 0) {
     const double toward = std::atan2(v.y, v.x);
     // Interior when the direction of p lies strictly between the arc's ends.
-    const double rel = normalize_angle(arc.sweep >= 0 ? toward - arc.start_angle
-                                                      : arc.start_angle - toward);
+    const double rel =
+        normalize_angle(arc.sweep >= 0 ? toward - arc.start_angle : arc.start_angle - toward);
     const double span = std::abs(arc.sweep);
     if (rel > kAngleEps && rel < span - kAngleEps) {
       out.distance = std::abs(dc - arc.radius);

@@ -24,8 +24,12 @@ inline constexpr double kCircleEps = 1e-9;
 // Angles closer than this count as equal (a sweep this close to 2 pi is a zero sweep).
 inline constexpr double kAngleEps = 1e-12;
 
-inline Vec2 unit(double angle) { return {std::cos(angle), std::sin(angle)}; }
-inline double angle_of(Vec2 v) { return normalize_angle(std::atan2(v.y, v.x)); }
+inline Vec2 unit(double angle) {
+  return {std::cos(angle), std::sin(angle)};
+}
+inline double angle_of(Vec2 v) {
+  return normalize_angle(std::atan2(v.y, v.x));
+}
 
 // ---- Bitangents ------------------------------------------------------------------------------
 
@@ -77,8 +81,8 @@ int point_tangents(Vec2 p, const Circle& c, std::array<PointTangent, 2>& out);
 
 struct SegmentDistance {
   double distance = 0;
-  double u = 0;   // where the perpendicular from the point meets the segment, clamped to [0, 1]
-  Vec2 closest;   // a + u (b - a)
+  double u = 0;  // where the perpendicular from the point meets the segment, clamped to [0, 1]
+  Vec2 closest;  // a + u (b - a)
 };
 // Distance from c to segment ab. u is clamped so that a circle off the end of the segment that
 // covers an endpoint still counts (the overlapping-circles case of the article). a == b is a

@@ -61,7 +61,8 @@ GridMap grid_with_circles(const GridMap& map, std::span<const Circle> circles,
 GridMap grid_with_circles(const GridMap& map, std::span<const Circle> circles,
                           const CircleRasterOptions& options, TerrainId obstacle) {
   GridMap out = map;
-  const std::vector<std::uint8_t> mask = circle_cell_mask(map.width(), map.height(), circles, options);
+  const std::vector<std::uint8_t> mask =
+      circle_cell_mask(map.width(), map.height(), circles, options);
   std::vector<TerrainId> cells = map.cells();
   for (size_t i = 0; i < cells.size(); ++i)
     if (mask[i]) cells[i] = obstacle;

@@ -47,7 +47,8 @@ GridMap grid_with_circles(const GridMap& map, std::span<const Circle> circles,
                           const CircleRasterOptions& options, TerrainId obstacle);
 
 // How a scene becomes the grid a grid planner searches when its circles count as obstacles.
-inline GridMap scene_grid_with_circles(const Scene& scene, const CircleRasterOptions& options = {}) {
+inline GridMap scene_grid_with_circles(const Scene& scene,
+                                       const CircleRasterOptions& options = {}) {
   return grid_with_circles(scene.map, scene.circles, options);
 }
 

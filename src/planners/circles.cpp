@@ -60,7 +60,8 @@ class CircleGrid {
   bool walk(Vec2 a, Vec2 b, F&& f) const {
     const double x0 = (a.x - origin_.x) * inv_, y0 = (a.y - origin_.y) * inv_;
     const double x1 = (b.x - origin_.x) * inv_, y1 = (b.y - origin_.y) * inv_;
-    int x = std::clamp(int(std::floor(x0)), 0, nx_ - 1), y = std::clamp(int(std::floor(y0)), 0, ny_ - 1);
+    int x = std::clamp(int(std::floor(x0)), 0, nx_ - 1),
+        y = std::clamp(int(std::floor(y0)), 0, ny_ - 1);
     const int ex = std::clamp(int(std::floor(x1)), 0, nx_ - 1);
     const int ey = std::clamp(int(std::floor(y1)), 0, ny_ - 1);
     const double dx = x1 - x0, dy = y1 - y0;
@@ -122,10 +123,10 @@ struct Node {
   std::int32_t circle = kNoCircle;
   std::int8_t dir = 0;  // travel around the circle: +1 increasing angle, -1 decreasing
   NodeType type = NodeType::Start;
-  std::uint8_t hug_state = 0;           // Arrival: 0 not computed, 1 edge, 2 none
-  std::uint32_t target = kNoNode;       // Departure: where its surfing edge ends
-  std::uint32_t ring_pos = kNoNode;     // Departure: index in its ring
-  std::uint32_t hug_to = kNoNode;       // Arrival: the first departure it meets
+  std::uint8_t hug_state = 0;        // Arrival: 0 not computed, 1 edge, 2 none
+  std::uint32_t target = kNoNode;    // Departure: where its surfing edge ends
+  std::uint32_t ring_pos = kNoNode;  // Departure: index in its ring
+  std::uint32_t hug_to = kNoNode;    // Arrival: the first departure it meets
   // Search state.
   double g = kInf;
   std::uint32_t parent = kNoNode;
@@ -170,8 +171,13 @@ class CircleSearch {
  public:
   CircleSearch(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
                const CirclePlanOptions& o, const RunContext& ctx)
-      : c_(std::move(circles)), orig_(std::move(original)), opt_(o), ctx_(ctx),
-        obs_(ctx.observer), start_p_(q.start.position()), goal_p_(q.goal.position()) {
+      : c_(std::move(circles)),
+        orig_(std::move(original)),
+        opt_(o),
+        ctx_(ctx),
+        obs_(ctx.observer),
+        start_p_(q.start.position()),
+        goal_p_(q.goal.position()) {
     const std::size_t n = c_.size();
     data_.resize(n);
     stamp_.assign(n, 0);
@@ -194,7 +200,8 @@ class CircleSearch {
       build(k);
       if (obs_) obs_->frame();
       // A large eager graph takes a while: let the caller follow and stop it.
-      if (ctx_.progress) ctx_.progress->store(float(k + 1) / float(c_.size()), std::memory_order_relaxed);
+      if (ctx_.progress)
+        ctx_.progress->store(float(k + 1) / float(c_.size()), std::memory_order_relaxed);
       if (ctx_.cancelled()) {
         cancelled_ = true;
         return;
@@ -254,8 +261,7 @@ class CircleSearch {
       expand(top.id, edges);
       const double g = nodes_[top.id].g;  // expand() may have grown nodes_: no references kept
       for (const Edge& e : edges) {
-        if (obs_ && opt_.mark_searched_edges)
-          obs_->mark(edge_shape(top.id, e.to), Role::Candidate);
+        if (obs_ && opt_.mark_searched_edges) obs_->mark(edge_shape(top.id, e.to), Role::Candidate);
         Node& n = nodes_[e.to];
         const double ng = g + e.cost;
         if (n.closed || ng >= n.g) continue;
@@ -266,8 +272,10 @@ class CircleSearch {
         std::push_heap(heap.begin(), heap.end(), worse);
         if (first) ++generated_;
         if (obs_) {
-          if (first) obs_->open(desc(e.to), top.id, ng, h(e.to));
-          else obs_->relax(e.to, top.id, ng);
+          if (first)
+            obs_->open(desc(e.to), top.id, ng, h(e.to));
+          else
+            obs_->relax(e.to, top.id, ng);
         }
       }
       if (obs_) obs_->frame();
@@ -497,9 +505,9 @@ class CircleSearch {
       if (obs_) report_test(Shape::segment(pt[size_t(s)].point, goal_p_), by);
       if (by != kNoCircle) continue;
       ++stats_.surfing_edges;
-      const std::uint32_t dep = add_node(key(k, n, s, true), NodeType::Departure, std::int32_t(k),
-                                         pt[size_t(s)].point, pt[size_t(s)].angle,
-                                         -pt[size_t(s)].dir);
+      const std::uint32_t dep =
+          add_node(key(k, n, s, true), NodeType::Departure, std::int32_t(k), pt[size_t(s)].point,
+                   pt[size_t(s)].angle, -pt[size_t(s)].dir);
       nodes_[dep].target = goal_;
       departures.push_back(dep);
     }
@@ -537,8 +545,8 @@ class CircleSearch {
         if (obs_) report_test(Shape::segment(start_p_, t.point), by);
         if (by != kNoCircle) continue;
         ++stats_.surfing_edges;
-        start_targets_.push_back(
-            add_node(key(k, n + 1, s, false), NodeType::Arrival, std::int32_t(k), t.point, t.angle, t.dir));
+        start_targets_.push_back(add_node(key(k, n + 1, s, false), NodeType::Arrival,
+                                          std::int32_t(k), t.point, t.angle, t.dir));
       }
     }
   }
@@ -620,7 +628,8 @@ class CircleSearch {
         break;
       case NodeType::Arrival:
         hug(id);
-        if (nodes_[id].hug_state == 1) out.push_back({nodes_[id].hug_to, cost(id, nodes_[id].hug_to)});
+        if (nodes_[id].hug_state == 1)
+          out.push_back({nodes_[id].hug_to, cost(id, nodes_[id].hug_to)});
         break;
       case NodeType::Departure: {
         const Node& y = nodes_[id];
@@ -690,7 +699,7 @@ std::vector<Pose> sample_pieces(const std::vector<PathPiece>& pieces, double ste
   std::vector<Pose> out;
   if (pieces.empty()) return out;
   const Vec2 s = pieces.front().kind == PathPiece::Kind::Line ? pieces.front().line.a
-                                                               : pieces.front().arc.start();
+                                                              : pieces.front().arc.start();
   out.push_back({s.x, s.y, heading_of(pieces.front(), false)});
   for (const PathPiece& p : pieces) {
     if (p.kind == PathPiece::Kind::Line) {
@@ -787,10 +796,10 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     for (size_t ia = 0; ia < order.size(); ++ia) {
       const std::uint32_t a = order[ia];
       const double right = grown[a].x + grown[a].r + kCircleEps;
-      const size_t first = size_t(
-          std::lower_bound(order.begin(), order.end(), left(a) - 2 * kCircleEps,
-                           [&](std::uint32_t i, double x) { return left(i) < x; }) -
-          order.begin());
+      const size_t first =
+          size_t(std::lower_bound(order.begin(), order.end(), left(a) - 2 * kCircleEps,
+                                  [&](std::uint32_t i, double x) { return left(i) < x; }) -
+                 order.begin());
       for (size_t ib = first; ib < order.size(); ++ib) {
         const std::uint32_t b = order[ib];
         if (grown[b].x - grown[b].r > right) break;

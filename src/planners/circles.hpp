@@ -52,15 +52,15 @@ struct CirclePlanOptions {
 
 // Graph size and work of one query (also in PlanResult::stats under the same names).
 struct CircleGraphStats {
-  std::size_t circles = 0;          // obstacles searched around (inflated, redundant ones dropped)
-  std::size_t redundant = 0;        // circles inside another one (they never matter)
-  std::size_t circles_built = 0;    // circles whose surfing edges were computed
-  std::size_t nodes = 0;            // graph nodes created (start and goal included)
-  std::size_t surfing_tests = 0;    // surfing edges checked for line of sight
-  std::size_t surfing_edges = 0;    // ... that passed
-  std::size_t hugging_tests = 0;    // hugging arcs checked
-  std::size_t hugging_edges = 0;    // ... that passed
-  double build_ms = 0;              // eager: graph construction; lazy: 0 (it is in the search)
+  std::size_t circles = 0;        // obstacles searched around (inflated, redundant ones dropped)
+  std::size_t redundant = 0;      // circles inside another one (they never matter)
+  std::size_t circles_built = 0;  // circles whose surfing edges were computed
+  std::size_t nodes = 0;          // graph nodes created (start and goal included)
+  std::size_t surfing_tests = 0;  // surfing edges checked for line of sight
+  std::size_t surfing_edges = 0;  // ... that passed
+  std::size_t hugging_tests = 0;  // hugging arcs checked
+  std::size_t hugging_edges = 0;  // ... that passed
+  double build_ms = 0;            // eager: graph construction; lazy: 0 (it is in the search)
   double search_ms = 0;
 };
 

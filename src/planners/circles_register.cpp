@@ -25,11 +25,14 @@ void register_circle_planners(Registry& r) {
   marks.description =
       "When watched, mark every edge the search touched (role candidate) beside the tested graph";
   marks.default_value = "true";
-  r.add({"circles", "continuous",
+  r.add({"circles",
+         "continuous",
          "A* among circular obstacles grown by the agent's radius: bitangent surfing edges and "
          "hugging arcs (Red Blob Games), cw/ccw nodes; exact lengths. The circles are the whole "
          "world: grid terrain and the map border are ignored",
-         true, {mode, step, marks}, [](const ParamSet& ps) {
+         true,
+         {mode, step, marks},
+         [](const ParamSet& ps) {
            CirclePlanOptions o;
            o.mode = ps.get("mode") == "eager" ? CircleGraphMode::Eager : CircleGraphMode::Lazy;
            o.arc_step = ps.get_double("arc_step");

@@ -30,7 +30,7 @@ void BM_Circles(benchmark::State& state, CircleGraphMode mode, bool overlap, Wat
     NullObserver null;
     TraceRecorder rec;
     RunContext ctx;
-    ctx.observer = watch == kNull ? static_cast<SearchObserver*>(&null)
+    ctx.observer = watch == kNull       ? static_cast<SearchObserver*>(&null)
                    : watch == kRecorder ? &rec
                                         : nullptr;
     CircleGraphStats st;
@@ -55,10 +55,13 @@ BENCHMARK_CAPTURE(BM_Circles, lazy_overlap, CircleGraphMode::Lazy, true, kDetach
 BENCHMARK_CAPTURE(BM_Circles, eager_apart, CircleGraphMode::Eager, false, kDetached)->Apply(args);
 BENCHMARK_CAPTURE(BM_Circles, lazy_apart, CircleGraphMode::Lazy, false, kDetached)->Apply(args);
 BENCHMARK_CAPTURE(BM_Circles, lazy_overlap_null, CircleGraphMode::Lazy, true, kNull)
-    ->Arg(200)->Unit(benchmark::kMillisecond);
+    ->Arg(200)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Circles, lazy_overlap_recorder, CircleGraphMode::Lazy, true, kRecorder)
-    ->Arg(200)->Unit(benchmark::kMillisecond);
+    ->Arg(200)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Circles, eager_overlap_recorder, CircleGraphMode::Eager, true, kRecorder)
-    ->Arg(200)->Unit(benchmark::kMillisecond);
+    ->Arg(200)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
