@@ -307,5 +307,25 @@ TEST(CircleRaster, GridWithCirclesBlocksCells) {
   EXPECT_NE(touch.at(1, 1), obstacle);
 }
 
+TEST(CircleRaster, CacheRebuildsOnlyOnChange) {
+  GridMap map(8, 8);
+  std::vector<Circle> circles = {{3, 3, 1}};
+  CircleRasterCache cache;
+  const GridMap& a = cache.get(map, circles, {});
+  const std::uint64_t uid = a.uid();
+  EXPECT_EQ(a.at(2, 2), map.palette().default_obstacle());
+  EXPECT_EQ(&cache.get(map, circles, {}), &a);
+  EXPECT_EQ(cache.get(map, circles, {}).uid(), uid);
+  EXPECT_EQ(cache.rebuilds(), 1u);
+  circles[0].x = 5;  // a circle moved
+  EXPECT_EQ(cache.get(map, circles, {}).at(2, 2), 0);
+  EXPECT_EQ(cache.rebuilds(), 2u);
+  map.set(7, 7, map.palette().default_obstacle());  // the map was edited
+  EXPECT_EQ(cache.get(map, circles, {}).at(7, 7), map.palette().default_obstacle());
+  EXPECT_EQ(cache.rebuilds(), 3u);
+  cache.get(map, circles, {CircleRasterRule::Touch, 0});  // other options
+  EXPECT_EQ(cache.rebuilds(), 4u);
+}
+
 }  // namespace
 }  // namespace pl

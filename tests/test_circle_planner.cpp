@@ -9,6 +9,7 @@
 #include <random>
 
 #include "core/circle_geometry.hpp"
+#include "core/error.hpp"
 #include "planners/circles.hpp"
 #include "viz/trace.hpp"
 
@@ -553,6 +554,19 @@ TEST(CirclePlanner, RandomForestGenerator) {
       }
     }
   }
+}
+
+TEST(CirclePlanner, CirclesInGridParameter) {
+  const ParamDesc d = circles_in_grid_param();
+  PlannerInfo info{"x", "grid search", "", true, {d}, nullptr};
+  const Registry& reg = Registry::builtin();
+  EXPECT_FALSE(circles_in_grid_from(reg.check(info, {})).has_value());
+  EXPECT_FALSE(circles_in_grid_from(reg.check(info, {{"circles", "off"}})).has_value());
+  EXPECT_EQ(circles_in_grid_from(reg.check(info, {{"circles", "touch"}}))->rule,
+            CircleRasterRule::Touch);
+  EXPECT_EQ(circles_in_grid_from(reg.check(info, {{"circles", "centre"}}))->rule,
+            CircleRasterRule::Centre);
+  EXPECT_THROW(reg.check(info, {{"circles", "yes"}}), InputError);
 }
 
 TEST(CirclePlanner, RegisteredWithTheRegistry) {

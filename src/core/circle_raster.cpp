@@ -70,4 +70,21 @@ GridMap grid_with_circles(const GridMap& map, std::span<const Circle> circles,
   return out;
 }
 
+const GridMap& CircleRasterCache::get(const GridMap& map, std::span<const Circle> circles,
+                                      const CircleRasterOptions& options) {
+  const bool same = valid_ && uid_ == map.uid() && version_ == map.version() &&
+                    options_.rule == options.rule && options_.inflate == options.inflate &&
+                    std::equal(circles_.begin(), circles_.end(), circles.begin(), circles.end());
+  if (!same) {
+    grid_ = grid_with_circles(map, circles, options);
+    uid_ = map.uid();
+    version_ = map.version();
+    circles_.assign(circles.begin(), circles.end());
+    options_ = options;
+    valid_ = true;
+    ++rebuilds_;
+  }
+  return grid_;
+}
+
 }  // namespace pl

@@ -52,4 +52,23 @@ inline GridMap scene_grid_with_circles(const Scene& scene,
   return grid_with_circles(scene.map, scene.circles, options);
 }
 
+// The last rasterised grid, rebuilt only when the map (its uid and version), the circles or the
+// options change: a grid planner asked to respect circles calls get() every query and pays the
+// copy once per edit. The returned map keeps its identity (uid) between calls that hit, so
+// caches keyed on it (clearance) stay valid. Not thread-safe: one per planner.
+class CircleRasterCache {
+ public:
+  const GridMap& get(const GridMap& map, std::span<const Circle> circles,
+                     const CircleRasterOptions& options);
+  std::size_t rebuilds() const { return rebuilds_; }
+
+ private:
+  bool valid_ = false;
+  std::uint64_t uid_ = 0, version_ = 0;
+  std::vector<Circle> circles_;
+  CircleRasterOptions options_;
+  GridMap grid_;
+  std::size_t rebuilds_ = 0;
+};
+
 }  // namespace pl
