@@ -521,6 +521,8 @@ class CircleSearch {
       r.link.assign(r.nodes.size(), 0);
       for (std::uint32_t i = 0; i < r.nodes.size(); ++i) nodes_[r.nodes[i]].ring_pos = i;
     }
+    // The graph's size as it grows, so a watcher sees lazy mode's counts step by step.
+    if (obs_) report_graph_counters();
   }
 
   // The start's surfing edges: straight to the goal, and tangent to every circle.
