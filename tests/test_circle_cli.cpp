@@ -114,6 +114,7 @@ TEST(CircleCli, CirclesBench) {
   EXPECT_NE(text.out.find("count\tcircles\toverlap"), std::string::npos);
   EXPECT_NE(text.out.find("speedup"), std::string::npos);
   EXPECT_EQ(run_cli("circles-bench --overlap maybe").code, 2);
+  EXPECT_EQ(run_cli("circles-bench --counts 10,100000").code, 2);
 }
 
 }  // namespace
