@@ -312,7 +312,7 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     }
     obs->frame();
   }
-  scan_entrances(map, obs);
+  scan_entrances(obs);
   if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
   if (!intra_edges(map, ctx)) {
     *this = HaaAbstraction();
@@ -335,8 +335,7 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
 // the border's end (so a run touching a cluster corner is closed there, not dropped), at a pair
 // with a cell outside the capability (the scan then restarts at the next free pair), and where
 // the clearance of either side rises (a new entrance starts at that pair).
-void HaaAbstraction::scan_entrances(const GridMap& map, SearchObserver* obs) {
-  (void)map;
+void HaaAbstraction::scan_entrances(SearchObserver* obs) {
   const int cs = params_.cluster_size;
   struct Pair {
     int ax, ay, bx, by;

@@ -139,7 +139,7 @@ class HaaAbstraction {
   std::size_t memory_bytes() const;
 
  private:
-  void scan_entrances(const GridMap& map, SearchObserver* obs);
+  void scan_entrances(SearchObserver* obs);
   std::uint32_t node_at(int x, int y);
   bool intra_edges(const GridMap& map, const RunContext& ctx);
   void strong_dominance(SearchObserver* obs);
