@@ -24,10 +24,7 @@ struct CircleRasterOptions {
   double inflate = 0;  // added to every radius (an agent's radius); negative values count as 0
 };
 
-struct CellXY {
-  int x = 0, y = 0;
-  bool operator==(const CellXY&) const = default;
-};
+// Cells are CellXY (core/grid.hpp).
 
 // The cells of a width x height map one circle blocks, row by row (y, then x ascending). Cells
 // outside the map are left out, so a circle leaving the map blocks only what lies inside.

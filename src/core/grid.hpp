@@ -12,6 +12,12 @@ namespace pl {
 // Largest side a map may have. Readers reject bigger headers before allocating anything.
 inline constexpr int kMaxMapSide = 16384;
 
+// A cell by column and row (shared by the circle rasteriser, overlays and images).
+struct CellXY {
+  int x = 0, y = 0;
+  bool operator==(const CellXY&) const = default;
+};
+
 class GridMap {
  public:
   GridMap();

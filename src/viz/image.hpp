@@ -71,11 +71,7 @@ Image g_image(const FrameState& state, int width, int height, const HeatOptions&
 // it lies on level 0 and its position is strictly inside that cell (grid planners report the
 // centre). The position check keeps planners with other id schemes (corner points, circle
 // tangents, abstract nodes) from being drawn on unrelated cells. Unseen nodes have no position
-// and are never cells.
-struct CellXY {
-  int x = 0, y = 0;
-  bool operator==(const CellXY&) const = default;
-};
+// and are never cells. (CellXY is in core/grid.hpp.)
 std::optional<CellXY> node_cell(const NodeState& node, int width, int height);
 
 }  // namespace pl
