@@ -332,3 +332,30 @@ TEST(AnnotatedAStar, Size2OnBenchmarkMapsStaysInsideTheCapability) {
 
 }  // namespace
 }  // namespace pl
+
+// Mixed worlds (issue 5): grid planners treat the scene's circles as obstacles by their
+// "circles" rule, and a scene without circles plans on its map as before.
+TEST(GridPlannersAndCircles, CirclesBlockCellsByTheChosenRule) {
+  using namespace pl;
+  Scene s;
+  s.map = GridMap(9, 3);
+  for (int x = 0; x < 9; ++x) s.map.set(x, 0, 4), s.map.set(x, 2, 4);  // a one-cell corridor
+  Query q;
+  q.start = {0.5, 1.5, 0};
+  q.goal = {8.5, 1.5, 0};
+  const Registry& reg = Registry::builtin();
+  for (const char* name : {"astar", "dijkstra", "annotated-astar", "astar-textbook"}) {
+    SCOPED_TRACE(name);
+    EXPECT_TRUE(reg.create(name)->plan(s, q).found);
+    // A circle whose disc covers the centre of cell (4, 1) closes the corridor...
+    s.circles = {Circle{4.5, 1.5, 0.2}};
+    EXPECT_FALSE(reg.create(name, {{"circles", "centre"}})->plan(s, q).found);
+    EXPECT_FALSE(reg.create(name)->plan(s, q).found);  // centre is the default
+    EXPECT_TRUE(reg.create(name, {{"circles", "ignore"}})->plan(s, q).found);
+    // ...one that only grazes the cell (misses its centre) closes it only under "touch".
+    s.circles = {Circle{4.0, 1.0, 0.3}};
+    EXPECT_TRUE(reg.create(name, {{"circles", "centre"}})->plan(s, q).found);
+    EXPECT_FALSE(reg.create(name, {{"circles", "touch"}})->plan(s, q).found);
+    s.circles.clear();
+  }
+}

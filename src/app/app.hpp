@@ -177,6 +177,15 @@ struct App {
     bool operator==(const DiffKey&) const = default;
   } diff_key;
   std::array<ClosedDifference, 2> diff_views;  // what view A / view B expanded alone
+  // Cells the scene's circles block in the grid, by rule (centre, touch), for the overlay;
+  // recomputed when the map or the circles change.
+  struct CircleCells {
+    std::uint64_t uid = 0, version = 0;
+    std::vector<Circle> circles;
+    std::vector<CellXY> cells;
+    bool valid = false;
+  };
+  std::array<CircleCells, 2> circle_cells;
   bool auto_rerun = true;       // re-run stale views as soon as the document changes (live)
   bool compare_figures = false; // the compare table also lists every planner figure
   bool run_on_open = false;     // interactive: every view runs when a document opens

@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "core/circle_raster.hpp"
 #include "viz/image.hpp"
 #include "viz/overlays.hpp"
 #include "viz/style.hpp"
@@ -395,6 +396,33 @@ void build_tool_preview(const App& app, DrawList& dl, const Style& style) {
   }
 }
 
+// The grid cells the scene's circles block for view v's planner, if it has the "circles"
+// parameter and does not ignore them (grid planners: see planners/grid_world.hpp).
+const std::vector<CellXY>* blocked_by_circles(App& app, const View& v) {
+  const Scene& scene = app.scene();
+  if (scene.circles.empty()) return nullptr;
+  auto it = v.params.find("circles");
+  if (it == v.params.end() || (it->second != "centre" && it->second != "touch")) return nullptr;
+  const bool touch = it->second == "touch";
+  App::CircleCells& c = app.circle_cells[touch ? 1 : 0];
+  if (!c.valid || c.uid != scene.map.uid() || c.version != scene.map.version() ||
+      c.circles != scene.circles) {
+    c.cells.clear();
+    CircleRasterOptions o;
+    o.rule = touch ? CircleRasterRule::Touch : CircleRasterRule::Centre;
+    const std::vector<std::uint8_t> mask =
+        circle_cell_mask(scene.map.width(), scene.map.height(), scene.circles, o);
+    for (int y = 0; y < scene.map.height(); ++y)
+      for (int x = 0; x < scene.map.width(); ++x)
+        if (mask[std::size_t(y) * std::size_t(scene.map.width()) + std::size_t(x)]) c.cells.push_back({x, y});
+    c.uid = scene.map.uid();
+    c.version = scene.map.version();
+    c.circles = scene.circles;
+    c.valid = true;
+  }
+  return &c.cells;
+}
+
 }  // namespace
 
 void map_view_build(App& app) {
@@ -423,6 +451,14 @@ void map_view_build(App& app) {
     const MapRect visible{r.x0, r.y0, r.x1, r.y1};
     if (app.grid_lines && v.camera.zoom() >= 8)
       draw_grid_lines(dl, map.width(), map.height(), visible, style);
+    // Cells the circles block for this view's grid planner, under the circles themselves.
+    if (const std::vector<CellXY>* cells = blocked_by_circles(app, v); cells && dl.wants(Layer::Terrain)) {
+      dl.set_layer(Layer::Terrain);
+      const Rgba c = style.colour(Role::Obstacle).with_alpha(110);
+      for (const CellXY& k : *cells)
+        if (visible.overlaps_cell(k.x, k.y)) dl.cell(k.x, k.y, c);
+      if (!cells->empty()) dl.uses(StyleKey::of(Role::Obstacle));
+    }
     draw_scene_circles(dl, scene.circles, style);
     if (app.show_clearance && v.camera.zoom() >= 20) {
       const ClearanceGrid& grid =

@@ -1,0 +1,34 @@
+// The grid a grid planner searches: the scene's map with its circles rasterised as hard
+// obstacles (issue 5's mixed worlds), so every grid planner respects the circles a user places.
+// One parameter, "circles", chooses the rule: centre (a cell is blocked when a circle covers its
+// centre), touch (when a circle touches any part of it) or ignore. Scenes without circles use
+// their map as it is, at no cost.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/circle_raster.hpp"
+#include "planners/planner.hpp"
+
+namespace pl {
+
+// The "circles" parameter every grid planner shares.
+ParamDesc circles_param();
+
+class GridWorld {
+ public:
+  // From the "circles" parameter of a checked ParamSet.
+  explicit GridWorld(const ParamSet& ps);
+  explicit GridWorld(std::optional<CircleRasterRule> rule) : rule_(rule) {}
+  // The map to search: scene.map itself when there is nothing to rasterise, else a cached copy
+  // with the circles' cells blocked (rebuilt only when the map or the circles change).
+  const GridMap& map(const Scene& scene);
+  std::optional<CircleRasterRule> rule() const { return rule_; }
+
+ private:
+  std::optional<CircleRasterRule> rule_;  // nullopt: circles ignored
+  CircleRasterCache cache_;
+};
+
+}  // namespace pl
