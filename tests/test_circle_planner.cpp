@@ -11,6 +11,7 @@
 #include "core/circle_geometry.hpp"
 #include "core/error.hpp"
 #include "planners/circles.hpp"
+#include "planners/grid_world.hpp"
 #include "viz/trace.hpp"
 
 namespace pl {
@@ -557,15 +558,14 @@ TEST(CirclePlanner, RandomForestGenerator) {
 }
 
 TEST(CirclePlanner, CirclesInGridParameter) {
-  const ParamDesc d = circles_in_grid_param();
+  // The grid planners' shared "circles" parameter (planners/grid_world.hpp) and its rule.
+  const ParamDesc d = circles_param();
   PlannerInfo info{"x", "grid search", "", true, {d}, nullptr};
   const Registry& reg = Registry::builtin();
-  EXPECT_FALSE(circles_in_grid_from(reg.check(info, {})).has_value());
-  EXPECT_FALSE(circles_in_grid_from(reg.check(info, {{"circles", "off"}})).has_value());
-  EXPECT_EQ(circles_in_grid_from(reg.check(info, {{"circles", "touch"}}))->rule,
-            CircleRasterRule::Touch);
-  EXPECT_EQ(circles_in_grid_from(reg.check(info, {{"circles", "centre"}}))->rule,
-            CircleRasterRule::Centre);
+  EXPECT_EQ(GridWorld(reg.check(info, {})).rule(), CircleRasterRule::Centre);
+  EXPECT_FALSE(GridWorld(reg.check(info, {{"circles", "ignore"}})).rule().has_value());
+  EXPECT_EQ(GridWorld(reg.check(info, {{"circles", "touch"}})).rule(), CircleRasterRule::Touch);
+  EXPECT_EQ(GridWorld(reg.check(info, {{"circles", "centre"}})).rule(), CircleRasterRule::Centre);
   EXPECT_THROW(reg.check(info, {{"circles", "yes"}}), InputError);
 }
 

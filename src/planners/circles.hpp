@@ -93,12 +93,6 @@ struct CircleForest {
 };
 CircleForest make_circle_forest(const CircleForestSpec& spec);
 
-// For grid planners that should respect the scene's circles (mixed worlds, issue 5): the
-// parameter "circles" (off | centre | touch, default off) and its value as rasterisation
-// options (nullopt = off). The agent's radius is not added: a grid agent is cells, not a disc.
-ParamDesc circles_in_grid_param();
-std::optional<CircleRasterOptions> circles_in_grid_from(const ParamSet& params);
-
 // The registry's "circles" planner: plan_among_circles on the scene's circles.
 class CirclesPlanner final : public Planner {
  public:

@@ -3,26 +3,6 @@
 
 namespace pl {
 
-ParamDesc circles_in_grid_param() {
-  ParamDesc p;
-  p.name = "circles";
-  p.type = ParamDesc::Type::Enum;
-  p.description =
-      "The scene's circles as grid obstacles: off; centre: a cell is blocked when a circle "
-      "covers its centre; touch: when a circle touches any part of it";
-  p.choices = {"off", "centre", "touch"};
-  p.default_value = "off";
-  return p;
-}
-
-std::optional<CircleRasterOptions> circles_in_grid_from(const ParamSet& params) {
-  const auto it = params.values().find("circles");
-  if (it == params.values().end() || it->second == "off") return std::nullopt;
-  CircleRasterOptions o;
-  o.rule = it->second == "touch" ? CircleRasterRule::Touch : CircleRasterRule::Centre;
-  return o;
-}
-
 void register_circle_planners(Registry& r) {
   ParamDesc mode;
   mode.name = "mode";
