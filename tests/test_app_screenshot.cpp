@@ -317,4 +317,44 @@ TEST(AppScreenshot, TwoViewsComparedWithTheDifferenceOverlay) {
   EXPECT_LT(table.r + table.g + table.b, 3 * 90);
 }
 
+TEST(AppScreenshot, CirclesPathWithArcsAndTheSearchedEdges) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const std::string file = PATHLAB_SOURCE_DIR "/assets/circles.json";
+  const pl::Scene scene = pl::load_scene(file);
+  // Only what the search touched (the tested graph hidden), as the README shows it.
+  const Shot shot = take("--scene '" + file + "' --planner circles --hide accepted,rejected --frame end",
+                         "circles");
+  ASSERT_EQ(shot.views.size(), 1u);
+  const ViewShot& v = shot.views[0];
+  auto planner = pl::Registry::builtin().create("circles");
+  const pl::PlanResult r = planner->plan(scene, pl::Query::from_agent(scene, scene.agents.at(0)));
+  ASSERT_TRUE(r.found);
+  const pl::Style& style = pl::Style::standard();
+  // The path, arcs included: points sampled along every piece carry the path colour.
+  std::size_t ok = 0, n = 0, arcs = 0;
+  for (const pl::PathPiece& piece : r.pieces) {
+    const bool arc = piece.kind == pl::PathPiece::Kind::Arc;
+    arcs += arc;
+    for (int k = 1; k < 8; ++k) {
+      const double t = k / 8.0;
+      const pl::Vec2 p = arc ? piece.arc.point_at(piece.arc.start_angle + piece.arc.sweep * t)
+                             : piece.line.a + (piece.line.b - piece.line.a) * t;
+      const auto [sx, sy] = pixel(v, p);
+      ok += near(shot.at(sx, sy), style.colour(pl::Role::Path), 30);
+      ++n;
+    }
+  }
+  ASSERT_GT(arcs, 0u);
+  EXPECT_GT(ok, n * 70 / 100) << ok << " of " << n;
+  // Edges the search touched are drawn (candidate colour); rejected tests are hidden.
+  std::size_t candidate = 0, rejected = 0;
+  for (int y = v.y; y < v.y + v.h; ++y)
+    for (int x = v.x; x < v.x + v.w; ++x) {
+      candidate += near(shot.at(x, y), style.colour(pl::Role::Candidate), 40);
+      rejected += near(shot.at(x, y), style.colour(pl::Role::Rejected), 40);
+    }
+  EXPECT_GT(candidate, 400u) << rejected;
+  EXPECT_LT(rejected, candidate / 20);
+}
+
 #endif  // PATHLAB_APP

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -197,6 +198,8 @@ struct App {
   // Planner shapes that carry a requirement (HAA* edges, entrances): only those the view's
   // agent may use.
   bool only_usable_shapes = true;
+  // Planner shapes of these roles are hidden (legend checkboxes in the Display tab).
+  std::bitset<std::size_t(Role::Count)> hidden_roles;
   std::optional<Vec2> hover_map;  // map point under the mouse
   int hover_view = -1;            // view under the mouse
   Viewport map_area;              // framebuffer pixels the views share

@@ -42,7 +42,8 @@ struct Options {
   std::vector<std::string> compare;
   std::vector<std::string> sets;  // NAME=VALUE for view A's planner
   std::string preset;
-  bool figures = false;  // --figures: the compare table lists every planner figure
+  bool figures = false;
+  std::string hide;  // planner shape roles to hide, comma separated ("accepted,rejected")  // --figures: the compare table lists every planner figure
   std::string frame;  // "", a number or "end"
   std::string screenshot;
   std::string layout;  // with --screenshot: where each view and its camera were (for tests)
@@ -59,7 +60,7 @@ struct Options {
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
-               "[--preset ID] [--frame N|end] "
+               "[--preset ID] [--hide ROLE,...] [--frame N|end] "
                "[--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
                "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub]]\n",
                problem);
@@ -80,6 +81,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--set") o.sets.push_back(value());
     else if (a == "--preset") o.preset = value();
     else if (a == "--figures") o.figures = true;
+    else if (a == "--hide") o.hide = value();
     else if (a == "--frame") o.frame = value();
     else if (a == "--screenshot") o.screenshot = value();
     else if (a == "--layout") o.layout = value();
@@ -239,6 +241,16 @@ int main(int argc, char** argv) {
       app.show_g_heat = opt.g_heat;
     }
     app.compare_figures = opt.figures;
+    for (std::size_t pos = 0; pos < opt.hide.size();) {
+      std::size_t end = opt.hide.find(',', pos);
+      if (end == std::string::npos) end = opt.hide.size();
+      const std::string name = opt.hide.substr(pos, end - pos);
+      bool known = false;
+      for (std::size_t r = 0; r < std::size_t(pl::Role::Count); ++r)
+        if (name == pl::role_name(pl::Role(r))) app.hidden_roles.set(r), known = true;
+      if (!known) usage(("--hide: unknown role " + name).c_str());
+      pos = end + 1;
+    }
     app.run_on_open = !headless;
     try {
       app.views[0]->renderer = std::make_unique<pl::app::MapRenderer>();  // fails early if GL does

@@ -473,6 +473,7 @@ void map_view_build(App& app) {
       o.grid_height = map.height();
       o.visible = visible;
       o.parent_arrows = app.show_parent_arrows && v.camera.zoom() >= 12;
+      o.hidden_roles = app.hidden_roles;
       if (app.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size())) {
         const Agent& a = scene.agents[std::size_t(v.agent)];
         o.agent = SearchDrawOptions::AgentFilter{scene.capability_of(a), a.size};

@@ -53,8 +53,18 @@ void section_overlays(App& app) {
     if (ImGui::Button("Fit (F)"))
       for (auto& v : app.views) v->fit_pending = true;
     ImGui::Separator();
-    for (const LegendEntry& e : build_legend(app.view().draw_list, Style::standard())) {
+    // The legend of what is on screen; planner shapes can be hidden by role here (e.g. hide
+    // "accepted" and "rejected" tests to see only the edges a search touched).
+    const DrawList& list = app.view().draw_list;
+    const auto& shape_keys = list.batch(Layer::Shapes).used;
+    for (const LegendEntry& e : build_legend(list, Style::standard())) {
       const ImVec4 c{e.colour.r / 255.f, e.colour.g / 255.f, e.colour.b / 255.f, e.colour.a / 255.f};
+      if (e.key.kind == StyleKey::Kind::Role && shape_keys.test(e.key.dense())) {
+        bool shown = !app.hidden_roles.test(e.key.index);
+        if (ImGui::Checkbox(("##role" + e.label).c_str(), &shown)) app.hidden_roles.set(e.key.index, !shown);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("show planner shapes of this role");
+        ImGui::SameLine();
+      }
       ImGui::ColorButton(("##legend" + e.label).c_str(), c,
                          ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_AlphaPreviewHalf,
                          {14, 14});

@@ -169,6 +169,10 @@ void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
   for (const ShapeRecord& r : state.shapes()) {
     if (o.level && r.shape.level != *o.level) continue;
     if (o.agent && !r.shape.requirement.admits(o.agent->capability, o.agent->size)) continue;
+    if (o.hidden_roles.test(std::size_t(r.role))) {
+      sink.uses(StyleKey::of(r.role));
+      continue;
+    }
     if (o.shape_history && r.frame + o.shape_history <= frame) continue;
     if (!shows(o.visible, bounds(r.shape))) continue;
     if (o.highlight_this_frame && r.frame == frame) {

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <bitset>
 #include <optional>
 #include <span>
 #include <vector>
@@ -51,6 +52,9 @@ struct SearchDrawOptions {
     int size = 1;
   };
   std::optional<AgentFilter> agent;
+  // Shapes of these roles are not drawn (still named in the legend, so a viewer can offer them
+  // back): e.g. hide the tested graph (accepted, rejected) to see only what a search touched.
+  std::bitset<std::size_t(Role::Count)> hidden_roles;
   float node_px = 5;  // dot size of a node that is not a grid cell
   float line_px = 2;  // shapes
   float path_px = 3;
