@@ -73,6 +73,21 @@ TEST(CircleCli, PathAroundACircleWithAnAgentRadius) {
   EXPECT_LT(polyline, expect);
   EXPECT_GT(polyline, expect - 0.01);
   EXPECT_EQ(j["planner"], "circles");
+  // The exact pieces: line, arc on the grown circle, line, adding up to the length.
+  const auto& pieces = j["pieces"];
+  ASSERT_EQ(pieces.size(), 3u);
+  ASSERT_TRUE(pieces[1].contains("arc"));
+  EXPECT_NEAR(pieces[1]["arc"]["radius"].get<double>(), 3, 1e-12);
+  double sum = 0;
+  for (const auto& p : pieces) {
+    if (p.contains("line")) {
+      const auto& l = p["line"];
+      sum += std::hypot(l[2].get<double>() - l[0].get<double>(), l[3].get<double>() - l[1].get<double>());
+    } else {
+      sum += std::abs(p["arc"]["sweep"].get<double>()) * p["arc"]["radius"].get<double>();
+    }
+  }
+  EXPECT_NEAR(sum, expect, 1e-9);
 
   // Eager gives the same length.
   const CliRun e =

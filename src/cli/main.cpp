@@ -62,6 +62,19 @@ json result_json(const std::string& planner, const PlanResult& r) {
   j["found"] = r.found;
   j["length"] = r.found ? json(r.length) : json(nullptr);
   j["path"] = points_json(r, true);
+  // The exact geometry: straight pieces and arcs (centre, radius, start angle, signed sweep;
+  // angles in radians, positive sweep clockwise on screen), whose lengths add up to "length".
+  json pieces = json::array();
+  for (const PathPiece& p : r.pieces) {
+    if (p.kind == PathPiece::Kind::Line)
+      pieces.push_back({{"line", {p.line.a.x, p.line.a.y, p.line.b.x, p.line.b.y}}});
+    else
+      pieces.push_back({{"arc", {{"center", {p.arc.center.x, p.arc.center.y}},
+                                 {"radius", p.arc.radius},
+                                 {"start", p.arc.start_angle},
+                                 {"sweep", p.arc.sweep}}}});
+  }
+  j["pieces"] = pieces;
   j["expanded"] = r.expanded;
   j["generated"] = r.generated;
   j["time_ms"] = r.time_ms;
