@@ -151,23 +151,20 @@ TEST(AppScreenshot, SampleSceneShowsTheTerrain) {
   EXPECT_LT(panel.r + panel.g + panel.b, 3 * 80);
 }
 
-TEST(AppScreenshot, SearchMidwayShowsOpenAndClosedCells) {
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
-  const pl::Scene scene = pl::load_scene(kSample);
+// Open and closed cells of `planner`'s search at `frame`, replayed here, against the view in
+// the screenshot: each seen cell's centre shows the status colour over the terrain.
+void expect_search_cells(const Shot& shot, const pl::Scene& scene, const std::string& planner_name,
+                         std::size_t frame) {
   const pl::ViewSetup view = scene.views.empty() ? pl::ViewSetup{} : scene.views[0];
-  const Shot shot = take("--scene '" + kSample + "' --planner astar --frame 60", "midway");
-  ASSERT_EQ(shot.w, kWidth);
-
-  // The same search, replayed here to frame 60.
-  auto planner = pl::Registry::builtin().create("astar", view.params);
+  auto planner = pl::Registry::builtin().create(planner_name, view.params);
   pl::TraceRecorder rec;
   pl::RunContext ctx;
   ctx.observer = &rec;
   planner->plan(scene, pl::Query::from_agent(scene, scene.agents.at(std::size_t(view.agent))), ctx);
   const pl::Trace trace = rec.take();
   pl::TraceCursor cursor(trace);
-  cursor.seek(60);
-  ASSERT_EQ(cursor.frame(), 60u);
+  cursor.seek(frame);
+  ASSERT_EQ(cursor.frame(), frame);
 
   ASSERT_GE(shot.views.size(), 1u);
   const ViewShot& cam = shot.views[0];
@@ -188,6 +185,33 @@ TEST(AppScreenshot, SearchMidwayShowsOpenAndClosedCells) {
   // The current node, agents and labels cover a few of them.
   EXPECT_GT(open_ok, open * 80 / 100) << open_ok << " of " << open;
   EXPECT_GT(closed_ok, closed * 80 / 100) << closed_ok << " of " << closed;
+}
+
+TEST(AppScreenshot, SearchMidwayShowsOpenAndClosedCells) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const pl::Scene scene = pl::load_scene(kSample);
+  const Shot shot = take("--scene '" + kSample + "' --planner astar --frame 60", "midway");
+  ASSERT_EQ(shot.w, kWidth);
+  expect_search_cells(shot, scene, "astar", 60);
+}
+
+TEST(AppScreenshot, LargeMapSearchInOnePass) {
+  // No circles and no grid lines at this zoom: terrain and search cells are blended in one
+  // texture pass (shaders/map.frag); the picture must be the same as layered passes.
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const auto file = std::filesystem::temp_directory_path() / "pathlab_shot_large.json";
+  {
+    std::FILE* f = std::fopen(file.string().c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("{\"pathlab_scene\": 1, \"map\": {\"width\": 300, \"height\": 200}, "
+               "\"agents\": [{\"start\": [2.5, 2.5, 0], \"goal\": [290.5, 190.5, 0]}]}\n", f);
+    std::fclose(f);
+  }
+  const pl::Scene scene = pl::load_scene(file.string());
+  const Shot shot = take("--scene '" + file.string() + "' --planner dijkstra --frame 3000", "large");
+  ASSERT_EQ(shot.w, kWidth);
+  ASSERT_LT(shot.views.at(0).cam.zoom(), 8.0);  // no grid lines
+  expect_search_cells(shot, scene, "dijkstra", 3000);
 }
 
 TEST(AppScreenshot, FinishedSearchShowsThePath) {

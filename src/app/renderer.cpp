@@ -208,21 +208,35 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
 
-  if (tex_width_ > 0 && list.enabled(Layer::Terrain))
-    draw_texture(camera, vp, texture_, tex_width_, tex_height_, 1.0f);
-  if (heat_width_ > 0 && heat_opacity > 0 && list.enabled(Layer::Clearance))
-    draw_texture(camera, vp, heat_texture_, heat_width_, heat_height_, heat_opacity);
-
+  const bool terrain = tex_width_ > 0 && list.enabled(Layer::Terrain);
+  const bool heat = heat_width_ > 0 && heat_opacity > 0 && list.enabled(Layer::Clearance);
   // The search texture sits where its cells' rectangles would: over the layers below
   // Layer::Search, under that layer's own primitives (the current node, parent arrows).
   const bool search_tex = show_search && search_width_ > 0 && list.enabled(Layer::Search);
-  const std::size_t split = search_tex ? std::size_t(Layer::Search) : kLayerCount;
+  // Textures of the map's size blend in the terrain's pass when nothing is drawn between them:
+  // the heat map always (it is right above the terrain), the search cells when the terrain and
+  // clearance layers have no primitives (no circles, grid lines or labels), the common case on
+  // large maps.
+  const bool same_size_heat = heat && heat_width_ == tex_width_ && heat_height_ == tex_height_;
+  const bool nothing_between =
+      (!list.enabled(Layer::Terrain) || list.batch(Layer::Terrain).primitive_count() == 0) &&
+      (!list.enabled(Layer::Clearance) || list.batch(Layer::Clearance).primitive_count() == 0);
+  const bool fold_search = terrain && search_tex && nothing_between &&
+                           search_width_ == tex_width_ && search_height_ == tex_height_;
+  if (terrain)
+    draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
+                 same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0,
+                 fold_search ? search_texture_ : 0);
+  if (heat && !same_size_heat)
+    draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
+
+  const std::size_t split = search_tex && !fold_search ? std::size_t(Layer::Search) : kLayerCount;
   vertices_.clear();
   for (std::size_t l = 0; l < split; ++l)
     if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
-  if (search_tex) {
+  if (split < kLayerCount) {
     flush_vertices(vp);
-    draw_texture(camera, vp, search_texture_, search_width_, search_height_, 1.0f);
+    draw_texture(camera, vp, {search_texture_, search_width_, search_height_, 1.0f});
     vertices_.clear();
     for (std::size_t l = split; l < kLayerCount; ++l)
       if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
@@ -233,19 +247,27 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glDisable(GL_SCISSOR_TEST);
 }
 
-void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp, GLuint texture,
-                               int width, int height, float opacity) {
+void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
+                               GLuint heat, float heat_alpha, GLuint search) {
   glUseProgram(map_program_);
-  glUniform2f(glGetUniformLocation(map_program_, "u_map_size"), float(width), float(height));
-  glUniform2f(glGetUniformLocation(map_program_, "u_offset"), float(camera.offset().x),
-              float(camera.offset().y));
-  glUniform1f(glGetUniformLocation(map_program_, "u_zoom"), float(camera.zoom()));
-  glUniform2f(glGetUniformLocation(map_program_, "u_viewport"), float(vp.width),
-              float(vp.height));
-  glUniform1i(glGetUniformLocation(map_program_, "u_terrain"), 0);
-  glUniform1f(glGetUniformLocation(map_program_, "u_opacity"), opacity);
+  auto loc = [&](const char* name) { return glGetUniformLocation(map_program_, name); };
+  glUniform2f(loc("u_map_size"), float(base.width), float(base.height));
+  glUniform2f(loc("u_offset"), float(camera.offset().x), float(camera.offset().y));
+  glUniform1f(loc("u_zoom"), float(camera.zoom()));
+  glUniform2f(loc("u_viewport"), float(vp.width), float(vp.height));
+  glUniform1i(loc("u_terrain"), 0);
+  glUniform1i(loc("u_heat"), 1);
+  glUniform1i(loc("u_search"), 2);
+  glUniform1f(loc("u_opacity"), base.opacity);
+  glUniform1f(loc("u_heat_opacity"), heat ? heat_alpha : 0.0f);
+  glUniform1i(loc("u_with_search"), search ? 1 : 0);
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, texture);
+  glBindTexture(GL_TEXTURE_2D, base.texture);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, heat ? heat : base.texture);
+  glActiveTexture(GL_TEXTURE2);
+  glBindTexture(GL_TEXTURE_2D, search ? search : base.texture);
+  glActiveTexture(GL_TEXTURE0);
   glBindVertexArray(quad_vao_);
   glDrawArrays(GL_TRIANGLES, 0, 6);
 }

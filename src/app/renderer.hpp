@@ -55,8 +55,16 @@ class MapRenderer {
   void quad(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Rgba colour);
   void thick_line(Vec2 a, Vec2 b, float width, Rgba colour);
   void append_batch(const editor::Camera& camera, const DrawBatch& batch);
-  void draw_texture(const editor::Camera& camera, const Viewport& vp, GLuint texture, int width,
-                    int height, float opacity);
+  // A map-sized texture and the opacity it is drawn with.
+  struct Layer2D {
+    GLuint texture = 0;
+    int width = 0, height = 0;
+    float opacity = 1;
+  };
+  // Draws `base` over the map quad; a non-zero `heat` (at heat_opacity) and `search` texture
+  // of the same size are blended in the same pass (shaders/map.frag), heat at heat_alpha.
+  void draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
+                    GLuint heat = 0, float heat_alpha = 0, GLuint search = 0);
   void flush_vertices(const Viewport& vp);
 
   GLuint map_program_ = 0, prim_program_ = 0;
