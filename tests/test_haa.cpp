@@ -525,6 +525,26 @@ TEST(Haa, WatchedQueryOnACachedAbstractionShowsTheGraph) {
   }
 }
 
+// Mixed worlds: like every grid planner, HAA* treats the scene's circles as obstacles by its
+// "circles" rule, and rebuilds its abstraction when they change.
+TEST(Haa, CirclesBlockCellsByTheChosenRule) {
+  Scene s;
+  s.map = GridMap(20, 3);
+  for (int x = 0; x < 20; ++x) s.map.set(x, 0, kBlocked), s.map.set(x, 2, kBlocked);  // a corridor
+  Query q;
+  q.start = {0.5, 1.5, 0};
+  q.goal = {19.5, 1.5, 0};
+  const Registry& reg = Registry::builtin();
+  auto planner = reg.create("haa", {{"cluster_size", "4"}});
+  EXPECT_TRUE(planner->plan(s, q).found);
+  s.circles = {Circle{9.5, 1.5, 0.2}};  // covers the centre of cell (9, 1)
+  EXPECT_FALSE(planner->plan(s, q).found);  // centre is the default; the same planner rebuilds
+  EXPECT_TRUE(reg.create("haa", {{"circles", "ignore"}, {"cluster_size", "4"}})->plan(s, q).found);
+  s.circles = {Circle{9.0, 1.0, 0.3}};  // grazes the cell, misses its centre
+  EXPECT_TRUE(planner->plan(s, q).found);
+  EXPECT_FALSE(reg.create("haa", {{"circles", "touch"}, {"cluster_size", "4"}})->plan(s, q).found);
+}
+
 TEST(Haa, CancelledBuildReportsCancellation) {
   std::mt19937 rng(4);
   Scene scene;

@@ -38,6 +38,7 @@
 
 #include "core/clearance.hpp"
 #include "core/grid.hpp"
+#include "planners/grid_world.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -220,7 +221,10 @@ struct HaaQueryOptions {
 
 class HaaPlanner final : public Planner {
  public:
-  HaaPlanner(HaaParams params, HaaQueryOptions options) : params_(std::move(params)), opt_(options) {}
+  // `world` applies the "circles" parameter every grid planner shares: the scene's circles are
+  // rasterised into the map the abstraction is built on (and rebuilt when they change).
+  HaaPlanner(HaaParams params, HaaQueryOptions options, GridWorld world = GridWorld(std::nullopt))
+      : params_(std::move(params)), opt_(options), world_(std::move(world)) {}
   PlanResult plan(const Scene& scene, const Query& query, const RunContext& ctx = {}) override;
   size_t memory_bytes() const override;
   // The abstraction of the last query's map (built on demand); nullptr if cancelled.
@@ -232,6 +236,7 @@ class HaaPlanner final : public Planner {
 
   HaaParams params_;
   HaaQueryOptions opt_;
+  GridWorld world_;
   HaaAbstraction abs_;
   bool built_ = false;
   bool just_built_ = false;  // the last abstraction() call built it

@@ -156,7 +156,7 @@ size_t HaaPlanner::memory_bytes() const { return abs_.memory_bytes(); }
 
 PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
-  const GridMap& map = scene.map;
+  const GridMap& map = world_.map(scene);
   if (!abstraction(map, ctx)) {
     PlanResult r;
     r.cancelled = true;

@@ -69,7 +69,8 @@ void register_haa_planners(Registry& r) {
           enum_param("show_graph",
                      "What a watched query on an already built abstraction shows of it: all "
                      "(filter by agent in the view), agent (only what this agent may use), none",
-                     {"all", "agent", "none"}, "all")},
+                     {"all", "agent", "none"}, "all"),
+          circles_param()},
          [](const ParamSet& ps) {
            HaaParams p;
            p.cluster_size = ps.get_int("cluster_size");
@@ -89,7 +90,7 @@ void register_haa_planners(Registry& r) {
            o.graph = g == "all" ? HaaQueryOptions::Graph::All
                      : g == "agent" ? HaaQueryOptions::Graph::Agent
                                     : HaaQueryOptions::Graph::None;
-           return std::make_unique<HaaPlanner>(p, o);
+           return std::make_unique<HaaPlanner>(p, o, GridWorld(ps));
          }});
 }
 
