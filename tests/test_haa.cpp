@@ -32,7 +32,8 @@ constexpr int kMaps = 400, kProblemsPerMap = 12;
 GridMap map_from_rows(const std::vector<std::string>& rows) {
   GridMap m(int(rows[0].size()), int(rows.size()));
   for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x) m.set(x, y, *m.palette().find_symbol(rows[std::size_t(y)][std::size_t(x)]));
+    for (int x = 0; x < m.width(); ++x)
+      m.set(x, y, *m.palette().find_symbol(rows[std::size_t(y)][std::size_t(x)]));
   return m;
 }
 
@@ -87,8 +88,10 @@ RandomCase random_case(std::uint32_t seed) {
     const int gap = int(rng() % unsigned(vertical ? h : w));
     for (int i = 0; i < (vertical ? h : w); ++i)
       if (std::abs(i - gap) > 1) {
-        if (vertical) c.map.set(at, i, kBlocked);
-        else c.map.set(i, at, kBlocked);
+        if (vertical)
+          c.map.set(at, i, kBlocked);
+        else
+          c.map.set(i, at, kBlocked);
       }
   }
   const CapabilityMask caps[] = {1u << kGround, 1u << kGround | 1u << kSwamp,
@@ -116,7 +119,8 @@ RandomCase random_case(std::uint32_t seed) {
 
 TEST(Haa, CompleteAndValidOnRandomMaps) {
   const HaaQuality qualities[] = {HaaQuality::High, HaaQuality::Low};
-  const HaaPlacement placements[] = {HaaPlacement::Paper, HaaPlacement::Middle, HaaPlacement::Spread};
+  const HaaPlacement placements[] = {HaaPlacement::Paper, HaaPlacement::Middle,
+                                     HaaPlacement::Spread};
   const int cluster_sizes[] = {4, 5, 8, 10};
   GridSearch aa;
   GridSearch::Options aopt;
@@ -136,11 +140,12 @@ TEST(Haa, CompleteAndValidOnRandomMaps) {
     o.insertion = HaaQueryOptions::Insertion(m % 3);
     HaaPlanner haa(p, o);
     for (const Query& q : c.queries) {
-      SCOPED_TRACE("map seed " + std::to_string(1000 + m) + " cluster " + std::to_string(p.cluster_size) +
-                   " " + haa_quality_name(p.quality) + " " + haa_placement_name(p.placement) + " cap " +
-                   std::to_string(q.capability) + " size " + std::to_string(q.size) + " (" +
-                   std::to_string(q.start.x) + "," + std::to_string(q.start.y) + ")->(" +
-                   std::to_string(q.goal.x) + "," + std::to_string(q.goal.y) + ")");
+      SCOPED_TRACE("map seed " + std::to_string(1000 + m) + " cluster " +
+                   std::to_string(p.cluster_size) + " " + haa_quality_name(p.quality) + " " +
+                   haa_placement_name(p.placement) + " cap " + std::to_string(q.capability) +
+                   " size " + std::to_string(q.size) + " (" + std::to_string(q.start.x) + "," +
+                   std::to_string(q.start.y) + ")->(" + std::to_string(q.goal.x) + "," +
+                   std::to_string(q.goal.y) + ")");
       const PlanResult ref = aa.run(scene.map, q, aopt, {});
       const PlanResult r = haa.plan(scene, q);
       ASSERT_EQ(r.found, ref.found) << r.message;
@@ -159,11 +164,13 @@ TEST(Haa, CompleteAndValidOnRandomMaps) {
   EXPECT_GT(solved, std::size_t(kMaps * kProblemsPerMap / 4));
   EXPECT_GT(unsolvable, std::size_t(kMaps));
   RecordProperty("worst_ratio", std::to_string(worst_ratio));
-  std::printf("%zu solvable, %zu unsolvable problems; worst length ratio %.3f\n", solved, unsolvable, worst_ratio);
+  std::printf("%zu solvable, %zu unsolvable problems; worst length ratio %.3f\n", solved,
+              unsolvable, worst_ratio);
 }
 
 // Shortest abstract distances from every node for one agent, using only the edges it may use.
-std::vector<std::vector<double>> abstract_distances(const HaaAbstraction& a, CapabilityMask cap, int size) {
+std::vector<std::vector<double>> abstract_distances(const HaaAbstraction& a, CapabilityMask cap,
+                                                    int size) {
   const std::size_t n = a.nodes().size();
   std::vector<std::vector<double>> out(n, std::vector<double>(n, INFINITY));
   for (std::uint32_t s = 0; s < n; ++s) {
@@ -223,7 +230,8 @@ TEST(Haa, StrongDominanceKeepsEveryShortestAbstractPath) {
               ASSERT_TRUE(std::isinf(b[i][j])) << "seed " << 5000 + m;
             } else {
               ASSERT_NEAR(a[i][j], b[i][j], 1e-9 * std::max(1.0, a[i][j]))
-                  << "seed " << 5000 + m << " cap " << cap << " size " << s << " nodes " << i << "," << j;
+                  << "seed " << 5000 + m << " cap " << cap << " size " << s << " nodes " << i << ","
+                  << j;
             }
           }
       }
@@ -277,8 +285,8 @@ TEST(Haa, WeakDominanceKeepsConnectivity) {
 
 // ---- Hand-made maps ---------------------------------------------------------------------------
 
-std::vector<const HaaAbstraction::Entrance*> entrances_between(const HaaAbstraction& a, int ca, int cb,
-                                                               CapabilityMask cap) {
+std::vector<const HaaAbstraction::Entrance*> entrances_between(const HaaAbstraction& a, int ca,
+                                                               int cb, CapabilityMask cap) {
   std::vector<const HaaAbstraction::Entrance*> out;
   for (const auto& e : a.entrances())
     if (e.cluster_a == ca && e.cluster_b == cb && e.capability == cap) out.push_back(&e);
@@ -442,8 +450,9 @@ TEST(Haa, PlannerCachesTheAbstractionAndReportsPhases) {
   const PlanResult second = planner->plan(scene, q);
   EXPECT_EQ(stat(second, "built"), 0.0);
   EXPECT_EQ(second.length, first.length);
-  EXPECT_EQ(first.expanded, std::uint64_t(stat(first, "insertion_expanded") + stat(first, "abstract_expanded") +
-                                          stat(first, "refinement_expanded")));
+  EXPECT_EQ(first.expanded,
+            std::uint64_t(stat(first, "insertion_expanded") + stat(first, "abstract_expanded") +
+                          stat(first, "refinement_expanded")));
   EXPECT_GT(stat(first, "abstract_nodes"), 0.0);
   EXPECT_LT(stat(first, "node_percent"), 100.0);
   // A copy of the map (new uid, same cells) reuses it; an edit rebuilds.
@@ -466,11 +475,12 @@ TEST(Haa, PlannerCachesTheAbstractionAndReportsPhases) {
   const Trace trace = rec.take();
   std::vector<std::string> phases;
   for (auto& ph : trace.phases()) phases.push_back(ph.name);
-  for (const char* want : {"clusters", "scan entrances", "choose transitions", "intra edges", "dominance (strong)",
-                           "dominance (weak)", "abstraction", "insert start", "insert goal", "abstract search",
-                           "refine"})
+  for (const char* want : {"clusters", "scan entrances", "choose transitions", "intra edges",
+                           "dominance (strong)", "dominance (weak)", "abstraction", "insert start",
+                           "insert goal", "abstract search", "refine"})
     EXPECT_NE(std::find(phases.begin(), phases.end(), want), phases.end()) << want;
-  // Shapes carry requirements: a size-1 ground-only agent sees fewer edges than a large-capability one.
+  // Shapes carry requirements: a size-1 ground-only agent sees fewer edges than a large-capability
+  // one.
   TraceCursor end(trace);
   end.seek(trace.frame_count() - 1);
   const auto all = end.state().shapes();
@@ -508,8 +518,9 @@ TEST(Haa, WatchedQueryOnACachedAbstractionShowsTheGraph) {
         ++graph;
         admits_all &= s.shape.requirement.admits(q.capability, q.size);
       }
-    const bool has_phase = std::any_of(trace.phases().begin(), trace.phases().end(),
-                                       [](const Trace::PhaseMarker& m) { return m.name == "abstraction"; });
+    const bool has_phase =
+        std::any_of(trace.phases().begin(), trace.phases().end(),
+                    [](const Trace::PhaseMarker& m) { return m.name == "abstraction"; });
     if (std::string(mode) == "all") {
       all_count = graph;
       EXPECT_TRUE(has_phase);
@@ -537,7 +548,7 @@ TEST(Haa, CirclesBlockCellsByTheChosenRule) {
   const Registry& reg = Registry::builtin();
   auto planner = reg.create("haa", {{"cluster_size", "4"}});
   EXPECT_TRUE(planner->plan(s, q).found);
-  s.circles = {Circle{9.5, 1.5, 0.2}};  // covers the centre of cell (9, 1)
+  s.circles = {Circle{9.5, 1.5, 0.2}};      // covers the centre of cell (9, 1)
   EXPECT_FALSE(planner->plan(s, q).found);  // centre is the default; the same planner rebuilds
   EXPECT_TRUE(reg.create("haa", {{"circles", "ignore"}, {"cluster_size", "4"}})->plan(s, q).found);
   s.circles = {Circle{9.0, 1.0, 0.3}};  // grazes the cell, misses its centre

@@ -22,8 +22,9 @@ struct CliRun {
 
 CliRun run_cli(const std::string& args) {
   static int counter = 0;
-  const std::string err_file = fs::temp_directory_path() / ("pathlab_haa_cli_err_" + std::to_string(::getpid()) +
-                                                            "_" + std::to_string(counter++));
+  const std::string err_file =
+      fs::temp_directory_path() /
+      ("pathlab_haa_cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   const std::string cmd = std::string(PATHLAB_CLI) + " " + args + " 2>" + err_file;
   CliRun r;
   FILE* p = ::popen(cmd.c_str(), "r");
@@ -41,7 +42,8 @@ CliRun run_cli(const std::string& args) {
 
 // A folder with two seeded random .map files (ground and hard obstacles, like the paper's maps).
 fs::path map_folder() {
-  const fs::path dir = fs::temp_directory_path() / ("pathlab_haa_maps_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("pathlab_haa_maps_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::mt19937 rng(11);
   for (int m = 0; m < 2; ++m) {
@@ -56,7 +58,9 @@ fs::path map_folder() {
   return dir;
 }
 
-int count_lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+int count_lines(const std::string& s) {
+  return int(std::count(s.begin(), s.end(), '\n'));
+}
 
 TEST(HaaCli, AbstractionReportsSizesAgainstTheGridGraph) {
   const fs::path dir = map_folder();
@@ -70,7 +74,8 @@ TEST(HaaCli, AbstractionReportsSizesAgainstTheGridGraph) {
     EXPECT_GT(j["nodes"].get<int>(), 0);
     EXPECT_LT(j["nodes"].get<int>(), j["base_nodes"].get<int>());
     EXPECT_GT(j["base_edges"].get<int>(), j["base_nodes"].get<int>());
-    EXPECT_NEAR(j["node_percent"].get<double>(), 100.0 * j["nodes"].get<double>() / j["base_nodes"].get<double>(), 1e-9);
+    EXPECT_NEAR(j["node_percent"].get<double>(),
+                100.0 * j["nodes"].get<double>() / j["base_nodes"].get<double>(), 1e-9);
     EXPECT_EQ(j["edges"].get<int>(), j["inter_edges"].get<int>() + j["intra_edges"].get<int>());
     EXPECT_GE(j["build_ms"].get<double>(), 0.0);
     EXPECT_EQ(j["capabilities"].get<int>(), 3);  // ground, swamp, both
@@ -93,8 +98,10 @@ TEST(HaaCli, BadInputIsExitTwoWithOneLine) {
       {"haa-experiment /nonexistent", "/nonexistent"},
       {"haa-experiment '" + dir.string() + "' --soft 10,abc", "--soft"},
       {"haa-experiment '" + dir.string() + "' --cluster-sizes 1", "--cluster-sizes"},
-      {"path '" + map + "' --planner haa --set quality=best --start 0.5,0.5 --goal 1.5,1.5", "quality"},
-      {"path '" + map + "' --planner haa --set cluster_size=1 --start 0.5,0.5 --goal 1.5,1.5", "cluster_size"},
+      {"path '" + map + "' --planner haa --set quality=best --start 0.5,0.5 --goal 1.5,1.5",
+       "quality"},
+      {"path '" + map + "' --planner haa --set cluster_size=1 --start 0.5,0.5 --goal 1.5,1.5",
+       "cluster_size"},
   };
   for (auto& [args, needle] : cases) {
     CliRun r = run_cli(args);
@@ -106,13 +113,15 @@ TEST(HaaCli, BadInputIsExitTwoWithOneLine) {
 }
 
 TEST(HaaCli, PathThroughTheRegistry) {
-  const fs::path dir = fs::temp_directory_path() / ("pathlab_haa_path_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("pathlab_haa_path_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string map = (dir / "open.map").string();
   {
     std::ofstream f(map);
     f << "type octile\nheight 20\nwidth 30\nmap\n";
-    for (int y = 0; y < 20; ++y) f << std::string(30, y == 10 ? '@' : '.').replace(15, 2, "..") << "\n";
+    for (int y = 0; y < 20; ++y)
+      f << std::string(30, y == 10 ? '@' : '.').replace(15, 2, "..") << "\n";
   }
   for (const char* q : {"hq", "lq", "initial"}) {
     CliRun r = run_cli("path '" + map + "' --planner haa --set quality=" + std::string(q) +
@@ -125,8 +134,8 @@ TEST(HaaCli, PathThroughTheRegistry) {
     EXPECT_TRUE(j["stats"].contains("insertion_expanded"));
     EXPECT_TRUE(j["stats"].contains("abstract_expanded"));
     EXPECT_TRUE(j["stats"].contains("refinement_expanded"));
-    EXPECT_EQ(j["expanded"].get<double>(),
-              j["stats"]["insertion_expanded"].get<double>() + j["stats"]["abstract_expanded"].get<double>());
+    EXPECT_EQ(j["expanded"].get<double>(), j["stats"]["insertion_expanded"].get<double>() +
+                                               j["stats"]["abstract_expanded"].get<double>());
     // The 2-wide gap at x = 15..16 is the only way down for a size-2 agent.
     bool through_gap = false;
     for (auto& p : j["path"])
@@ -139,9 +148,10 @@ TEST(HaaCli, PathThroughTheRegistry) {
 TEST(HaaCli, ExperimentPrintsTheTablesAndWritesCsv) {
   const fs::path dir = map_folder();
   const std::string csv = (dir / "out.csv").string();
-  CliRun r = run_cli("haa-experiment '" + dir.string() +
-                     "' --soft 0,20 --cluster-sizes 5,8 --problems 4 --seed 2 --transitions paper,middle --csv '" +
-                     csv + "'");
+  CliRun r = run_cli(
+      "haa-experiment '" + dir.string() +
+      "' --soft 0,20 --cluster-sizes 5,8 --problems 4 --seed 2 --transitions paper,middle --csv '" +
+      csv + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* want : {"Table I", "Fig. 5", "Fig. 6", "CS5 hq paper", "CS8 lq middle", "20%SO"})
     EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;

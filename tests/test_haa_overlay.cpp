@@ -38,7 +38,8 @@ TEST(HaaOverlay, DrawsEveryPartWithItsLegendKey) {
   DrawList list;
   draw_haa_abstraction(list, a, map.palette(), Style::standard());
   const DrawBatch& b = list.batch(Layer::Shapes);
-  for (Role r : {Role::Cluster, Role::Entrance, Role::Transition, Role::AbstractEdge, Role::AbstractNode})
+  for (Role r :
+       {Role::Cluster, Role::Entrance, Role::Transition, Role::AbstractEdge, Role::AbstractNode})
     EXPECT_TRUE(b.used.test(StyleKey::of(r).dense())) << role_name(r);
   EXPECT_EQ(b.points.size(), a.stats().nodes);
   // Cluster outlines, entrances and every edge are lines.

@@ -49,8 +49,9 @@ std::vector<int> parse_ints(const std::string& text, const char* option, int lo,
     char* stop = nullptr;
     const long v = std::strtol(item.c_str(), &stop, 10);
     if (item.empty() || *stop != '\0' || v < lo || v > hi)
-      throw InputError(std::string("--") + option + ": '" + text + "' is not a list of integers in " +
-                       std::to_string(lo) + ".." + std::to_string(hi));
+      throw InputError(std::string("--") + option + ": '" + text +
+                       "' is not a list of integers in " + std::to_string(lo) + ".." +
+                       std::to_string(hi));
     out.push_back(int(v));
   }
   return out;
@@ -111,7 +112,8 @@ class ProgressBar {
     if (!on_) return;
     const int width = 30, filled = int(std::clamp(fraction, 0.0, 1.0) * width);
     std::fprintf(stderr, "\r[%s%s] %3d%% %-40.40s", std::string(std::size_t(filled), '#').c_str(),
-                 std::string(std::size_t(width - filled), ' ').c_str(), int(fraction * 100), what.c_str());
+                 std::string(std::size_t(width - filled), ' ').c_str(), int(fraction * 100),
+                 what.c_str());
     std::fflush(stderr);
   }
   void done() {
@@ -123,8 +125,8 @@ class ProgressBar {
 };
 
 // Builds on a worker thread while the main thread draws the build's own progress.
-bool build_with_progress(HaaAbstraction& a, const GridMap& map, const HaaParams& p, ProgressBar& bar,
-                         const std::string& what) {
+bool build_with_progress(HaaAbstraction& a, const GridMap& map, const HaaParams& p,
+                         ProgressBar& bar, const std::string& what) {
   std::atomic<float> progress{0};
   std::atomic<bool> done{false};
   bool ok = false;
@@ -200,13 +202,15 @@ int cmd_abstraction(const AbstractionOptions& o) {
   } else {
     std::printf("%s: %dx%d, clusters of %d (%zu), %s, transitions %s, %zu capabilities, sizes %s\n",
                 o.file.c_str(), map.width(), map.height(), p.cluster_size, s.clusters,
-                haa_quality_name(p.quality), haa_placement_name(p.placement), a.capabilities().size(),
-                o.sizes.c_str());
-    std::printf("  nodes %zu of %zu (%.2f%%), edges %zu of %zu (%.2f%%): %zu inter, %zu intra\n", s.nodes,
-                s.base_nodes, s.node_percent(), s.edges, s.base_edges, s.edge_percent(), s.inter_edges,
-                s.intra_edges);
-    std::printf("  %zu entrances, %zu transitions; removed %zu strongly, %zu weakly dominated edges, %zu nodes\n",
-                s.entrances, s.transitions, s.removed_strong, s.removed_weak, s.removed_nodes);
+                haa_quality_name(p.quality), haa_placement_name(p.placement),
+                a.capabilities().size(), o.sizes.c_str());
+    std::printf("  nodes %zu of %zu (%.2f%%), edges %zu of %zu (%.2f%%): %zu inter, %zu intra\n",
+                s.nodes, s.base_nodes, s.node_percent(), s.edges, s.base_edges, s.edge_percent(),
+                s.inter_edges, s.intra_edges);
+    std::printf(
+        "  %zu entrances, %zu transitions; removed %zu strongly, %zu weakly dominated edges, %zu "
+        "nodes\n",
+        s.entrances, s.transitions, s.removed_strong, s.removed_weak, s.removed_nodes);
     std::printf("  build %.1f ms (%llu intra searches, %llu expansions), %.1f MiB\n", s.build_ms,
                 (unsigned long long)s.searches, (unsigned long long)s.expanded,
                 double(a.memory_bytes()) / (1 << 20));
@@ -259,7 +263,8 @@ int cmd_experiment(const ExperimentOptions& o) {
   if (o.max_maps > 0 && std::size_t(o.max_maps) < maps.size()) {
     // An even sample over the sorted list, so a short run still spans the whole set.
     std::vector<std::string> sample;
-    for (int i = 0; i < o.max_maps; ++i) sample.push_back(maps[std::size_t(i) * maps.size() / std::size_t(o.max_maps)]);
+    for (int i = 0; i < o.max_maps; ++i)
+      sample.push_back(maps[std::size_t(i) * maps.size() / std::size_t(o.max_maps)]);
     maps = sample;
   }
   const auto softs = parse_ints(o.soft, "soft", 0, 100);
@@ -273,7 +278,8 @@ int cmd_experiment(const ExperimentOptions& o) {
   if (!o.csv.empty()) {
     csv.open(o.csv);
     if (!csv) throw InputError(o.csv + ": cannot write");
-    csv << "map,soft,cluster_size,quality,transitions,size,capability,sx,sy,gx,gy,optimal,haa_length,"
+    csv << "map,soft,cluster_size,quality,transitions,size,capability,sx,sy,gx,gy,optimal,haa_"
+           "length,"
            "error_percent,aa_expanded,insertion_expanded,abstract_expanded,refinement_expanded,"
            "abstract_nodes,abstract_edges,base_nodes,base_edges,build_ms\n";
   }
@@ -298,7 +304,8 @@ int cmd_experiment(const ExperimentOptions& o) {
       bar.show(step / total_steps, name + " soft " + std::to_string(soft) + "%");
       step += 1;
       GridMap map = base;
-      add_soft_obstacles(map, soft, o.seed * 7919u + std::uint32_t(mi) * 131u + std::uint32_t(soft));
+      add_soft_obstacles(map, soft,
+                         o.seed * 7919u + std::uint32_t(mi) * 131u + std::uint32_t(soft));
       const auto caps = haa_default_capabilities(map);
       // Valid problems: both sizes can stand at start and goal and Annotated A* connects them
       // for size 2 (then also for size 1).
@@ -307,7 +314,8 @@ int cmd_experiment(const ExperimentOptions& o) {
       std::map<CapabilityMask, ClearanceGrid> cls;
       for (CapabilityMask c : caps) cls[c] = true_clearance(map, c);
       const int w = map.width(), h = map.height();
-      for (int tries = 0; int(probs.size()) < o.problems && tries < o.problems * 200 + 1000; ++tries) {
+      for (int tries = 0; int(probs.size()) < o.problems && tries < o.problems * 200 + 1000;
+           ++tries) {
         Problem p{};
         p.cap = caps[rng() % caps.size()];
         const ClearanceGrid& cl = cls[p.cap];
@@ -364,8 +372,10 @@ int cmd_experiment(const ExperimentOptions& o) {
                 const PlanResult r = planner.plan(scene, q);
                 if (!r.found) {  // would be a completeness bug: report it and fail at the end
                   ++incomplete;
-                  std::fprintf(stderr, "\nHAA* found no path where Annotated A* did: %s soft %d (%d,%d)->(%d,%d)\n",
-                               name.c_str(), soft, p.sx, p.sy, p.gx, p.gy);
+                  std::fprintf(
+                      stderr,
+                      "\nHAA* found no path where Annotated A* did: %s soft %d (%d,%d)->(%d,%d)\n",
+                      name.c_str(), soft, p.sx, p.sy, p.gx, p.gy);
                   continue;
                 }
                 auto stat = [&](const char* k) {
@@ -383,11 +393,11 @@ int cmd_experiment(const ExperimentOptions& o) {
                 by_length[{cs, int(ql), int(pl), int(opt / 20)}].add_query(err, ins, ab, rf, ax);
                 if (csv)
                   csv << name << ',' << soft << ',' << cs << ',' << haa_quality_name(ql) << ','
-                      << haa_placement_name(pl) << ',' << s << ',' << p.cap << ',' << p.sx << ',' << p.sy
-                      << ',' << p.gx << ',' << p.gy << ',' << opt << ',' << r.length << ',' << err << ','
-                      << p.aa_exp[s - 1] << ',' << ins << ',' << ab << ',' << rf << ',' << bs.nodes << ','
-                      << bs.edges << ',' << bs.base_nodes << ',' << bs.base_edges << ',' << bs.build_ms
-                      << '\n';
+                      << haa_placement_name(pl) << ',' << s << ',' << p.cap << ',' << p.sx << ','
+                      << p.sy << ',' << p.gx << ',' << p.gy << ',' << opt << ',' << r.length << ','
+                      << err << ',' << p.aa_exp[s - 1] << ',' << ins << ',' << ab << ',' << rf
+                      << ',' << bs.nodes << ',' << bs.edges << ',' << bs.base_nodes << ','
+                      << bs.base_edges << ',' << bs.build_ms << '\n';
               }
           }
     }
@@ -398,8 +408,8 @@ int cmd_experiment(const ExperimentOptions& o) {
     return "CS" + std::to_string(cs) + " " + haa_quality_name(HaaQuality(ql)) +
            (places.size() > 1 ? std::string(" ") + haa_placement_name(HaaPlacement(pl)) : "");
   };
-  std::printf("HAA* experiment: %zu maps, %d problems x sizes {1,2} per map and density\n\n", maps.size(),
-              o.problems);
+  std::printf("HAA* experiment: %zu maps, %d problems x sizes {1,2} per map and density\n\n",
+              maps.size(), o.problems);
   std::printf("Table I: abstract graph size, %% of the grid graph (mean over maps)\n%-22s", "");
   for (int soft : softs) std::printf(" %7d%%SO", soft);
   std::printf("\n");
@@ -407,14 +417,16 @@ int cmd_experiment(const ExperimentOptions& o) {
     for (HaaQuality ql : quals)
       for (HaaPlacement pl : places)
         for (int row = 0; row < 2; ++row) {
-          std::printf("%-16s %-5s", label(cs, int(ql), int(pl)).c_str(), row == 0 ? "nodes" : "edges");
+          std::printf("%-16s %-5s", label(cs, int(ql), int(pl)).c_str(),
+                      row == 0 ? "nodes" : "edges");
           for (int soft : softs) {
             const Sum& s = sums[{cs, int(ql), int(pl), soft}];
             std::printf(" %9.1f%%", s.maps ? (row == 0 ? s.nodes_pct : s.edges_pct) / s.maps : 0.0);
           }
           std::printf("\n");
         }
-  std::printf("\nFig. 5: mean path-length error vs Annotated A*, %% (all / size 1 / size 2)\n%-22s", "");
+  std::printf("\nFig. 5: mean path-length error vs Annotated A*, %% (all / size 1 / size 2)\n%-22s",
+              "");
   for (int soft : softs) std::printf(" %17d%%SO", soft);
   std::printf("\n");
   for (int cs : css)
@@ -430,10 +442,11 @@ int cmd_experiment(const ExperimentOptions& o) {
         }
         std::printf("\n");
       }
-  std::printf("\nFig. 6: mean nodes expanded per query, all densities: HAA* insertion + abstract + "
-              "refinement vs Annotated A*\n");
-  std::printf("%-22s %10s %10s %10s %10s %10s %8s\n", "", "insertion", "abstract", "refine", "HAA* total",
-              "AA*", "AA*/HAA*");
+  std::printf(
+      "\nFig. 6: mean nodes expanded per query, all densities: HAA* insertion + abstract + "
+      "refinement vs Annotated A*\n");
+  std::printf("%-22s %10s %10s %10s %10s %10s %8s\n", "", "insertion", "abstract", "refine",
+              "HAA* total", "AA*", "AA*/HAA*");
   for (int cs : css)
     for (HaaQuality ql : quals)
       for (HaaPlacement pl : places) {
@@ -447,11 +460,14 @@ int cmd_experiment(const ExperimentOptions& o) {
           t.aa += s.aa;
         }
         const double tot = (t.ins + t.abs + t.ref) / std::max(1.0, t.n);
-        std::printf("%-22s %10.1f %10.1f %10.1f %10.1f %10.1f %7.1fx\n", label(cs, int(ql), int(pl)).c_str(),
-                    t.ins / std::max(1.0, t.n), t.abs / std::max(1.0, t.n), t.ref / std::max(1.0, t.n), tot,
+        std::printf("%-22s %10.1f %10.1f %10.1f %10.1f %10.1f %7.1fx\n",
+                    label(cs, int(ql), int(pl)).c_str(), t.ins / std::max(1.0, t.n),
+                    t.abs / std::max(1.0, t.n), t.ref / std::max(1.0, t.n), tot,
                     t.aa / std::max(1.0, t.n), tot > 0 ? t.aa / std::max(1.0, t.n) / tot : 0.0);
       }
-  std::printf("\nFig. 6 by optimal path length (mean expanded, HAA* total / AA*), first cluster size and placement\n");
+  std::printf(
+      "\nFig. 6 by optimal path length (mean expanded, HAA* total / AA*), first cluster size and "
+      "placement\n");
   std::printf("%-10s", "length");
   for (HaaQuality ql : quals) std::printf(" %22s", haa_quality_name(ql));
   std::printf("\n");
@@ -484,12 +500,15 @@ int cmd_experiment(const ExperimentOptions& o) {
 
 void add_haa_commands(CLI::App& app, std::vector<Command>& out) {
   auto ao = std::make_shared<AbstractionOptions>();
-  auto* abs = app.add_subcommand("abstraction", "Build an HAA* abstraction and report its size and build time");
+  auto* abs = app.add_subcommand("abstraction",
+                                 "Build an HAA* abstraction and report its size and build time");
   abs->add_option("map", ao->file, "Map (.map), scene (.json) or PNG file")->required();
-  abs->add_option("--cluster-size", ao->cluster_size, "Cluster side in cells")->check(CLI::Range(2, 256));
+  abs->add_option("--cluster-size", ao->cluster_size, "Cluster side in cells")
+      ->check(CLI::Range(2, 256));
   abs->add_option("--quality", ao->quality, "initial, hq or lq");
   abs->add_option("--sizes", ao->sizes, "Agent sizes the abstraction serves, e.g. 1,2");
-  abs->add_option("--transitions", ao->transitions, "Transition placement: paper, middle or spread");
+  abs->add_option("--transitions", ao->transitions,
+                  "Transition placement: paper, middle or spread");
   abs->add_option("--soft", ao->soft, "Turn this percentage of ground cells into swamp first");
   abs->add_option("--seed", ao->seed, "Seed for --soft");
   abs->add_flag("--movingai-obstacles", ao->movingai,
@@ -498,20 +517,25 @@ void add_haa_commands(CLI::App& app, std::vector<Command>& out) {
   out.push_back({abs, [ao] { return cmd_abstraction(*ao); }});
 
   auto eo = std::make_shared<ExperimentOptions>();
-  auto* ex = app.add_subcommand("haa-experiment",
-                                "The HAA* paper's experiment: Table I, Fig. 5 and Fig. 6 on a folder of maps");
-  ex->add_option("mapdir", eo->dir, "Folder of .map files (the paper: ../shared/data/bg)")->required();
+  auto* ex = app.add_subcommand(
+      "haa-experiment",
+      "The HAA* paper's experiment: Table I, Fig. 5 and Fig. 6 on a folder of maps");
+  ex->add_option("mapdir", eo->dir, "Folder of .map files (the paper: ../shared/data/bg)")
+      ->required();
   ex->add_option("--soft", eo->soft, "Soft-obstacle densities in percent, e.g. 0,10,20,30,40,50");
   ex->add_option("--cluster-sizes", eo->cluster_sizes, "Cluster sizes, e.g. 10,15,20");
   ex->add_option("--qualities", eo->qualities, "Abstraction qualities, e.g. hq,lq");
-  ex->add_option("--transitions", eo->transitions, "Transition placements to compare, e.g. paper,middle");
-  ex->add_option("--problems", eo->problems, "Problems per map and density (each for sizes 1 and 2)");
+  ex->add_option("--transitions", eo->transitions,
+                 "Transition placements to compare, e.g. paper,middle");
+  ex->add_option("--problems", eo->problems,
+                 "Problems per map and density (each for sizes 1 and 2)");
   ex->add_option("--maps", eo->max_maps, "Use an even sample of this many maps (0 = all)");
   ex->add_option("--seed", eo->seed, "Seed for soft obstacles and problems");
   ex->add_option("--csv", eo->csv, "Write one row per query to this CSV file");
   ex->add_flag("--smoothing", eo->smoothing, "Smooth HAA* paths before measuring them");
-  ex->add_option("--insertion", eo->insertion,
-                 "auto (default), dijkstra (one search per cluster) or astar (one A* per node, the paper)")
+  ex->add_option(
+        "--insertion", eo->insertion,
+        "auto (default), dijkstra (one search per cluster) or astar (one A* per node, the paper)")
       ->check(CLI::IsMember({"auto", "dijkstra", "astar"}));
   ex->add_flag("--quiet", eo->quiet, "No progress bar");
   out.push_back({ex, [eo] { return cmd_experiment(*eo); }});

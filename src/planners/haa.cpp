@@ -17,26 +17,36 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
 constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 
-bool same_weight(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
+bool same_weight(double a, double b) {
+  return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
 
-Vec2 centre(int x, int y) { return {x + 0.5, y + 0.5}; }
+Vec2 centre(int x, int y) {
+  return {x + 0.5, y + 0.5};
+}
 
 }  // namespace
 
 const char* haa_quality_name(HaaQuality q) {
   switch (q) {
-    case HaaQuality::Initial: return "initial";
-    case HaaQuality::High: return "hq";
-    case HaaQuality::Low: return "lq";
+    case HaaQuality::Initial:
+      return "initial";
+    case HaaQuality::High:
+      return "hq";
+    case HaaQuality::Low:
+      return "lq";
   }
   return "?";
 }
 
 const char* haa_placement_name(HaaPlacement p) {
   switch (p) {
-    case HaaPlacement::Paper: return "paper";
-    case HaaPlacement::Middle: return "middle";
-    case HaaPlacement::Spread: return "spread";
+    case HaaPlacement::Paper:
+      return "paper";
+    case HaaPlacement::Middle:
+      return "middle";
+    case HaaPlacement::Spread:
+      return "spread";
   }
   return "?";
 }
@@ -124,8 +134,8 @@ void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clea
   };
   auto free_at = [&](int lx, int ly) {
     return lx >= 0 && ly >= 0 && lx < aw_ && ly < ah &&
-           clearance[std::size_t(area.y0 + ly) * std::size_t(map_width) + std::size_t(area.x0 + lx)] >=
-               size;
+           clearance[std::size_t(area.y0 + ly) * std::size_t(map_width) +
+                     std::size_t(area.x0 + lx)] >= size;
   };
   auto id_of = [&](int l) {
     return std::uint32_t((area.y0 + l / aw_) * map_width + area.x0 + l % aw_);
@@ -173,7 +183,8 @@ void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clea
     bool ok[8];
     for (int d = 0; d < 4; ++d) ok[d] = free_at(cx + kDx[d], cy + kDy[d]);
     for (int d = 4; d < 8; ++d)
-      ok[d] = free_at(cx + kDx[d], cy + kDy[d]) && free_at(cx + kDx[d], cy) && free_at(cx, cy + kDy[d]);
+      ok[d] =
+          free_at(cx + kDx[d], cy + kDy[d]) && free_at(cx + kDx[d], cy) && free_at(cx, cy + kDy[d]);
     for (int d = 0; d < 8; ++d) {
       if (!ok[d]) continue;
       const int nx = cx + kDx[d], ny = cy + kDy[d];
@@ -181,7 +192,8 @@ void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clea
       const std::size_t ni = std::size_t(nl);
       double step = d < 4 ? 1.0 : kSqrt2;
       if (!costs.empty())
-        step *= 0.5 * (double(costs[std::size_t(id_of(top.cell))]) + double(costs[std::size_t(id_of(nl))]));
+        step *= 0.5 * (double(costs[std::size_t(id_of(top.cell))]) +
+                       double(costs[std::size_t(id_of(nl))]));
       const double nd = cd + step;
       bool fresh = false;
       if (stamp_[ni] != sid_) {
@@ -200,8 +212,10 @@ void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clea
       std::push_heap(heap_.begin(), heap_.end(), worse);
       if (fresh) ++generated_;
       if (obs) {
-        if (fresh) obs->open(desc_of(nl), id_of(top.cell), nd, h);
-        else obs->relax(id_of(nl), id_of(top.cell), nd);
+        if (fresh)
+          obs->open(desc_of(nl), id_of(top.cell), nd, h);
+        else
+          obs->relax(id_of(nl), id_of(top.cell), nd);
       }
     }
     if (obs) obs->frame();
@@ -305,8 +319,10 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     for (int c = 0; c < ncx_ * ncy_; ++c) {
       int x0, y0, x1, y1;
       cluster_rect(c, x0, y0, x1, y1);
-      obs->mark(Shape::polyline({{double(x0), double(y0)}, {double(x1), double(y0)},
-                                 {double(x1), double(y1)}, {double(x0), double(y1)},
+      obs->mark(Shape::polyline({{double(x0), double(y0)},
+                                 {double(x1), double(y0)},
+                                 {double(x1), double(y1)},
+                                 {double(x0), double(y1)},
                                  {double(x0), double(y0)}}),
                 Role::Cluster);
     }
@@ -345,7 +361,9 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
   if (obs) obs->phase("scan entrances");
   auto close_run = [&](std::size_t ci, bool vertical, int i0, int i1) {
     const ClearanceGrid& cl = clearance_[ci];
-    auto at = [&](int x, int y) { return int(cl[std::size_t(y) * std::size_t(w_) + std::size_t(x)]); };
+    auto at = [&](int x, int y) {
+      return int(cl[std::size_t(y) * std::size_t(w_) + std::size_t(x)]);
+    };
     Entrance en;
     en.vertical = vertical;
     en.capability = caps_[ci];
@@ -375,8 +393,9 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
       int best = mid, best_off = (last + 1) / 4 + 1;
       for (int k = 0; k <= last; ++k) {
         const Pair& p = pairs[std::size_t(i0 + k)];
-        const bool reused = node_of_cell_[std::size_t(p.ay) * std::size_t(w_) + std::size_t(p.ax)] >= 0 &&
-                            node_of_cell_[std::size_t(p.by) * std::size_t(w_) + std::size_t(p.bx)] >= 0;
+        const bool reused =
+            node_of_cell_[std::size_t(p.ay) * std::size_t(w_) + std::size_t(p.ax)] >= 0 &&
+            node_of_cell_[std::size_t(p.by) * std::size_t(w_) + std::size_t(p.bx)] >= 0;
         if (reused && std::abs(k - mid) < best_off) {
           best = k;
           best_off = std::abs(k - mid);
@@ -385,11 +404,16 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
       return best;
     };
     switch (params_.placement) {
-      case HaaPlacement::Paper: chosen = {first}; break;
-      case HaaPlacement::Middle: chosen = {middle()}; break;
+      case HaaPlacement::Paper:
+        chosen = {first};
+        break;
+      case HaaPlacement::Middle:
+        chosen = {middle()};
+        break;
       case HaaPlacement::Spread:
         chosen = {middle()};
-        if (en.length >= std::max(3, cs / 2) && en.length - 1 != chosen[0]) chosen.push_back(en.length - 1);
+        if (en.length >= std::max(3, cs / 2) && en.length - 1 != chosen[0])
+          chosen.push_back(en.length - 1);
         break;
     }
     for (int k : chosen) {
@@ -416,8 +440,9 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
     if (obs) {
       const Pair& a = pairs[std::size_t(i0)];
       const Pair& b = pairs[std::size_t(i1 - 1)];
-      Shape s = vertical ? Shape::segment({double(a.bx), double(a.by)}, {double(b.bx), double(b.by + 1)})
-                         : Shape::segment({double(a.bx), double(a.by)}, {double(b.bx + 1), double(b.by)});
+      Shape s =
+          vertical ? Shape::segment({double(a.bx), double(a.by)}, {double(b.bx), double(b.by + 1)})
+                   : Shape::segment({double(a.bx), double(a.by)}, {double(b.bx + 1), double(b.by)});
       s.tag = std::uint32_t(entrances_.size());
       obs->mark(s.require(en.capability, en.clearance), Role::Entrance);
     }
@@ -434,7 +459,8 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
         pairs.clear();
         const int from = sgm * cs, to = std::min(vertical ? h_ : w_, from + cs);
         for (int i = from; i < to; ++i)
-          pairs.push_back(vertical ? Pair{k * cs - 1, i, k * cs, i} : Pair{i, k * cs - 1, i, k * cs});
+          pairs.push_back(vertical ? Pair{k * cs - 1, i, k * cs, i}
+                                   : Pair{i, k * cs - 1, i, k * cs});
         for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
           const ClearanceGrid& cl = clearance_[ci];
           auto at = [&](int x, int y) {
@@ -466,7 +492,8 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
     obs->phase("choose transitions");
     for (std::uint32_t ei : pending) {
       const Edge& e = edges_[ei];
-      Shape s = Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y), centre(nodes_[e.b].x, nodes_[e.b].y));
+      Shape s = Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y),
+                               centre(nodes_[e.b].x, nodes_[e.b].y));
       s.tag = ei;
       obs->mark(s.require(e.capability, e.clearance), Role::Transition);
     }
@@ -481,7 +508,8 @@ bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
   SearchObserver* obs = ctx.observer;
   if (obs) obs->phase("intra edges");
   std::vector<std::vector<std::uint32_t>> members(std::size_t(ncx_) * std::size_t(ncy_));
-  for (std::uint32_t i = 0; i < nodes_.size(); ++i) members[std::size_t(nodes_[i].cluster)].push_back(i);
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i)
+    members[std::size_t(nodes_[i].cluster)].push_back(i);
   LocalSearch search;
   std::vector<std::uint32_t> path;
   const std::size_t nclusters = members.size();
@@ -517,7 +545,8 @@ bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
                 const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
                 const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
                 if (x0 != x1 && y0 != y1)
-                  pc = std::min({pc, at(std::uint32_t(y0 * w_ + x1)), at(std::uint32_t(y1 * w_ + x0))});
+                  pc = std::min(
+                      {pc, at(std::uint32_t(y0 * w_ + x1)), at(std::uint32_t(y1 * w_ + x0))});
               }
             }
             // Beyond the paper: the capability the path really needs is the set of terrains
@@ -530,7 +559,8 @@ bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
               const int px = int(cell) % w_, py = int(cell) / w_;
               for (int fy = py; fy < std::min(h_, py + s); ++fy)
                 for (int fx = px; fx < std::min(w_, px + s); ++fx)
-                  need |= CapabilityMask(1) << map.cells()[std::size_t(fy) * std::size_t(w_) + std::size_t(fx)];
+                  need |= CapabilityMask(1)
+                          << map.cells()[std::size_t(fy) * std::size_t(w_) + std::size_t(fx)];
             }
             need &= caps_[ci];
             std::size_t use = ci;
@@ -546,11 +576,14 @@ bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
                   const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
                   const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
                   if (x0 != x1 && y0 != y1)
-                    pc2 = std::min({pc2, int(cl2[std::size_t(y0 * w_ + x1)]), int(cl2[std::size_t(y1 * w_ + x0)])});
+                    pc2 = std::min({pc2, int(cl2[std::size_t(y0 * w_ + x1)]),
+                                    int(cl2[std::size_t(y1 * w_ + x0)])});
                 }
               }
-              if (pc2 >= s) pc = pc2;
-              else use = ci;  // cannot happen (the footprints hold only `need`); kept safe
+              if (pc2 >= s)
+                pc = pc2;
+              else
+                use = ci;  // cannot happen (the footprints hold only `need`); kept safe
             }
             Edge e;
             e.a = mem[i];
@@ -588,7 +621,8 @@ void HaaAbstraction::strong_dominance(SearchObserver* obs) {
     const Edge& e = edges_[i];
     return std::pair{std::min(e.a, e.b), std::max(e.a, e.b)};
   };
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
   auto dominates = [&](std::uint32_t ia, std::uint32_t ib) {
     const Edge& a = edges_[ia];
     const Edge& b = edges_[ib];
@@ -608,7 +642,8 @@ void HaaAbstraction::strong_dominance(SearchObserver* obs) {
         e.alive = false;
         ++stats_.removed_strong;
         if (obs)
-          obs->test(Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y), centre(nodes_[e.b].x, nodes_[e.b].y))
+          obs->test(Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y),
+                                   centre(nodes_[e.b].x, nodes_[e.b].y))
                         .require(e.capability, e.clearance),
                     false);
         break;
@@ -685,14 +720,16 @@ void HaaAbstraction::weak_dominance(SearchObserver* obs) {
       for (std::size_t j = g0; j < g1; ++j) {
         if (i == j) continue;
         const Edge& wx = edges_[inter[j]];
-        if (!wx.alive || (wx.capability & ~yz.capability) != 0 || wx.clearance < yz.clearance) continue;
+        if (!wx.alive || (wx.capability & ~yz.capability) != 0 || wx.clearance < yz.clearance)
+          continue;
         if (!joined(wx.a, yz.a, yz.capability, yz.clearance) ||
             !joined(wx.b, yz.b, yz.capability, yz.clearance))
           continue;
         yz.alive = false;
         ++stats_.removed_weak;
         if (obs)
-          obs->test(Shape::segment(centre(nodes_[yz.a].x, nodes_[yz.a].y), centre(nodes_[yz.b].x, nodes_[yz.b].y))
+          obs->test(Shape::segment(centre(nodes_[yz.a].x, nodes_[yz.a].y),
+                                   centre(nodes_[yz.b].x, nodes_[yz.b].y))
                         .require(yz.capability, yz.clearance),
                     false);
         break;

@@ -45,7 +45,7 @@ namespace pl {
 
 enum class HaaQuality { Initial, High, Low };
 enum class HaaPlacement { Paper, Middle, Spread };
-const char* haa_quality_name(HaaQuality q);   // "initial", "hq", "lq"
+const char* haa_quality_name(HaaQuality q);      // "initial", "hq", "lq"
 const char* haa_placement_name(HaaPlacement p);  // "paper", "middle", "spread"
 
 struct HaaParams {
@@ -65,8 +65,12 @@ struct HaaBuildStats {
   std::size_t removed_strong = 0, removed_weak = 0, removed_nodes = 0;
   std::uint64_t searches = 0, expanded = 0;  // intra-edge Dijkstras
   double build_ms = 0;
-  double node_percent() const { return base_nodes ? 100.0 * double(nodes) / double(base_nodes) : 0; }
-  double edge_percent() const { return base_edges ? 100.0 * double(edges) / double(base_edges) : 0; }
+  double node_percent() const {
+    return base_nodes ? 100.0 * double(nodes) / double(base_nodes) : 0;
+  }
+  double edge_percent() const {
+    return base_edges ? 100.0 * double(edges) / double(base_edges) : 0;
+  }
 };
 
 class HaaAbstraction {
@@ -111,7 +115,9 @@ class HaaAbstraction {
   int cluster_size() const { return params_.cluster_size; }
   int clusters_x() const { return ncx_; }
   int clusters_y() const { return ncy_; }
-  int cluster_of(int x, int y) const { return (y / params_.cluster_size) * ncx_ + x / params_.cluster_size; }
+  int cluster_of(int x, int y) const {
+    return (y / params_.cluster_size) * ncx_ + x / params_.cluster_size;
+  }
   // Cell rectangle of a cluster: [x0, x1) x [y0, y1).
   void cluster_rect(int c, int& x0, int& y0, int& x1, int& y1) const;
 
@@ -123,7 +129,9 @@ class HaaAbstraction {
   // Alive edges incident to a node.
   const std::vector<std::uint32_t>& adjacent(std::uint32_t node) const { return adj_[node]; }
   // Alive nodes of a cluster.
-  const std::vector<std::uint32_t>& cluster_nodes(int c) const { return cluster_nodes_[std::size_t(c)]; }
+  const std::vector<std::uint32_t>& cluster_nodes(int c) const {
+    return cluster_nodes_[std::size_t(c)];
+  }
   // Cells of an edge's cached path, from edge.a to edge.b, as indices y * width + x.
   std::span<const std::uint32_t> path_of(const Edge& e) const {
     return {path_cells_.data() + e.path_offset, e.path_length};
@@ -241,7 +249,7 @@ class HaaPlanner final : public Planner {
   bool built_ = false;
   bool just_built_ = false;  // the last abstraction() call built it
   std::uint64_t uid_ = 0, version_ = 0;
-  GridMap built_map_;  // content check when a copy of the same map (new uid) comes back
+  GridMap built_map_;         // content check when a copy of the same map (new uid) comes back
   ClearanceCache clearance_;  // for agents whose capability the abstraction does not hold
   LocalSearch local_;
 };

@@ -15,7 +15,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string cell_text(int x, int y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; }
+std::string cell_text(int x, int y) {
+  return "(" + std::to_string(x) + "," + std::to_string(y) + ")";
+}
 
 double elapsed_ms(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -37,7 +39,8 @@ double step_cost(const std::vector<float>& costs, std::uint32_t a, std::uint32_t
 double path_cost(const std::vector<float>& costs, const std::vector<std::uint32_t>& cells, int w) {
   double len = 0;
   for (std::size_t i = 1; i < cells.size(); ++i) {
-    const bool diag = int(cells[i]) % w != int(cells[i - 1]) % w && int(cells[i]) / w != int(cells[i - 1]) / w;
+    const bool diag =
+        int(cells[i]) % w != int(cells[i - 1]) % w && int(cells[i]) / w != int(cells[i - 1]) / w;
     len += step_cost(costs, cells[i - 1], cells[i], diag);
   }
   return len;
@@ -75,7 +78,8 @@ std::vector<std::uint32_t> smooth(const std::vector<std::uint32_t>& in, int w, i
                                   const std::vector<float>& costs, int window) {
   std::vector<std::uint32_t> cells = in;
   auto free_at = [&](int x, int y) {
-    return x >= 0 && y >= 0 && x < w && y < h && cl[std::size_t(y) * std::size_t(w) + std::size_t(x)] >= size;
+    return x >= 0 && y >= 0 && x < w && y < h &&
+           cl[std::size_t(y) * std::size_t(w) + std::size_t(x)] >= size;
   };
   std::vector<std::uint32_t> route;
   // Builds the canonical route from cell a to cell b, both included; false if blocked.
@@ -106,7 +110,8 @@ std::vector<std::uint32_t> smooth(const std::vector<std::uint32_t>& in, int w, i
   auto rebuild_prefix = [&] {
     prefix.assign(cells.size(), 0);
     for (std::size_t i = 1; i < cells.size(); ++i) {
-      const bool diag = int(cells[i]) % w != int(cells[i - 1]) % w && int(cells[i]) / w != int(cells[i - 1]) / w;
+      const bool diag =
+          int(cells[i]) % w != int(cells[i - 1]) % w && int(cells[i]) / w != int(cells[i - 1]) / w;
       prefix[i] = prefix[i - 1] + step_cost(costs, cells[i - 1], cells[i], diag);
     }
   };
@@ -115,7 +120,8 @@ std::vector<std::uint32_t> smooth(const std::vector<std::uint32_t>& in, int w, i
     const std::size_t jmax = std::min(cells.size() - 1, i + std::size_t(window));
     for (std::size_t j = jmax; j >= i + 2; --j) {
       const double old_len = prefix[j] - prefix[i];
-      const int dx = int(cells[j]) % w - int(cells[i]) % w, dy = int(cells[j]) / w - int(cells[i]) / w;
+      const int dx = int(cells[j]) % w - int(cells[i]) % w,
+                dy = int(cells[j]) / w - int(cells[i]) / w;
       if (octile_distance(dx, dy) * (costs.empty() ? 1.0 : 0.0) >= old_len - 1e-9) continue;
       bool improved = false;
       for (int variant = 0; variant < 2 && !improved; ++variant) {
@@ -138,8 +144,8 @@ std::vector<std::uint32_t> smooth(const std::vector<std::uint32_t>& in, int w, i
 }  // namespace
 
 const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunContext& ctx) {
-  const bool same = built_ && ((map.uid() == uid_ && map.version() == version_) ||
-                               map.same_content(built_map_));
+  const bool same =
+      built_ && ((map.uid() == uid_ && map.version() == version_) || map.same_content(built_map_));
   just_built_ = !same;
   if (!same) {
     built_ = false;
@@ -152,7 +158,9 @@ const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunConte
   return &abs_;
 }
 
-size_t HaaPlanner::memory_bytes() const { return abs_.memory_bytes(); }
+size_t HaaPlanner::memory_bytes() const {
+  return abs_.memory_bytes();
+}
 
 PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -166,9 +174,12 @@ PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunCon
   }
   const bool built_now = just_built_;
   if (ctx.observer && !built_now && opt_.graph != HaaQueryOptions::Graph::None) {
-    const CapabilityMask cap = query.capability ? query.capability : map.palette().movingai_default_capability();
-    if (opt_.graph == HaaQueryOptions::Graph::All) report_graph(ctx.observer, 0, 0);
-    else report_graph(ctx.observer, abs_.effective(cap), std::max(1, query.size));
+    const CapabilityMask cap =
+        query.capability ? query.capability : map.palette().movingai_default_capability();
+    if (opt_.graph == HaaQueryOptions::Graph::All)
+      report_graph(ctx.observer, 0, 0);
+    else
+      report_graph(ctx.observer, abs_.effective(cap), std::max(1, query.size));
   }
   PlanResult r = this->query(map, query, ctx, built_now);
   r.time_ms = elapsed_ms(t0);
@@ -187,15 +198,19 @@ void HaaPlanner::report_graph(SearchObserver* obs, CapabilityMask cap, int size)
   for (int c = 0; c < abs_.clusters_x() * abs_.clusters_y(); ++c) {
     int x0, y0, x1, y1;
     abs_.cluster_rect(c, x0, y0, x1, y1);
-    obs->mark(Shape::polyline({{double(x0), double(y0)}, {double(x1), double(y0)}, {double(x1), double(y1)},
-                               {double(x0), double(y1)}, {double(x0), double(y0)}}),
+    obs->mark(Shape::polyline({{double(x0), double(y0)},
+                               {double(x1), double(y0)},
+                               {double(x1), double(y1)},
+                               {double(x0), double(y1)},
+                               {double(x0), double(y0)}}),
               Role::Cluster);
   }
   for (std::uint32_t i = 0; i < abs_.entrances().size(); ++i) {
     const auto& en = abs_.entrances()[i];
     if (!shown(en.capability, en.clearance)) continue;
     const double x = en.vertical ? en.x + 1 : en.x, y = en.vertical ? en.y : en.y + 1;
-    Shape s = en.vertical ? Shape::segment({x, y}, {x, y + en.length}) : Shape::segment({x, y}, {x + en.length, y});
+    Shape s = en.vertical ? Shape::segment({x, y}, {x, y + en.length})
+                          : Shape::segment({x, y}, {x + en.length, y});
     s.tag = i;
     obs->mark(s.require(en.capability, en.clearance), Role::Entrance);
   }
@@ -205,9 +220,11 @@ void HaaPlanner::report_graph(SearchObserver* obs, CapabilityMask cap, int size)
   for (std::uint32_t i = 0; i < abs_.edges().size(); ++i) {
     const auto& e = abs_.edges()[i];
     if (!e.alive || !shown(e.capability, e.clearance)) continue;
-    Shape s = Shape::segment({nodes[e.a].x + 0.5, nodes[e.a].y + 0.5}, {nodes[e.b].x + 0.5, nodes[e.b].y + 0.5});
+    Shape s = Shape::segment({nodes[e.a].x + 0.5, nodes[e.a].y + 0.5},
+                             {nodes[e.b].x + 0.5, nodes[e.b].y + 0.5});
     s.tag = i;
-    obs->mark(s.require(e.capability, e.clearance), e.inter ? Role::Transition : Role::AbstractEdge);
+    obs->mark(s.require(e.capability, e.clearance),
+              e.inter ? Role::Transition : Role::AbstractEdge);
   }
   obs->counter("abstract nodes", double(abs_.stats().nodes));
   obs->counter("abstract edges", double(abs_.stats().edges));
@@ -251,17 +268,22 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     return r;
   }
   const ClearanceGrid* clp = abs_.clearance(cap);
-  const bool covered = clp && std::binary_search(abs_.params().sizes.begin(), abs_.params().sizes.end(), q.size);
+  const bool covered =
+      clp && std::binary_search(abs_.params().sizes.begin(), abs_.params().sizes.end(), q.size);
   if (!clp) clp = &clearance_.get(map, cap);
   const ClearanceGrid& cl = *clp;
-  auto cl_at = [&](int x, int y) { return int(cl[std::size_t(y) * std::size_t(w) + std::size_t(x)]); };
+  auto cl_at = [&](int x, int y) {
+    return int(cl[std::size_t(y) * std::size_t(w) + std::size_t(x)]);
+  };
   const bool start_ok = cl_at(sx, sy) >= q.size, goal_ok = cl_at(gx, gy) >= q.size;
   if (!start_ok || !goal_ok) {
     const int bx = start_ok ? gx : sx, by = start_ok ? gy : sy;
-    std::string s = std::string(start_ok ? "goal " : "start ") + cell_text(bx, by) + " is not traversable: ";
-    r.message = (q.capability >> map.at(bx, by) & 1u) ? s + "clearance is below the agent size " + std::to_string(q.size)
-                                                        : s + "terrain '" + map.palette()[map.at(bx, by)].name +
-                                                              "' is outside the capability";
+    std::string s =
+        std::string(start_ok ? "goal " : "start ") + cell_text(bx, by) + " is not traversable: ";
+    r.message =
+        (q.capability >> map.at(bx, by) & 1u)
+            ? s + "clearance is below the agent size " + std::to_string(q.size)
+            : s + "terrain '" + map.palette()[map.at(bx, by)].name + "' is outside the capability";
     if (obs) {
       obs->phase("check endpoints");
       obs->test(Shape::cell(sx, sy), start_ok);
@@ -312,7 +334,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     if (dijkstra) {
       // Stops once every abstract node of the cluster (and the goal, if it is there) is settled.
       std::vector<std::uint32_t> wanted;
-      for (std::uint32_t n : abs_.cluster_nodes(cluster)) wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));
+      for (std::uint32_t n : abs_.cluster_nodes(cluster))
+        wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));
       if (is_start && cgoal == cluster) wanted.push_back(std::uint32_t(gy * w + gx));
       local_.run(area, w, cl.data(), q.size, costs, x, y, -1, -1, obs, abs_.min_cost(), wanted);
       insertion_expanded += local_.expanded();
@@ -330,7 +353,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
       // The paper: one A* per abstract node of the cluster (and one to the goal if it is there).
       for (std::uint32_t n : abs_.cluster_nodes(cluster)) {
         if (cl_at(nodes[n].x, nodes[n].y) < q.size) continue;
-        local_.run(area, w, cl.data(), q.size, costs, x, y, nodes[n].x, nodes[n].y, obs, abs_.min_cost());
+        local_.run(area, w, cl.data(), q.size, costs, x, y, nodes[n].x, nodes[n].y, obs,
+                   abs_.min_cost());
         insertion_expanded += local_.expanded();
         insertion_generated += local_.generated();
         ++insertion_searches;
@@ -351,7 +375,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     if (obs) {
       for (const TempEdge& t : out) {
         const auto& n = nodes[t.node];
-        obs->mark(Shape::segment({x + 0.5, y + 0.5}, {n.x + 0.5, n.y + 0.5}).require(cap, q.size), Role::AbstractEdge);
+        obs->mark(Shape::segment({x + 0.5, y + 0.5}, {n.x + 0.5, n.y + 0.5}).require(cap, q.size),
+                  Role::AbstractEdge);
       }
       obs->frame();
     }
@@ -394,7 +419,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   std::vector<std::int32_t> goal_edge_of;
   if (!to_goal.empty()) {
     goal_edge_of.assign(N, -1);
-    for (std::size_t i = 0; i < to_goal.size(); ++i) goal_edge_of[to_goal[i].node] = std::int32_t(i);
+    for (std::size_t i = 0; i < to_goal.size(); ++i)
+      goal_edge_of[to_goal[i].node] = std::int32_t(i);
   }
   struct Item {
     double f, h;
@@ -412,7 +438,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     obs->open(desc_of(S), kNoNode, 0, h_of(S));
     obs->frame();
   }
-  auto relax = [&](std::uint32_t from, std::uint32_t to, double wgt, std::uint8_t kind, std::uint32_t index) {
+  auto relax = [&](std::uint32_t from, std::uint32_t to, double wgt, std::uint8_t kind,
+                   std::uint32_t index) {
     if (closed[to]) return;
     const double ng = g[from] + wgt;
     if (!(ng < g[to])) return;
@@ -423,8 +450,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     open.push({ng + hh, hh, to});
     if (fresh) ++abstract_generated;
     if (obs) {
-      if (fresh) obs->open(desc_of(to), base_id + from, ng, hh);
-      else obs->relax(base_id + to, base_id + from, ng);
+      if (fresh)
+        obs->open(desc_of(to), base_id + from, ng, hh);
+      else
+        obs->relax(base_id + to, base_id + from, ng);
     }
   };
   bool found = false;
@@ -446,7 +475,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
       break;
     }
     if (it.n == S) {
-      for (std::uint32_t i = 0; i < from_start.size(); ++i) relax(S, from_start[i].node, from_start[i].weight, 1, i);
+      for (std::uint32_t i = 0; i < from_start.size(); ++i)
+        relax(S, from_start[i].node, from_start[i].weight, 1, i);
       if (direct) relax(S, G, direct_edge.weight, 3, 0);
     } else {
       for (std::uint32_t ei : abs_.adjacent(it.n)) {
@@ -473,8 +503,9 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   r.stats.push_back({"covered", covered ? 1.0 : 0.0});
   if (!found) {
     if (!r.cancelled)
-      r.message = covered ? "no path: the goal is not reachable for this agent"
-                          : "no path found; the abstraction does not cover this agent's size or capability";
+      r.message =
+          covered ? "no path: the goal is not reachable for this agent"
+                  : "no path found; the abstraction does not cover this agent's size or capability";
     return r;
   }
 
@@ -495,12 +526,16 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         if (e.a != l.parent) std::reverse(piece.begin(), piece.end());
         break;
       }
-      case 1: piece = from_start[l.index].cells; break;
+      case 1:
+        piece = from_start[l.index].cells;
+        break;
       case 2:
         piece = to_goal[l.index].cells;
         std::reverse(piece.begin(), piece.end());
         break;
-      default: piece = direct_edge.cells; break;
+      default:
+        piece = direct_edge.cells;
+        break;
     }
     cells.insert(cells.end(), piece.begin() + 1, piece.end());
     auto [x, y] = pos_of(n);

@@ -16,7 +16,8 @@ ParamDesc enum_param(std::string name, std::string description, std::vector<std:
   return p;
 }
 
-ParamDesc int_param(std::string name, std::string description, double min, double max, std::string def) {
+ParamDesc int_param(std::string name, std::string description, double min, double max,
+                    std::string def) {
   ParamDesc p;
   p.name = std::move(name);
   p.type = ParamDesc::Type::Int;
@@ -39,7 +40,8 @@ ParamDesc bool_param(std::string name, std::string description, std::string def)
 }  // namespace
 
 void register_haa_planners(Registry& r) {
-  r.add({"haa", "hierarchical",
+  r.add({"haa",
+         "hierarchical",
          "HAA* (Harabor & Botea 2008): one clearance-annotated abstract graph of square clusters "
          "for agents of every size up to max_size and every terrain capability; insertion, "
          "abstract A*, refinement from cached paths. Near-optimal; the abstraction is built on "
@@ -60,7 +62,8 @@ void register_haa_planners(Registry& r) {
                      "entrance's far end on entrances at least half a cluster long",
                      {"paper", "middle", "spread"}, "middle"),
           int_param("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2"),
-          bool_param("smoothing", "Shortcut the refined path with octile-canonical stretches", "false"),
+          bool_param("smoothing", "Shortcut the refined path with octile-canonical stretches",
+                     "false"),
           enum_param("insertion",
                      "dijkstra: one search per cluster connects start (goal) to every abstract "
                      "node there; astar: one A* per abstract node (the paper); auto: whichever "
@@ -75,9 +78,13 @@ void register_haa_planners(Registry& r) {
            HaaParams p;
            p.cluster_size = ps.get_int("cluster_size");
            const std::string q = ps.get("quality");
-           p.quality = q == "initial" ? HaaQuality::Initial : q == "lq" ? HaaQuality::Low : HaaQuality::High;
+           p.quality = q == "initial" ? HaaQuality::Initial
+                       : q == "lq"    ? HaaQuality::Low
+                                      : HaaQuality::High;
            const std::string t = ps.get("transitions");
-           p.placement = t == "paper" ? HaaPlacement::Paper : t == "spread" ? HaaPlacement::Spread : HaaPlacement::Middle;
+           p.placement = t == "paper"    ? HaaPlacement::Paper
+                         : t == "spread" ? HaaPlacement::Spread
+                                         : HaaPlacement::Middle;
            p.sizes.clear();
            for (int s = 1; s <= ps.get_int("max_size"); ++s) p.sizes.push_back(s);
            HaaQueryOptions o;
@@ -87,7 +94,7 @@ void register_haa_planners(Registry& r) {
                          : ins == "astar"  ? HaaQueryOptions::Insertion::AStar
                                            : HaaQueryOptions::Insertion::Auto;
            const std::string g = ps.get("show_graph");
-           o.graph = g == "all" ? HaaQueryOptions::Graph::All
+           o.graph = g == "all"     ? HaaQueryOptions::Graph::All
                      : g == "agent" ? HaaQueryOptions::Graph::Agent
                                     : HaaQueryOptions::Graph::None;
            return std::make_unique<HaaPlanner>(p, o, GridWorld(ps));

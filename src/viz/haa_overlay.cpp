@@ -7,15 +7,17 @@ namespace pl {
 namespace {
 
 bool shows(const HaaOverlayOptions& o, Vec2 a, Vec2 b) {
-  return !o.visible || o.visible->overlaps(std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x),
-                                           std::max(a.y, b.y));
+  return !o.visible || o.visible->overlaps(std::min(a.x, b.x), std::min(a.y, b.y),
+                                           std::max(a.x, b.x), std::max(a.y, b.y));
 }
 
 bool admitted(const HaaOverlayOptions& o, CapabilityMask cap, int clearance) {
   return o.agent_capability == 0 || ((cap & ~o.agent_capability) == 0 && o.agent_size <= clearance);
 }
 
-Vec2 centre(const HaaAbstraction::Node& n) { return {n.x + 0.5, n.y + 0.5}; }
+Vec2 centre(const HaaAbstraction::Node& n) {
+  return {n.x + 0.5, n.y + 0.5};
+}
 
 }  // namespace
 
@@ -83,7 +85,8 @@ void draw_haa_abstraction(DrawSink& sink, const HaaAbstraction& a, const Palette
       }
     } else if (o.intra_as_paths) {
       std::vector<Vec2> pts;
-      for (std::uint32_t c : a.path_of(e)) pts.push_back({int(c) % a.width() + 0.5, int(c) / a.width() + 0.5});
+      for (std::uint32_t c : a.path_of(e))
+        pts.push_back({int(c) % a.width() + 0.5, int(c) / a.width() + 0.5});
       sink.polyline(pts, style.colour(Role::AbstractEdge), o.line_px);
       any_intra = true;
     } else {
@@ -91,8 +94,8 @@ void draw_haa_abstraction(DrawSink& sink, const HaaAbstraction& a, const Palette
       any_intra = true;
     }
     if (o.labels)
-      sink.text((p + q) * 0.5, requirement_label(palette, e.capability, e.clearance), style.colour(Role::AbstractEdge),
-                TextAnchor::Bottom);
+      sink.text((p + q) * 0.5, requirement_label(palette, e.capability, e.clearance),
+                style.colour(Role::AbstractEdge), TextAnchor::Bottom);
   }
   if (any_transition) sink.uses(StyleKey::of(Role::Transition));
   if (any_inter || any_intra) sink.uses(StyleKey::of(Role::AbstractEdge));
@@ -107,13 +110,14 @@ void draw_haa_abstraction(DrawSink& sink, const HaaAbstraction& a, const Palette
   }
 }
 
-void draw_haa_paths(DrawSink& sink, std::span<const Vec2> abstract_path, std::span<const PathPiece> refined,
-                    const Style& style, float width_px) {
+void draw_haa_paths(DrawSink& sink, std::span<const Vec2> abstract_path,
+                    std::span<const PathPiece> refined, const Style& style, float width_px) {
   if (!sink.wants(Layer::Path)) return;
   sink.set_layer(Layer::Path);
   if (abstract_path.size() >= 2) {
     sink.polyline(abstract_path, style.colour(Role::AbstractPath), width_px);
-    for (const Vec2& p : abstract_path) sink.point(p, style.colour(Role::AbstractPath), 2 * width_px);
+    for (const Vec2& p : abstract_path)
+      sink.point(p, style.colour(Role::AbstractPath), 2 * width_px);
     sink.uses(StyleKey::of(Role::AbstractPath));
   }
   if (!refined.empty()) {

@@ -23,8 +23,10 @@ const GridMap& two_terrain_512() {
     const TerrainId swamp = *map.palette().find_name("swamp");
     const CapabilityMask keep = map.palette().movingai_default_capability();
     for (TerrainId& c : cells) {
-      if (!(keep >> c & 1u)) c = map.palette().default_obstacle();
-      else if (c == 0 && rng() % 100 < 20) c = swamp;
+      if (!(keep >> c & 1u))
+        c = map.palette().default_obstacle();
+      else if (c == 0 && rng() % 100 < 20)
+        c = swamp;
     }
     map.assign(cells);
     return map;
@@ -45,7 +47,10 @@ void BM_HaaBuild(benchmark::State& state, HaaQuality quality) {
   state.counters["node_pct"] = a.stats().node_percent();
   state.counters["edge_pct"] = a.stats().edge_percent();
 }
-BENCHMARK_CAPTURE(BM_HaaBuild, hq, HaaQuality::High)->Arg(10)->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_HaaBuild, hq, HaaQuality::High)
+    ->Arg(10)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_HaaBuild, lq, HaaQuality::Low)->Arg(10)->Unit(benchmark::kMillisecond);
 
 struct DaoProblems {
@@ -72,7 +77,8 @@ const DaoProblems& dao() {
 }
 
 // One iteration = every problem longer than 200 once.
-void BM_DaoLong(benchmark::State& state, const std::string& planner, std::map<std::string, std::string> params) {
+void BM_DaoLong(benchmark::State& state, const std::string& planner,
+                std::map<std::string, std::string> params) {
   const DaoProblems& d = dao();
   auto pl = Registry::builtin().create(planner, params);
   pl->plan(d.scene, d.queries[0]);  // builds caches (the abstraction, passability) outside the loop
@@ -83,13 +89,18 @@ void BM_DaoLong(benchmark::State& state, const std::string& planner, std::map<st
   }
   state.counters["queries"] = double(d.queries.size());
   state.counters["expanded_per_query"] = expanded / double(d.queries.size());
-  state.counters["us_per_query"] = benchmark::Counter(double(d.queries.size()) * double(state.iterations()),
-                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_query"] =
+      benchmark::Counter(double(d.queries.size()) * double(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK_CAPTURE(BM_DaoLong, annotated_astar, std::string("annotated-astar"), {})->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_DaoLong, haa_cs10, std::string("haa"), {{"cluster_size", "10"}})->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_DaoLong, haa_cs16, std::string("haa"), {{"cluster_size", "16"}})->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_DaoLong, haa_cs16_lq, std::string("haa"), {{"cluster_size", "16"}, {"quality", "lq"}})
+BENCHMARK_CAPTURE(BM_DaoLong, annotated_astar, std::string("annotated-astar"), {})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DaoLong, haa_cs10, std::string("haa"), {{"cluster_size", "10"}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DaoLong, haa_cs16, std::string("haa"), {{"cluster_size", "16"}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DaoLong, haa_cs16_lq, std::string("haa"),
+                  {{"cluster_size", "16"}, {"quality", "lq"}})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
