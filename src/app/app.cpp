@@ -30,14 +30,14 @@ const char* tool_name(ToolKind t) {
 // ---- Run
 
 Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
-         int agent)
+         int agent, bool record)
     : scene_(scene), planner_(std::move(planner)), params_(std::move(params)), agent_(agent) {
-  worker_ = std::thread([this] {
+  worker_ = std::thread([this, record] {
     try {
       auto p = Registry::builtin().create(planner_, params_);
       TraceRecorder recorder;
       RunContext ctx;
-      ctx.observer = &recorder;
+      ctx.observer = record ? &recorder : nullptr;
       ctx.cancel = &cancel_;
       ctx.progress = &progress_;
       const Agent a = agent_ >= 0 && agent_ < int(scene_.agents.size())
@@ -344,6 +344,42 @@ bool App::poll_runs() {
   return any;
 }
 
+void App::update_reference() {
+  // A reference is wanted when every view has a fresh run, all for one agent, none optimal,
+  // and the first view's planner names an optimal reference.
+  const Registry& reg = Registry::builtin();
+  std::string want;
+  int want_agent = -1;
+  bool ok = !views.empty();
+  for (const auto& v : views) {
+    const PlannerInfo* info = reg.find(v->shown_planner);
+    if (!v->has_run || v->run || stale(*v) || !info || info->optimal) ok = false;
+    if (!ok) break;
+    if (want.empty()) want = reg.reference_of(info->name), want_agent = v->shown_agent;
+    if (v->shown_agent != want_agent) ok = false;
+  }
+  if (!ok || want.empty() || !reg.find(want)) {
+    reference_run.reset();
+    reference.reset();
+    reference_key = {};
+    return;
+  }
+  const ReferenceKey key{doc.version(), want_agent, want};
+  if (key == reference_key) {
+    if (reference_run && reference_run->finished()) {
+      reference_run->join();
+      if (reference_run->error.empty()) reference = std::move(reference_run->result);
+      reference_run.reset();
+    }
+    return;
+  }
+  reference.reset();
+  reference_planner = want;
+  reference_key = key;
+  reference_run = std::make_unique<Run>(scene(), want, std::map<std::string, std::string>{}, want_agent,
+                                        /*record=*/false);
+}
+
 bool App::stale(const View& v) const {
   if (!v.has_run) return false;
   return v.shown_doc_version != doc.version() || v.shown_planner != v.planner ||
@@ -353,7 +389,7 @@ bool App::stale(const View& v) const {
 bool App::any_run() const {
   for (const auto& v : views)
     if (v->run) return true;
-  return false;
+  return reference_run != nullptr;
 }
 
 std::size_t timeline_last(const App& app) {

@@ -34,8 +34,9 @@ namespace pl::app {
 // A planner run on a worker thread. The UI polls finished(); the Trace moves to the view then.
 class Run {
  public:
+  // record = false: no trace (a reference run only needs the result).
   Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
-      int agent);
+      int agent, bool record = true);
   ~Run();
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
@@ -189,6 +190,19 @@ struct App {
   std::array<CircleCells, 2> circle_cells;
   bool auto_rerun = true;       // re-run stale views as soon as the document changes (live)
   bool compare_figures = false; // the compare table also lists every planner figure
+  // The optimal answer to what the views ask, when no view's planner is optimal but the
+  // registry names a reference for them (HAA*: Annotated A*): "% over optimal" in the table.
+  std::unique_ptr<Run> reference_run;
+  std::optional<PlanResult> reference;
+  std::string reference_planner;
+  struct ReferenceKey {
+    std::uint64_t doc_version = 0;
+    int agent = -1;
+    std::string planner;
+    bool operator==(const ReferenceKey&) const = default;
+  } reference_key;
+  // Starts or drops the reference run as the views' runs and the document change.
+  void update_reference();
   bool run_on_open = false;     // interactive: every view runs when a document opens
 
   // Shared display options.

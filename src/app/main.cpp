@@ -353,6 +353,7 @@ int main(int argc, char** argv) {
       }
       if (app.poll_runs() && !app.any_run()) seek_requested();
       if (app.quit_confirmed) glfwSetWindowShouldClose(window, GLFW_TRUE);
+      if (app.views.size() > 1) app.update_reference();
       if (app.auto_rerun)
         for (auto& v : app.views)
           if (!v->run && app.stale(*v)) app.start_run(*v);

@@ -20,6 +20,7 @@ struct Preset {
   const char* label;
   std::vector<std::string> planners;
   std::vector<std::map<std::string, std::string>> params;
+  bool figures = false;  // the comparison is about the planners' own figures: show them
 };
 
 const std::vector<Preset>& presets() {
@@ -30,9 +31,9 @@ const std::vector<Preset>& presets() {
       {"clearance-brushfire", "Annotated A*: true clearance vs Brushfire",
        {"annotated-astar", "annotated-astar"},
        {{{"clearance", "true"}}, {{"clearance", "brushfire"}}}},
-      {"hq-lq", "HAA*: HQ vs LQ", {"haa", "haa"}, {{{"quality", "hq"}}, {{"quality", "lq"}}}},
+      {"hq-lq", "HAA*: HQ vs LQ", {"haa", "haa"}, {{{"quality", "hq"}}, {{"quality", "lq"}}}, true},
       {"haa-annotated", "HAA* vs Annotated A*", {"haa", "annotated-astar"}, {}},
-      {"eager-lazy", "Circles: eager vs lazy", {"circles", "circles"}, {{{"mode", "eager"}}, {{"mode", "lazy"}}}},
+      {"eager-lazy", "Circles: eager vs lazy", {"circles", "circles"}, {{{"mode", "eager"}}, {{"mode", "lazy"}}}, true},
   };
   return p;
 }
@@ -251,6 +252,7 @@ bool apply_preset(App& app, const std::string& id) {
   for (const Preset& p : presets())
     if (id == p.id && preset_available(p)) {
       app.preset_compare(p.planners, p.params);
+      app.compare_figures |= p.figures;
       return true;
     }
   return false;
@@ -316,7 +318,7 @@ void main_menu(App& app) {
   if (ImGui::BeginMenu("Compare")) {
     for (const Preset& p : presets()) {
       const bool ok = preset_available(p);
-      if (ImGui::MenuItem(p.label, nullptr, false, ok)) app.preset_compare(p.planners, p.params);
+      if (ImGui::MenuItem(p.label, nullptr, false, ok)) apply_preset(app, p.id);
     }
     ImGui::EndMenu();
   }
@@ -354,6 +356,7 @@ std::vector<std::string> figure_names(const App& app) {
 float compare_height(const App& app) {
   if (app.views.size() < 2) return 0;
   float h = 56.f + 22.f * float(app.views.size());
+  if (app.reference_run || app.reference) h += 18.f;
   if (app.compare_figures) h += 24.f + 19.f * float(std::min<std::size_t>(figure_names(app).size() + 1, 12));
   return h;
 }
@@ -371,8 +374,18 @@ void panel_compare(App& app) {
     double best = 0;
     for (const auto& v : app.views)
       if (v->has_run && v->result.found && (best == 0 || v->result.length < best)) best = v->result.length;
+    // Against the optimum when an optimal planner answered the same query (a view, or the
+    // reference the registry names for these planners), else against the best view.
+    double optimum = 0;
+    for (const auto& v : app.views) {
+      const PlannerInfo* info = Registry::builtin().find(v->shown_planner);
+      if (v->has_run && v->result.found && info && info->optimal && !app.stale(*v)) optimum = v->result.length;
+    }
+    if (optimum == 0 && app.reference && app.reference->found) optimum = app.reference->length;
+    if (optimum > 0) best = optimum;
+    const char* over_label = optimum > 0 ? "% over optimal" : "% over best";
     if (ImGui::BeginTable("##stats", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-      for (const char* c : {"view", "planner", "found", "length", "% over best", "expanded",
+      for (const char* c : {"view", "planner", "found", "length", over_label, "expanded",
                             "time ms", "memory KiB", "frame"})
         ImGui::TableSetupColumn(c);
       ImGui::TableHeadersRow();
@@ -415,6 +428,9 @@ void panel_compare(App& app) {
       }
       ImGui::EndTable();
     }
+    if (app.reference_run) ImGui::TextDisabled("optimal length: running %s...", app.reference_planner.c_str());
+    else if (app.reference && app.reference->found)
+      ImGui::TextDisabled("optimal length %.4f (%s)", app.reference->length, app.reference_planner.c_str());
     ImGui::Checkbox("planner figures (expansions per phase, graph sizes, build time...)", &app.compare_figures);
     const std::vector<std::string> names = app.compare_figures ? figure_names(app) : std::vector<std::string>{};
     if (!names.empty() &&

@@ -99,6 +99,11 @@ class Registry {
   static const Registry& builtin();
 
   void add(PlannerInfo info);
+  // For a planner that is not optimal: an optimal planner of the registry answering the same
+  // queries (same agent model), which viewers run to report "% over optimal".
+  void set_reference(const std::string& planner, const std::string& optimal);
+  // The reference of `planner`, or an empty string.
+  std::string reference_of(const std::string& planner) const;
   const std::vector<PlannerInfo>& all() const { return planners_; }
   const PlannerInfo* find(const std::string& name) const;
   // Fills defaults and checks names, types and ranges; throws InputError naming the problem.
@@ -109,6 +114,7 @@ class Registry {
 
  private:
   std::vector<PlannerInfo> planners_;
+  std::map<std::string, std::string> references_;
 };
 
 // Adds the grid planners (astar, dijkstra, annotated-astar, astar-textbook).

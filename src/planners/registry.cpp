@@ -76,12 +76,23 @@ const Registry& Registry::builtin() {
     register_grid_planners(reg);
     register_haa_planners(reg);
     register_circle_planners(reg);
+    // HAA* answers Annotated A*'s queries (size and capability) near-optimally.
+    reg.set_reference("haa", "annotated-astar");
     return reg;
   }();
   return r;
 }
 
 void Registry::add(PlannerInfo info) { planners_.push_back(std::move(info)); }
+
+void Registry::set_reference(const std::string& planner, const std::string& optimal) {
+  references_[planner] = optimal;
+}
+
+std::string Registry::reference_of(const std::string& planner) const {
+  auto it = references_.find(planner);
+  return it == references_.end() ? std::string() : it->second;
+}
 
 const PlannerInfo* Registry::find(const std::string& name) const {
   for (auto& p : planners_)
