@@ -11,34 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/geometry.hpp"
+#include "cli_util.hpp"
 
 namespace pl {
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
-
-CliRun run_cli(const std::string& args) {
-  static int counter = 0;
-  const std::string err_file =
-      std::filesystem::temp_directory_path() /
-      ("pathlab_circle_cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-  const std::string cmd = std::string(PATHLAB_CLI) + " " + args + " 2>" + err_file;
-  CliRun r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  std::filesystem::remove(err_file);
-  return r;
-}
+using pl::test::CliRun;
+using pl::test::run_cli;
 
 std::string scene_file() {
   const auto path = std::filesystem::temp_directory_path() /

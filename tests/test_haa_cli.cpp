@@ -9,36 +9,15 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include "cli_util.hpp"
 
 namespace pl {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
-
-CliRun run_cli(const std::string& args) {
-  static int counter = 0;
-  const std::string err_file =
-      fs::temp_directory_path() /
-      ("pathlab_haa_cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-  const std::string cmd = std::string(PATHLAB_CLI) + " " + args + " 2>" + err_file;
-  CliRun r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  fs::remove(err_file);
-  return r;
-}
+using pl::test::CliRun;
+using pl::test::run_cli;
 
 // A folder with two seeded random .map files (ground and hard obstacles, like the paper's maps).
 fs::path map_folder() {
