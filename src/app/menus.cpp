@@ -57,38 +57,31 @@ bool preset_available(const Preset& p) {
   return true;
 }
 
+// A width x height dialog that applies `apply` (new map, resize) as one undoable step.
+void size_dialog(App& app, const char* title, const char* note, const char* button,
+                 void (*apply)(editor::Document&, int, int)) {
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  ImGui::InputInt("width", &app.new_width);
+  ImGui::InputInt("height", &app.new_height);
+  app.new_width = std::clamp(app.new_width, 1, kMaxMapSide);
+  app.new_height = std::clamp(app.new_height, 1, kMaxMapSide);
+  ImGui::TextDisabled("%s", note);
+  if (ImGui::Button(button, {120, 0})) {
+    apply(app.doc, app.new_width, app.new_height);
+    for (auto& v : app.views) v->fit_pending = true;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel", {120, 0})) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
 // Map size and generator dialogs share these popups' state in App.
 void map_dialogs(App& app) {
-  if (ImGui::BeginPopupModal("New map", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::InputInt("width", &app.new_width);
-    ImGui::InputInt("height", &app.new_height);
-    app.new_width = std::clamp(app.new_width, 1, kMaxMapSide);
-    app.new_height = std::clamp(app.new_height, 1, kMaxMapSide);
-    ImGui::TextDisabled("All ground; circles are removed, agents kept. Undo restores the old map.");
-    if (ImGui::Button("Create", {120, 0})) {
-      editor::new_map(app.doc, app.new_width, app.new_height);
-      for (auto& v : app.views) v->fit_pending = true;
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel", {120, 0})) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-  }
-  if (ImGui::BeginPopupModal("Resize map", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::InputInt("width", &app.new_width);
-    ImGui::InputInt("height", &app.new_height);
-    app.new_width = std::clamp(app.new_width, 1, kMaxMapSide);
-    app.new_height = std::clamp(app.new_height, 1, kMaxMapSide);
-    ImGui::TextDisabled("Content stays anchored at the top-left; new cells are ground.");
-    if (ImGui::Button("Resize", {120, 0})) {
-      editor::resize_map(app.doc, app.new_width, app.new_height);
-      for (auto& v : app.views) v->fit_pending = true;
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel", {120, 0})) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-  }
+  size_dialog(app, "New map", "All ground; circles are removed, agents kept. Undo restores the old map.",
+              "Create", editor::new_map);
+  size_dialog(app, "Resize map", "Content stays anchored at the top-left; new cells are ground.",
+              "Resize", editor::resize_map);
   if (ImGui::BeginPopupModal("Generate", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     GeneratorParams& g = app.generator;
     static const char* kinds[] = {"random obstacles", "soft obstacles (HAA* paper)", "rooms", "maze"};

@@ -93,6 +93,10 @@ struct Shape {
   static Shape pose(const Pose& p) {
     return Shape{Kind::Pose, {p.x, p.y}, {}, 0, p.heading, 0, 0, kNoNode, {}, {}};
   }
+  // The outline of the axis-aligned box [x0, x1] x [y0, y1] as a closed polyline.
+  static Shape box(double x0, double y0, double x1, double y1) {
+    return polyline({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}, {x0, y0}});
+  }
   static Shape polyline(std::vector<Vec2> pts) {
     return Shape{Kind::Polyline, {}, {}, 0, 0, 0, 0, kNoNode, std::move(pts), {}};
   }

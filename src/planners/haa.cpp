@@ -319,12 +319,7 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     for (int c = 0; c < ncx_ * ncy_; ++c) {
       int x0, y0, x1, y1;
       cluster_rect(c, x0, y0, x1, y1);
-      obs->mark(Shape::polyline({{double(x0), double(y0)},
-                                 {double(x1), double(y0)},
-                                 {double(x1), double(y1)},
-                                 {double(x0), double(y1)},
-                                 {double(x0), double(y0)}}),
-                Role::Cluster);
+      obs->mark(Shape::box(x0, y0, x1, y1), Role::Cluster);
     }
     obs->frame();
   }

@@ -204,12 +204,7 @@ void HaaPlanner::report_graph(SearchObserver* obs, CapabilityMask cap, int size)
   for (int c = 0; c < abs_.clusters_x() * abs_.clusters_y(); ++c) {
     int x0, y0, x1, y1;
     abs_.cluster_rect(c, x0, y0, x1, y1);
-    obs->mark(Shape::polyline({{double(x0), double(y0)},
-                               {double(x1), double(y0)},
-                               {double(x1), double(y1)},
-                               {double(x0), double(y1)},
-                               {double(x0), double(y0)}}),
-              Role::Cluster);
+    obs->mark(Shape::box(x0, y0, x1, y1), Role::Cluster);
   }
   for (std::uint32_t i = 0; i < abs_.entrances().size(); ++i) {
     const auto& en = abs_.entrances()[i];
