@@ -145,7 +145,7 @@ struct ToolDrag {
 };
 
 // A question the app asks before it throws away unsaved changes.
-enum class PendingAction { None, Open, New, Quit, Recover };
+enum class PendingAction { None, Open, New, Quit };
 // A file dialog a menu asked for (files.cpp shows it).
 enum class FileRequest { None, Open, Save, ImportPng, ExportView, ExportMap };
 

@@ -137,7 +137,7 @@ void map_dialogs(App& app) {
 }
 
 void unsaved_dialog(App& app) {
-  if (app.pending != PendingAction::None && app.pending != PendingAction::Recover &&
+  if (app.pending != PendingAction::None &&
       !ImGui::IsPopupOpen("Unsaved changes"))
     ImGui::OpenPopup("Unsaved changes");
   if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
