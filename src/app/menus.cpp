@@ -364,19 +364,24 @@ void panel_compare(App& app) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("##compare", nullptr, flags)) {
-    double best = 0;
-    for (const auto& v : app.views)
-      if (v->has_run && v->result.found && (best == 0 || v->result.length < best)) best = v->result.length;
-    // Against the optimum when an optimal planner answered the same query (a view, or the
-    // reference the registry names for these planners), else against the best view.
-    double optimum = 0;
-    for (const auto& v : app.views) {
-      const PlannerInfo* info = Registry::builtin().find(v->shown_planner);
-      if (v->has_run && v->result.found && info && info->optimal && !app.stale(*v)) optimum = v->result.length;
-    }
-    if (optimum == 0 && app.reference && app.reference->found) optimum = app.reference->length;
-    if (optimum > 0) best = optimum;
-    const char* over_label = optimum > 0 ? "% over optimal" : "% over best";
+    // Each row is measured against runs for the same agent only: the optimum when an optimal
+    // planner answered that query (a view, or the reference the registry names for these
+    // planners), else the best of those views.
+    auto baseline = [&](int agent, bool& is_optimum) {
+      double best = 0, optimum = 0;
+      for (const auto& v : app.views) {
+        if (!v->has_run || !v->result.found || app.stale(*v) || v->shown_agent != agent) continue;
+        const PlannerInfo* info = Registry::builtin().find(v->shown_planner);
+        if (best == 0 || v->result.length < best) best = v->result.length;
+        if (info && info->optimal) optimum = v->result.length;
+      }
+      if (optimum == 0 && app.reference && app.reference->found && app.reference_key.agent == agent)
+        optimum = app.reference->length;
+      is_optimum = optimum > 0;
+      return is_optimum ? optimum : best;
+    };
+    // "% over": each value says whether it is over the optimum or over the best view.
+    const char* over_label = "% over";
     if (ImGui::BeginTable("##stats", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
       for (const char* c : {"view", "planner", "found", "length", over_label, "expanded",
                             "time ms", "memory KiB", "frame"})
@@ -409,7 +414,9 @@ void panel_compare(App& app) {
         ImGui::TableNextColumn();
         if (r.found) ImGui::Text("%.4f", r.length);
         ImGui::TableNextColumn();
-        if (r.found && best > 0) ImGui::Text("%.2f", (r.length / best - 1) * 100);
+        bool optimum = false;
+        const double base = baseline(v.shown_agent, optimum);
+        if (r.found && base > 0) ImGui::Text("%.2f %s", (r.length / base - 1) * 100, optimum ? "optimal" : "best");
         ImGui::TableNextColumn();
         ImGui::Text("%llu", (unsigned long long)r.expanded);
         ImGui::TableNextColumn();
