@@ -41,9 +41,23 @@ double elapsed_ms(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+
+// Why a query endpoint is unusable, for the result message.
+std::string blocked_reason(const GridMap& map, const Query& q, const char* which, int x, int y,
+                           bool annotated) {
+  const Terrain& t = map.palette()[map.at(x, y)];
+  std::string s = std::string(which) + " " + cell_text(x, y) + " is not traversable: ";
+  if (!(q.capability >> map.at(x, y) & 1u))
+    return s + "terrain '" + t.name + "' is outside the capability";
+  if (annotated) return s + "clearance is below the agent size " + std::to_string(q.size);
+  return s + "blocked";
+}
+
+}  // namespace
+
 // Turns a list of cell centres into points with headings and straight pieces (collinear steps
 // merged into one piece).
-void fill_geometry(PlanResult& r, const std::vector<Vec2>& cells) {
+void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells) {
   r.points.clear();
   r.pieces.clear();
   const size_t n = cells.size();
@@ -62,19 +76,6 @@ void fill_geometry(PlanResult& r, const std::vector<Vec2>& cells) {
     i = j;
   }
 }
-
-// Why a query endpoint is unusable, for the result message.
-std::string blocked_reason(const GridMap& map, const Query& q, const char* which, int x, int y,
-                           bool annotated) {
-  const Terrain& t = map.palette()[map.at(x, y)];
-  std::string s = std::string(which) + " " + cell_text(x, y) + " is not traversable: ";
-  if (!(q.capability >> map.at(x, y) & 1u))
-    return s + "terrain '" + t.name + "' is outside the capability";
-  if (annotated) return s + "clearance is below the agent size " + std::to_string(q.size);
-  return s + "blocked";
-}
-
-}  // namespace
 
 size_t GridSearch::memory_bytes() const {
   return nodes_.capacity() * sizeof(Node) + pos_.capacity() * sizeof(std::int32_t) +
@@ -423,7 +424,7 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     for (std::uint32_t p = goal; p != kNoNode; p = nodes[p].parent)
       cells.push_back({double(int(p) % pw - 1) + 0.5, double(int(p) / pw - 1) + 0.5});
     std::reverse(cells.begin(), cells.end());
-    fill_geometry(r, cells);
+    fill_cell_path(r, cells);
     if constexpr (Obs::kActive) {
       obs.o->observer()->counter("expanded", double(expanded));
       obs.o->observer()->path(r.pieces);
@@ -518,7 +519,7 @@ PlanResult textbook_astar(const GridMap& map, const Query& query, bool eight_con
     for (int p = goal; p != -1; p = parent[size_t(p)])
       cells.push_back({p % w + 0.5, p / w + 0.5});
     std::reverse(cells.begin(), cells.end());
-    fill_geometry(r, cells);
+    fill_cell_path(r, cells);
     if (obs) {
       obs->counter("expanded", double(r.expanded));
       obs->path(r.pieces);

@@ -7,6 +7,7 @@
 #include <queue>
 #include <string>
 
+#include "planners/grid_search.hpp"
 #include "planners/haa.hpp"
 
 namespace pl {
@@ -46,27 +47,12 @@ double path_cost(const std::vector<float>& costs, const std::vector<std::uint32_
   return len;
 }
 
-// Cell centres -> points with headings and merged straight pieces (as the grid planners do).
+// Cell indices -> points with headings and merged straight pieces (as the grid planners do).
 void fill_geometry(PlanResult& r, const std::vector<std::uint32_t>& cells, int w) {
-  r.points.clear();
-  r.pieces.clear();
   std::vector<Vec2> c;
+  c.reserve(cells.size());
   for (std::uint32_t i : cells) c.push_back({int(i) % w + 0.5, int(i) / w + 0.5});
-  const std::size_t n = c.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const Vec2 d = i + 1 < n ? c[i + 1] - c[i] : (i > 0 ? c[i] - c[i - 1] : Vec2{1, 0});
-    r.points.push_back({c[i].x, c[i].y, std::atan2(d.y, d.x)});
-  }
-  for (std::size_t i = 0; i + 1 < n;) {
-    std::size_t j = i + 1;
-    const Vec2 d = c[j] - c[i];
-    while (j + 1 < n && c[j + 1] - c[j] == d) ++j;
-    PathPiece p;
-    p.kind = PathPiece::Kind::Line;
-    p.line = {c[i], c[j]};
-    r.pieces.push_back(p);
-    i = j;
-  }
+  fill_cell_path(r, c);
 }
 
 // Shortcuts a grid path: replaces a stretch by the octile-canonical route between its ends
