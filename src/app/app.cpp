@@ -437,16 +437,6 @@ void App::step_all(long delta) {
   seek_all(std::size_t(target));
 }
 
-void App::sync_timelines() {
-  if (!lock_timelines || !view().cursor) return;
-  const std::size_t f = view().cursor->frame();
-  for (auto& v : views)
-    if (v.get() != &view() && v->cursor) {
-      const std::size_t g = std::min(f, v->cursor->last_frame());
-      if (v->cursor->frame() != g) v->cursor->seek(g);
-    }
-}
-
 void App::sync_cameras(int from) {
   if (!lock_cameras || from < 0 || from >= int(views.size())) return;
   const editor::Camera& c = views[std::size_t(from)]->camera;
@@ -454,13 +444,13 @@ void App::sync_cameras(int from) {
     if (v.get() != views[std::size_t(from)].get()) v->camera.set_view(c.zoom(), c.offset());
 }
 
-std::optional<std::size_t> App::next_break(const View& v) const {
+std::optional<std::size_t> App::next_break(const View& v, std::size_t until) const {
   if (!v.cursor || breakpoints.empty()) return std::nullopt;
   std::vector<NodeBreak> breaks;
   const int w = scene().map.width();
   for (const Breakpoint& b : breakpoints)
     breaks.push_back({std::uint32_t(b.y * w + b.x), b.on_open});
-  return find_break(*v.trace, v.cursor->frame(), v.cursor->last_frame(), breaks);
+  return find_break(*v.trace, v.cursor->frame(), std::min(until, v.cursor->last_frame()), breaks);
 }
 
 void App::tick(double dt) {
@@ -473,15 +463,10 @@ void App::tick(double dt) {
   const std::size_t now = timeline_now(*this);
   std::size_t to = std::min(now + std::size_t(n), timeline_last(*this));
   // Breakpoints stop the player on the frame that fires them.
-  if (!breakpoints.empty()) {
-    std::vector<NodeBreak> breaks;
-    const int w = scene().map.width();
-    for (const Breakpoint& b : breakpoints) breaks.push_back({std::uint32_t(b.y * w + b.x), b.on_open});
-    if (auto k = find_break(*v.trace, v.cursor->frame(), to, breaks)) {
-      to = *k;
-      playing = false;
-      play_accum = 0;
-    }
+  if (auto k = next_break(v, to)) {
+    to = *k;
+    playing = false;
+    play_accum = 0;
   }
   seek_all(to);
   if (to >= timeline_last(*this)) {

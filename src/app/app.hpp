@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -136,7 +137,6 @@ const char* tool_name(ToolKind t);
 struct ToolDrag {
   bool active = false;
   editor::Cell anchor{}, last{};  // cells: brush, rect, line
-  Vec2 press{};                   // map point of the press
   enum class CircleMode { Create, Move, Resize } circle_mode = CircleMode::Create;
   std::size_t circle = 0;
   Vec2 grab_offset{};  // circle move: centre - press
@@ -244,7 +244,6 @@ struct App {
 
   // Editing.
   ToolKind tool = ToolKind::Pan;
-  editor::Brush brush;
   editor::BrushShape brush_shape = editor::BrushShape::Square;
   int brush_size = 1;
   TerrainId paint_terrain = 4;  // hard obstacle: the first thing people paint is a wall
@@ -307,12 +306,11 @@ struct App {
   // Seeks the active view (and, locked, every view) to a frame.
   void seek_all(std::size_t frame);
   void step_all(long delta);
-  // After the active view's cursor moved: locked views follow to the same frame.
-  void sync_timelines();
   // After the camera of view `from` moved: locked views copy it.
   void sync_cameras(int from);
-  // The first frame after the current one at which a breakpoint fires, if any.
-  std::optional<std::size_t> next_break(const View& v) const;
+  // The first frame after v's current one, up to `until`, at which a breakpoint fires.
+  std::optional<std::size_t> next_break(const View& v,
+                                        std::size_t until = std::numeric_limits<std::size_t>::max()) const;
   bool busy() const { return any_run() || playing || drag.active; }
 };
 

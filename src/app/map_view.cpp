@@ -53,7 +53,6 @@ void tool_press(App& app, Vec2 m, double px) {
   ToolDrag& d = app.drag;
   d = {};
   d.active = true;
-  d.press = m;
   d.anchor = d.last = cell_of(m);
   switch (app.tool) {
     case ToolKind::Pan:
