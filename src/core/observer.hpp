@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/geometry.hpp"
+#include "core/node_space.hpp"
 #include "core/terrain.hpp"
 
 namespace pl {
@@ -22,12 +23,18 @@ namespace pl {
 inline constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
 
 // How a node is shown: a position in map units, an optional heading (radians, 0 = east,
-// clockwise on screen; NaN = none) and a level (0 = base grid, higher = abstract layers).
+// clockwise on screen; NaN = none), a level (0 = base grid, higher = abstract layers) and an
+// optional label. What the id means is told by the node space that contains it (NodeSpace,
+// declared with SearchObserver::space()); for grid spaces the position and heading repeat what
+// the space says, for Layer and Points spaces they are the only source.
 struct NodeDesc {
   std::uint32_t id = kNoNode;
   float x = 0, y = 0;
   float heading = std::numeric_limits<float>::quiet_NaN();
   std::int16_t level = 0;
+  // A planner's own name for the node ("circle 12 cw", "entrance 4"), or nullptr for the space's
+  // default label (NodeSpace::label). Must stay valid during the call; observers copy it.
+  const char* label = nullptr;
 };
 
 // Semantic role of a shape; the renderer maps roles to colours and legend entries.
@@ -122,6 +129,9 @@ class SearchObserver {
   virtual ~SearchObserver() = default;
   // A named stage: "insert start", "abstract search", "refine 4/9", "smooth".
   virtual void phase(std::string_view /*name*/) {}
+  // Declares what the ids in [space.base, space.base + space.count()) mean, before the first of
+  // them is reported (see core/node_space.hpp).
+  virtual void space(const NodeSpace& /*space*/) {}
   // A node was generated (or re-opened) with this parent and g, h.
   virtual void open(const NodeDesc& /*node*/, std::uint32_t /*parent*/, double /*g*/, double /*h*/) {}
   // A better path to an open node was found.

@@ -13,6 +13,7 @@
 
 #include "core/geometry.hpp"
 #include "core/observer.hpp"
+#include "core/search.hpp"  // RunContext
 #include "core/scene.hpp"
 
 namespace pl {
@@ -43,12 +44,6 @@ struct PlanResult {
   std::vector<std::pair<std::string, double>> stats;
 };
 
-struct RunContext {
-  SearchObserver* observer = nullptr;           // nullptr = nobody watches, nothing recorded
-  const std::atomic<bool>* cancel = nullptr;    // polled by long searches
-  std::atomic<float>* progress = nullptr;       // 0..1 where the planner can tell
-  bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
-};
 
 class Planner {
  public:

@@ -1,0 +1,459 @@
+// The one search machinery every planner runs on (DESIGN.md section 2), composed as in Warthog:
+//
+//   problem    what the nodes are and how they connect: start, successors (the expansion
+//              policy), heuristic, stop test, and how a node is reported (id, NodeDesc);
+//   NodePool   g, parent and a search number per node, allocated once and reused across
+//              queries: a new search bumps the number instead of clearing anything;
+//   OpenList   an indexed binary heap (positions kept in the pool) with decrease-key and the
+//              project's tie rule: smaller f first, then smaller h (= larger g);
+//   listener   Unwatched compiles every report out of the loop; Watched batches node events
+//              through a StepReporter (one virtual call per expansion).
+//
+// best_first() is the loop. A problem's speed tricks are policies of it, not forks:
+//   - Cost: OctileCost keeps g as exact counts of straight and diagonal moves, so equal f
+//     values compare equal and ties break exactly; double is the general case;
+//   - kFastSlot: the next-pop slot (a successor whose f is not above its parent's is provably
+//     the next minimum and skips the heap);
+//   - kGrowing: ids may appear during the search (lazily built graphs); the pool grows.
+//
+// A problem P provides:
+//   using Cost = OctileCost | double;   using Order = TieLargerG (or its own order);
+//   static constexpr bool kFastSlot, kGrowing;
+//   std::uint32_t start() const;                      // the start node
+//   std::size_t node_bound() const;                   // ids are below this (a hint if growing)
+//   void evaluate(std::uint32_t n, const Cost& g, double& f, double& h);
+//   bool stop(std::uint32_t n);                       // n was just closed: stop the search?
+//   template <class Out> void expand(std::uint32_t n, const Cost& g, Out& out);
+//        // calls out.reach(successor, g of successor) per successor; reach() returns true when
+//        // it improved the successor (the problem may then record how it got there)
+//   float progress(const OpenEntry& top) const;       // 0..1, or < 0 when unknown
+//   // watched searches only:
+//   std::uint32_t id(std::uint32_t n) const;          // the id reported to the observer
+//   NodeDesc desc(std::uint32_t n) const;             // its description (id included)
+//
+// Nodes are never re-opened once closed: every problem here has a consistent heuristic.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "core/geometry.hpp"
+#include "core/observer.hpp"
+
+namespace pl {
+
+// What a running search is told from outside: who watches, whether to stop, where to report
+// progress. Planners pass it on to the machinery.
+struct RunContext {
+  SearchObserver* observer = nullptr;         // nullptr = nobody watches, nothing recorded
+  const std::atomic<bool>* cancel = nullptr;  // polled by long searches
+  std::atomic<float>* progress = nullptr;     // 0..1 where the planner can tell
+  bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+  void report_progress(float p) const {
+    if (progress) progress->store(p, std::memory_order_relaxed);
+  }
+};
+
+// Wall-clock time since construction, in milliseconds (planners' time_ms and build times).
+class Stopwatch {
+ public:
+  Stopwatch() : t0_(std::chrono::steady_clock::now()) {}
+  double ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_)
+        .count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point t0_;
+};
+
+// ---- Costs ------------------------------------------------------------------------------------
+
+// g on a uniform-cost octile grid as exact move counts: value() is the same double for the same
+// counts, so f ties are exact.
+struct OctileCost {
+  std::uint32_t straight = 0, diagonal = 0;
+  double value() const { return double(straight) + double(diagonal) * kSqrt2; }
+  OctileCost operator+(OctileCost o) const {
+    return {straight + o.straight, diagonal + o.diagonal};
+  }
+};
+inline double cost_value(double c) { return c; }
+inline double cost_value(const OctileCost& c) { return c.value(); }
+
+// The terrain move-cost rule (README, "Terrain move costs"): a step of geometric length
+// `length` between two cells costs that length times the mean of their terrain costs.
+inline double terrain_step_cost(double length, double cost_a, double cost_b) {
+  return length * 0.5 * (cost_a + cost_b);
+}
+
+// ---- Node pool ------------------------------------------------------------------------------
+
+template <class Cost>
+class NodePool {
+ public:
+  struct Node {
+    Cost g;
+    std::uint32_t parent;  // kNoNode for the start
+    std::uint32_t search;  // the search number that last touched this node
+  };
+  // Open-list positions: >= 0 an index into the heap, or one of these.
+  static constexpr std::int32_t kNotQueued = -1, kClosed = -2, kInSlot = -3;
+
+  // Makes room for ids [0, n). Existing nodes keep their state.
+  void reserve(std::size_t n) {
+    if (nodes_.size() >= n) return;
+    nodes_.resize(n, Node{Cost{}, kNoNode, 0});
+    pos_.resize(n, kNotQueued);
+  }
+  // Drops every node (a different graph); the next search starts from scratch.
+  void reset(std::size_t n) {
+    nodes_.assign(n, Node{Cost{}, kNoNode, 0});
+    pos_.assign(n, kNotQueued);
+    search_ = 0;
+  }
+  // Starts a new search: every node becomes unseen without touching it (on wrap-around the
+  // pool is cleared once).
+  void new_search() {
+    if (++search_ == 0) {
+      for (Node& n : nodes_) n.search = 0;
+      search_ = 1;
+    }
+  }
+  std::uint32_t search_number() const { return search_; }
+  std::size_t size() const { return nodes_.size(); }
+
+  // State of the last search.
+  bool seen(std::uint32_t id) const { return id < nodes_.size() && nodes_[id].search == search_; }
+  bool closed(std::uint32_t id) const { return seen(id) && pos_[id] == kClosed; }
+  const Cost& g(std::uint32_t id) const { return nodes_[id].g; }
+  double g_value(std::uint32_t id) const { return cost_value(nodes_[id].g); }
+  std::uint32_t parent(std::uint32_t id) const { return nodes_[id].parent; }
+  // The ids from the start to `id`, both included.
+  std::vector<std::uint32_t> chain(std::uint32_t id) const {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t p = id; p != kNoNode; p = nodes_[p].parent) out.push_back(p);
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  Node* nodes() { return nodes_.data(); }
+  std::int32_t* positions() { return pos_.data(); }
+  std::size_t memory_bytes() const {
+    return nodes_.capacity() * sizeof(Node) + pos_.capacity() * sizeof(std::int32_t);
+  }
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<std::int32_t> pos_;
+  std::uint32_t search_ = 0;
+};
+
+// ---- Open list ------------------------------------------------------------------------------
+
+// 16 bytes: f, h (the tie break) and the node.
+struct OpenEntry {
+  double f;
+  float h;
+  std::uint32_t node;
+};
+
+// The project's tie rule: smaller f, then smaller h (= larger g). less_bits is the same order
+// without branches, for the heap's child choice, which is a coin toss a predictor loses.
+struct TieLargerG {
+  bool less(const OpenEntry& a, const OpenEntry& b) const {
+    return a.f < b.f || (a.f == b.f && a.h < b.h);
+  }
+  int less_bits(const OpenEntry& a, const OpenEntry& b) const {
+    return int(a.f < b.f) | (int(a.f == b.f) & int(a.h < b.h));
+  }
+};
+
+// Binary min-heap under Order with each node's position kept in the pool (pass the pool's
+// positions() to every call: a growing pool moves them). Pop is bottom-up (Floyd): the hole
+// walks down along the smaller children and the last entry is sifted up from the leaf, which
+// is short because that entry is nearly always large.
+template <class Order = TieLargerG>
+class OpenList {
+ public:
+  OpenList() = default;
+  explicit OpenList(Order order) : order_(std::move(order)) {}
+  Order& order() { return order_; }
+
+  void clear() { size_ = 0; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return std::size_t(size_); }
+  const OpenEntry& top() const { return heap_[0]; }
+  std::size_t memory_bytes() const { return heap_.capacity() * sizeof(OpenEntry); }
+
+  void push(const OpenEntry& e, std::int32_t* pos) {
+    if (std::size_t(size_) == heap_.size())
+      heap_.resize(std::max<std::size_t>(1024, heap_.size() * 2));
+    sift_up(size_++, e, pos);
+  }
+  // A better key for the entry at heap position i (f and h only ever decrease together).
+  void decrease(std::int32_t i, const OpenEntry& e, std::int32_t* pos) { sift_up(i, e, pos); }
+  OpenEntry pop(std::int32_t* pos) {
+    OpenEntry* heap = heap_.data();
+    const OpenEntry top = heap[0];
+    const OpenEntry last = heap[--size_];
+    const std::int32_t n = size_;
+    if (n > 0) {
+      std::int32_t i = 0;
+      for (;;) {
+        std::int32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if constexpr (requires { order_.less_bits(heap[0], heap[0]); })
+          c += std::int32_t((c + 1 < n) & order_.less_bits(heap[c + 1], heap[c]));
+        else
+          c += std::int32_t(c + 1 < n && order_.less(heap[c + 1], heap[c]));
+        heap[i] = heap[c];
+        pos[heap[i].node] = i;
+        i = c;
+      }
+      sift_up(i, last, pos);
+    }
+    return top;
+  }
+
+ private:
+  void sift_up(std::int32_t i, const OpenEntry& e, std::int32_t* pos) {
+    OpenEntry* heap = heap_.data();
+    while (i > 0) {
+      const std::int32_t up = (i - 1) >> 1;
+      if (!order_.less(e, heap[up])) break;
+      heap[i] = heap[up];
+      pos[heap[i].node] = i;
+      i = up;
+    }
+    heap[i] = e;
+    pos[e.node] = i;
+  }
+
+  std::vector<OpenEntry> heap_;
+  std::int32_t size_ = 0;
+  [[no_unique_address]] Order order_;
+};
+
+// ---- Listeners ------------------------------------------------------------------------------
+
+// Nobody watches: every report compiles away.
+struct Unwatched {
+  static constexpr bool kActive = false;
+  void open(const NodeDesc&, std::uint32_t, double, double) {}
+  void relax(std::uint32_t, std::uint32_t, double) {}
+  void close(std::uint32_t) {}
+  void frame() {}
+  void flush() {}
+  SearchObserver* observer() const { return nullptr; }
+};
+
+// Reports node events in batches (StepReporter); anything else (phases, tests, marks) goes to
+// observer() after flush().
+class Watched {
+ public:
+  static constexpr bool kActive = true;
+  explicit Watched(SearchObserver* o) : rep_(o) {}
+  void open(const NodeDesc& d, std::uint32_t parent, double g, double h) {
+    rep_.open(d, parent, g, h);
+  }
+  void relax(std::uint32_t id, std::uint32_t parent, double g) { rep_.relax(id, parent, g); }
+  void close(std::uint32_t id) { rep_.close(id); }
+  void frame() { rep_.frame(); }
+  void flush() { rep_.flush(); }
+  SearchObserver* observer() const { return rep_.observer(); }
+
+ private:
+  StepReporter rep_;
+};
+
+// Runs `body(listener)` with Watched when an observer is attached and with Unwatched otherwise:
+// one instantiation each, so an unwatched search pays nothing for the hook.
+template <class Body>
+decltype(auto) with_listener(SearchObserver* observer, Body&& body) {
+  if (observer) {
+    Watched w(observer);
+    return body(w);
+  }
+  Unwatched u;
+  return body(u);
+}
+
+// ---- The loop -------------------------------------------------------------------------------
+
+struct SearchOutcome {
+  bool stopped = false;    // the problem's stop() ended the search (usually: goal reached)
+  bool cancelled = false;  // the RunContext asked to stop
+  std::uint32_t last = kNoNode;  // the node closed last (the goal when stopped)
+  std::uint64_t expanded = 0, generated = 0;
+};
+
+// Successor sink handed to P::expand: reach(n, g) is the relaxation step.
+template <class P, class L>
+class Reach {
+ public:
+  using Cost = typename P::Cost;
+  using Pool = NodePool<Cost>;
+
+  Reach(P& p, Pool& pool, OpenList<typename P::Order>& open, L& l)
+      : p_(p), pool_(pool), open_(open), l_(l), sid_(pool.search_number()) {
+    refresh();
+  }
+
+  bool reach(std::uint32_t nb, const Cost& ng) {
+    if constexpr (P::kGrowing) {
+      if (nb >= pool_.size()) {
+        pool_.reserve(std::max<std::size_t>(std::size_t(nb) + 1, pool_.size() * 2));
+        refresh();
+      }
+    }
+    typename Pool::Node& n = nodes_[nb];
+    bool fresh = false;
+    if (n.search != sid_) {
+      n.search = sid_;
+      fresh = true;
+    } else if (pos_[nb] == Pool::kClosed || !(cost_value(ng) < cost_value(n.g))) {
+      return false;
+    }
+    n.g = ng;
+    n.parent = cur_;
+    double f, h;
+    p_.evaluate(nb, ng, f, h);
+    const OpenEntry en{f, float(h), nb};
+    if (fresh) {
+      if constexpr (P::kFastSlot) {
+        if (en.f <= top_f_ && (!slot_full_ || open_.order().less(en, slot_))) {
+          if (slot_full_) open_.push(slot_, pos_);
+          slot_ = en;
+          slot_full_ = true;
+          pos_[nb] = Pool::kInSlot;
+        } else {
+          open_.push(en, pos_);
+        }
+      } else {
+        open_.push(en, pos_);
+      }
+      ++generated_;
+      if constexpr (L::kActive) l_.open(p_.desc(nb), cur_id_, cost_value(ng), h);
+    } else {
+      if (pos_[nb] == Pool::kInSlot)
+        slot_ = en;
+      else
+        open_.decrease(pos_[nb], en, pos_);
+      if constexpr (L::kActive) l_.relax(p_.id(nb), cur_id_, cost_value(ng));
+    }
+    return true;
+  }
+  // The node being expanded (its reported id when watched).
+  std::uint32_t current() const { return cur_; }
+  // The listener, for problems that report geometry while they expand: call flush() on it
+  // before any observer() call so events stay in order.
+  L& listener() { return l_; }
+
+  // Loop state, shared with best_first().
+  void refresh() {
+    nodes_ = pool_.nodes();
+    pos_ = pool_.positions();
+  }
+  P& p_;
+  Pool& pool_;
+  OpenList<typename P::Order>& open_;
+  L& l_;
+  const std::uint32_t sid_;
+  typename Pool::Node* nodes_ = nullptr;
+  std::int32_t* pos_ = nullptr;
+  std::uint32_t cur_ = kNoNode, cur_id_ = kNoNode;
+  double top_f_ = 0;
+  bool slot_full_ = false;
+  OpenEntry slot_{};
+  std::uint64_t generated_ = 0;
+};
+
+// The one best-first loop: A* / Dijkstra / any problem above. Starts a new search on the pool,
+// opens p.start(), and expands the best open node until p.stop() says so, the open list runs
+// empty or ctx asks to cancel (polled every `poll` expansions, with progress). Watched: one
+// frame for the start, one per expansion.
+template <class P, class L>
+SearchOutcome best_first(P& p, NodePool<typename P::Cost>& pool,
+                         OpenList<typename P::Order>& open, L& l, const RunContext& ctx,
+                         std::uint64_t poll = 4096) {
+  using Pool = NodePool<typename P::Cost>;
+  pool.reserve(p.node_bound());
+  pool.new_search();
+  open.clear();
+  Reach<P, L> r(p, pool, open, l);
+  SearchOutcome out;
+  {
+    const std::uint32_t s = p.start();
+    if constexpr (P::kGrowing) {
+      if (s >= pool.size()) {
+        pool.reserve(std::size_t(s) + 1);
+        r.refresh();
+      }
+    }
+    typename Pool::Node& n = r.nodes_[s];
+    n.search = r.sid_;
+    n.g = typename P::Cost{};
+    n.parent = kNoNode;
+    double f, h;
+    p.evaluate(s, n.g, f, h);
+    open.push({f, float(h), s}, r.pos_);
+    r.generated_ = 1;
+    if constexpr (L::kActive) {
+      l.open(p.desc(s), kNoNode, 0.0, h);
+      l.frame();
+    }
+  }
+  std::uint64_t expanded = 0;
+  const std::uint64_t mask = poll - 1;  // poll is a power of two
+  while (r.slot_full_ || !open.empty()) {
+    OpenEntry top;
+    if (P::kFastSlot && r.slot_full_) {
+      top = r.slot_;
+      r.slot_full_ = false;
+    } else {
+      top = open.pop(r.pos_);
+    }
+    const std::uint32_t cur = top.node;
+    r.pos_[cur] = Pool::kClosed;
+    ++expanded;
+    r.cur_ = cur;
+    if constexpr (L::kActive) {
+      r.cur_id_ = p.id(cur);
+      l.close(r.cur_id_);
+    }
+    if (p.stop(cur)) {
+      out.stopped = true;
+      out.last = cur;
+      if constexpr (L::kActive) l.frame();
+      break;
+    }
+    if ((expanded & mask) == 0) {
+      if (ctx.cancelled()) {
+        out.cancelled = true;
+        out.last = cur;
+        break;
+      }
+      if (ctx.progress) {
+        const float pr = p.progress(top);
+        if (pr >= 0) ctx.report_progress(pr);
+      }
+    }
+    r.top_f_ = top.f;
+    const typename P::Cost g = r.nodes_[cur].g;
+    p.expand(cur, g, r);
+    if constexpr (L::kActive) l.frame();
+    out.last = cur;
+  }
+  if constexpr (L::kActive) l.flush();
+  out.expanded = expanded;
+  out.generated = r.generated_;
+  return out;
+}
+
+}  // namespace pl
