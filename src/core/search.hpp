@@ -21,10 +21,12 @@
 //   static constexpr bool kFastSlot, kGrowing;
 //   std::uint32_t start() const;                      // the start node
 //   std::size_t node_bound() const;                   // ids are below this (a hint if growing)
-//   void evaluate(std::uint32_t n, const Cost& g, double& f, double& h);
+//   void evaluate(std::uint32_t n, const Cost& g, double& f, double& h, hint...);
+//        // f and h of n reached with g; hint... is what expand() passed to reach() (nothing
+//        // for the start)
 //   bool stop(std::uint32_t n);                       // n was just closed: stop the search?
 //   template <class Out> void expand(std::uint32_t n, const Cost& g, Out& out);
-//        // calls out.reach(successor, g of successor) per successor; reach() returns true when
+//        // calls out.reach(successor, g of successor, hint...) per successor; reach() returns true when
 //        // it improved the successor (the problem may then record how it got there)
 //   float progress(const OpenEntry& top) const;       // 0..1, or < 0 when unknown
 //   // watched searches only:
@@ -166,10 +168,10 @@ struct OpenEntry {
 // The project's tie rule: smaller f, then smaller h (= larger g). less_bits is the same order
 // without branches, for the heap's child choice, which is a coin toss a predictor loses.
 struct TieLargerG {
-  bool less(const OpenEntry& a, const OpenEntry& b) const {
+  bool less(OpenEntry a, OpenEntry b) const {
     return a.f < b.f || (a.f == b.f && a.h < b.h);
   }
-  int less_bits(const OpenEntry& a, const OpenEntry& b) const {
+  int less_bits(OpenEntry a, OpenEntry b) const {
     return int(a.f < b.f) | (int(a.f == b.f) & int(a.h < b.h));
   }
 };
@@ -191,13 +193,13 @@ class OpenList {
   const OpenEntry& top() const { return heap_[0]; }
   std::size_t memory_bytes() const { return heap_.capacity() * sizeof(OpenEntry); }
 
-  void push(const OpenEntry& e, std::int32_t* pos) {
+  void push(OpenEntry e, std::int32_t* pos) {
     if (std::size_t(size_) == heap_.size())
       heap_.resize(std::max<std::size_t>(1024, heap_.size() * 2));
     sift_up(size_++, e, pos);
   }
   // A better key for the entry at heap position i (f and h only ever decrease together).
-  void decrease(std::int32_t i, const OpenEntry& e, std::int32_t* pos) { sift_up(i, e, pos); }
+  void decrease(std::int32_t i, OpenEntry e, std::int32_t* pos) { sift_up(i, e, pos); }
   OpenEntry pop(std::int32_t* pos) {
     OpenEntry* heap = heap_.data();
     const OpenEntry top = heap[0];
@@ -222,7 +224,7 @@ class OpenList {
   }
 
  private:
-  void sift_up(std::int32_t i, const OpenEntry& e, std::int32_t* pos) {
+  void sift_up(std::int32_t i, OpenEntry e, std::int32_t* pos) {
     OpenEntry* heap = heap_.data();
     while (i > 0) {
       const std::int32_t up = (i - 1) >> 1;
@@ -305,7 +307,10 @@ class Reach {
     refresh();
   }
 
-  bool reach(std::uint32_t nb, const Cost& ng) {
+  // `hint...` is passed on to P::evaluate (e.g. the successor's x, y, which the expansion knows
+  // without dividing).
+  template <class... Hint>
+  bool reach(std::uint32_t nb, const Cost& ng, const Hint&... hint) {
     if constexpr (P::kGrowing) {
       if (nb >= pool_.size()) {
         pool_.reserve(std::max<std::size_t>(std::size_t(nb) + 1, pool_.size() * 2));
@@ -315,15 +320,15 @@ class Reach {
     typename Pool::Node& n = nodes_[nb];
     bool fresh = false;
     if (n.search != sid_) {
-      n.search = sid_;
+      n.search = std::uint32_t(sid_);
       fresh = true;
     } else if (pos_[nb] == Pool::kClosed || !(cost_value(ng) < cost_value(n.g))) {
       return false;
     }
     n.g = ng;
-    n.parent = cur_;
+    n.parent = std::uint32_t(cur_);
     double f, h;
-    p_.evaluate(nb, ng, f, h);
+    p_.evaluate(nb, ng, f, h, hint...);
     const OpenEntry en{f, float(h), nb};
     if (fresh) {
       if constexpr (P::kFastSlot) {
@@ -339,18 +344,18 @@ class Reach {
         open_.push(en, pos_);
       }
       ++generated_;
-      if constexpr (L::kActive) l_.open(p_.desc(nb), cur_id_, cost_value(ng), h);
+      if constexpr (L::kActive) l_.open(p_.desc(nb), std::uint32_t(cur_id_), cost_value(ng), h);
     } else {
       if (pos_[nb] == Pool::kInSlot)
         slot_ = en;
       else
         open_.decrease(pos_[nb], en, pos_);
-      if constexpr (L::kActive) l_.relax(p_.id(nb), cur_id_, cost_value(ng));
+      if constexpr (L::kActive) l_.relax(p_.id(nb), std::uint32_t(cur_id_), cost_value(ng));
     }
     return true;
   }
   // The node being expanded (its reported id when watched).
-  std::uint32_t current() const { return cur_; }
+  std::uint32_t current() const { return std::uint32_t(cur_); }
   // The listener, for problems that report geometry while they expand: call flush() on it
   // before any observer() call so events stay in order.
   L& listener() { return l_; }
@@ -364,10 +369,12 @@ class Reach {
   Pool& pool_;
   OpenList<typename P::Order>& open_;
   L& l_;
-  const std::uint32_t sid_;
+  // 64-bit copies of 32-bit values: stores into the pool (32-bit fields) cannot alias them, so
+  // the compiler keeps them in registers across the relaxation.
+  const std::uint64_t sid_;
   typename Pool::Node* nodes_ = nullptr;
   std::int32_t* pos_ = nullptr;
-  std::uint32_t cur_ = kNoNode, cur_id_ = kNoNode;
+  std::uint64_t cur_ = kNoNode, cur_id_ = kNoNode;
   double top_f_ = 0;
   bool slot_full_ = false;
   OpenEntry slot_{};
@@ -397,7 +404,7 @@ SearchOutcome best_first(P& p, NodePool<typename P::Cost>& pool,
       }
     }
     typename Pool::Node& n = r.nodes_[s];
-    n.search = r.sid_;
+    n.search = std::uint32_t(r.sid_);
     n.g = typename P::Cost{};
     n.parent = kNoNode;
     double f, h;
@@ -425,7 +432,7 @@ SearchOutcome best_first(P& p, NodePool<typename P::Cost>& pool,
     r.cur_ = cur;
     if constexpr (L::kActive) {
       r.cur_id_ = p.id(cur);
-      l.close(r.cur_id_);
+      l.close(std::uint32_t(r.cur_id_));
     }
     if (p.stop(cur)) {
       out.stopped = true;

@@ -1,7 +1,8 @@
 #include "planners/grid_search.hpp"
 
+#include "core/grid_query.hpp"
+
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -13,45 +14,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-struct NoObserve {
-  static constexpr bool kActive = false;
-  StepReporter* o = nullptr;
-};
-struct Observe {
-  static constexpr bool kActive = true;
-  StepReporter* o = nullptr;
-};
-
 // Neighbour order: 4 cardinals first (E, S, W, N), then diagonals (SE, SW, NW, NE).
 constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
 constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-
-bool cell_of(const GridMap& map, const Pose& p, int& x, int& y) {
-  if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
-  const double fx = std::floor(p.x), fy = std::floor(p.y);
-  if (fx < 0 || fy < 0 || fx >= map.width() || fy >= map.height()) return false;
-  x = static_cast<int>(fx);
-  y = static_cast<int>(fy);
-  return true;
-}
-
-std::string cell_text(int x, int y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; }
-
-double elapsed_ms(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-
-// Why a query endpoint is unusable, for the result message.
-std::string blocked_reason(const GridMap& map, const Query& q, const char* which, int x, int y,
-                           bool annotated) {
-  const Terrain& t = map.palette()[map.at(x, y)];
-  std::string s = std::string(which) + " " + cell_text(x, y) + " is not traversable: ";
-  if (!(q.capability >> map.at(x, y) & 1u))
-    return s + "terrain '" + t.name + "' is outside the capability";
-  if (annotated) return s + "clearance is below the agent size " + std::to_string(q.size);
-  return s + "blocked";
-}
 
 }  // namespace
 
@@ -78,9 +43,7 @@ void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells) {
 }
 
 size_t GridSearch::memory_bytes() const {
-  return nodes_.capacity() * sizeof(Node) + pos_.capacity() * sizeof(std::int32_t) +
-         gw_.capacity() * sizeof(double) +
-         heap_.capacity() * sizeof(HeapEntry) +
+  return exact_pool_.memory_bytes() + weighted_pool_.memory_bytes() + open_.memory_bytes() +
          pass_.capacity() + cost_.capacity() * sizeof(float) + clearance_.memory_bytes();
 }
 
@@ -120,230 +83,100 @@ void GridSearch::prepare(const GridMap& map, const Query& q, const Options& opt)
       for (int x = 0; x < w; ++x)
         cost_[size_t(y + 1) * pw_ + x + 1] = static_cast<float>(pal[cells[size_t(y) * w + x]].cost);
   }
-  if (nodes_.size() != pass_.size()) {
-    nodes_.assign(pass_.size(), Node{0, 0, kNoNode, 0});
-    pos_.assign(pass_.size(), kNotQueued);
-    gw_.clear();
-    search_id_ = 0;
-  }
 }
 
 PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options& opt,
                            const RunContext& ctx) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   Query q = query;
   if (q.capability == 0) q.capability = map.palette().movingai_default_capability();
   if (q.size < 1) q.size = 1;
   PlanResult r;
-  int sx, sy, gx, gy;
-  if (!cell_of(map, q.start, sx, sy) || !cell_of(map, q.goal, gx, gy)) {
-    r.message = cell_of(map, q.start, sx, sy) ? "goal is outside the map" : "start is outside the map";
-    r.time_ms = elapsed_ms(t0);
+  const auto s = cell_of(map, q.start), g = cell_of(map, q.goal);
+  if (!s || !g) {
+    r.message = outside_reason(map, q.start, q.goal);
+    r.time_ms = clock.ms();
     return r;
   }
   prepare(map, q, opt);
-  const auto pad = [&](int x, int y) { return size_t(y + 1) * pw_ + x + 1; };
-  const bool start_ok = pass_[pad(sx, sy)] != 0, goal_ok = pass_[pad(gx, gy)] != 0;
+  const auto pad = [&](CellXY c) { return size_t(c.y + 1) * pw_ + c.x + 1; };
+  const bool start_ok = pass_[pad(*s)] != 0, goal_ok = pass_[pad(*g)] != 0;
   if (!start_ok || !goal_ok) {
-    r.message = !start_ok ? blocked_reason(map, q, "start", sx, sy, opt.annotated)
-                          : blocked_reason(map, q, "goal", gx, gy, opt.annotated);
+    r.message = blocked_reason(map, q.capability, q.size, opt.annotated,
+                               start_ok ? "goal" : "start", start_ok ? *g : *s);
     if (ctx.observer) {  // show the user which endpoint is unusable
       ctx.observer->phase("check endpoints");
-      ctx.observer->test(Shape::cell(sx, sy), start_ok);
-      ctx.observer->test(Shape::cell(gx, gy), goal_ok);
+      ctx.observer->test(Shape::cell(s->x, s->y), start_ok);
+      ctx.observer->test(Shape::cell(g->x, g->y), goal_ok);
       ctx.observer->frame();
     }
   } else {
-    NoObserve none;
-    StepReporter reporter(ctx.observer);
-    Observe some{&reporter};
-    if (ctx.observer)
-      r = uniform_ ? search<Observe, true>(map, q, opt, ctx, some)
-                   : search<Observe, false>(map, q, opt, ctx, some);
-    else
-      r = uniform_ ? search<NoObserve, true>(map, q, opt, ctx, none)
-                   : search<NoObserve, false>(map, q, opt, ctx, none);
+    r = uniform_ ? search<true>(map, q, opt, *s, *g, ctx) : search<false>(map, q, opt, *s, *g, ctx);
   }
   r.memory_bytes = memory_bytes();
-  r.time_ms = elapsed_ms(t0);
+  r.time_ms = clock.ms();
   return r;
 }
 
-template <class Obs, bool kUniform>
-PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options& opt,
-                              const RunContext& ctx, Obs obs) {
-  PlanResult r;
-  const int w = map.width();
-  const int pw = pw_;
-  const int sx = int(std::floor(q.start.x)), sy = int(std::floor(q.start.y));
-  const int gx = int(std::floor(q.goal.x)), gy = int(std::floor(q.goal.y));
-  const std::uint32_t start = std::uint32_t((sy + 1) * pw + sx + 1);
-  const std::uint32_t goal = std::uint32_t((gy + 1) * pw + gx + 1);
-  const std::uint8_t* pass = pass_.data();
-  const float* cost = kUniform ? nullptr : cost_.data();
-  if constexpr (!kUniform) gw_.resize(nodes_.size());
-  double* gw = kUniform ? nullptr : gw_.data();
-  Node* nodes = nodes_.data();
-  std::int32_t* pos = pos_.data();
-  const bool eight = opt.eight_connected;
-  const bool use_h = opt.heuristic;
-  int off[8];
-  for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pw + kDx[d];
+// The grid as a problem of the search machinery. Ids are padded cell indices (y + 1) * pw + x + 1;
+// observers see them in the map's Cells space.
+template <bool kUniform>
+struct GridSearch::Problem {
+  using Cost = std::conditional_t<kUniform, OctileCost, double>;
+  using Order = TieLargerG;
+  // Every successor has f >= its parent's f (consistent heuristic), so the slot holds the next
+  // pop exactly: entries left in the heap have f >= the popped f and, at equal f, h >= the
+  // popped h, which is larger than the successor's.
+  static constexpr bool kFastSlot = true;
+  static constexpr bool kGrowing = false;
 
-  // New search number; on wrap-around, clear the pool once.
-  if (++search_id_ == 0) {
-    for (auto& n : nodes_) n.search = 0;
-    search_id_ = 1;
-  }
-  const std::uint32_t sid = search_id_;
+  // 64-bit integers on purpose: the loop stores 32-bit node fields and heap positions, which
+  // may alias 32-bit members (int and unsigned share an alias set) and would force reloads.
+  const std::uint8_t* pass;
+  const float* cost;  // non-uniform only
+  std::int64_t pw, w;
+  bool eight, use_h;
+  std::int64_t gx, gy;
+  std::uint64_t start_node, goal_node;
+  std::size_t bound;
+  double hscale;  // the cheapest terrain cost of the capability (non-uniform only)
+  double h0;      // h of the start, for progress
+  std::int64_t off[8];
+  NodeSpace space;
 
-  // With uniform costs, g and h are kept as exact counts of straight and diagonal moves:
-  // cost = straight + diagonal * sqrt(2) is then the same double for the same counts, so equal
-  // f values really compare equal and ties break as specified (toward larger g).
-  auto value = [](std::uint32_t straight, std::uint32_t diagonal) {
-    return double(straight) + double(diagonal) * kSqrt2;
-  };
-  auto h_counts = [&](int x, int y, std::uint32_t& hs, std::uint32_t& hd) {
-    const int dx = std::abs(x - gx), dy = std::abs(y - gy);
-    if (!use_h) {
-      hs = hd = 0;
-    } else if (eight) {
-      const int mn = std::min(dx, dy);
-      hs = std::uint32_t(std::max(dx, dy) - mn);
-      hd = std::uint32_t(mn);
-    } else {
-      hs = std::uint32_t(dx + dy);
-      hd = 0;
-    }
-  };
-  const double hscale = min_cost_;
-  auto h_weighted = [&](int x, int y) -> double {
-    std::uint32_t hs, hd;
-    h_counts(x, y, hs, hd);
-    return hscale * value(hs, hd);
-  };
-  auto g_of = [&](std::uint32_t p) -> double {
-    if constexpr (kUniform) return value(nodes[p].gs, nodes[p].gd);
-    else return gw[p];
-  };
-  auto desc_at = [&](int x, int y) {
-    NodeDesc d;
-    d.id = std::uint32_t(y * w + x);
-    d.x = float(x + 0.5);
-    d.y = float(y + 0.5);
-    return d;
-  };
-
-  // Binary min-heap on (f, then smaller h = larger g), with positions kept in pos_ for
-  // decrease-key. `less` drives the loops whose branch predicts well; `less_bits` is the same
-  // order without branches, for the child choice that is a coin toss.
-  auto less = [](const HeapEntry& a, const HeapEntry& b) {
-    return a.f < b.f || (a.f == b.f && a.h < b.h);
-  };
-  auto less_bits = [](const HeapEntry& a, const HeapEntry& b) {
-    return int(a.f < b.f) | (int(a.f == b.f) & int(a.h < b.h));
-  };
-  HeapEntry* heap = heap_.data();
-  std::int32_t heap_size = 0;
-  auto sift_up = [&](std::int32_t i, HeapEntry e) {
-    while (i > 0) {
-      const std::int32_t up = (i - 1) >> 1;
-      if (!less(e, heap[up])) break;
-      heap[i] = heap[up];
-      pos[heap[i].node] = i;
-      i = up;
-    }
-    heap[i] = e;
-    pos[e.node] = i;
-  };
-  auto push = [&](HeapEntry e) {
-    if (std::size_t(heap_size) == heap_.size()) {
-      heap_.resize(std::max<std::size_t>(1024, heap_.size() * 2));
-      heap = heap_.data();
-    }
-    sift_up(heap_size++, e);
-  };
-  // Pop, bottom-up (Floyd): the hole left by the top walks down to a leaf along the smaller
-  // children, chosen without branches, and the last entry is then sifted up from there. The
-  // usual early-exit test mispredicts about half the time; the last entry is nearly always
-  // large, so the sift up is short.
-  auto pop = [&]() -> HeapEntry {
-    const HeapEntry top = heap[0];
-    const HeapEntry last = heap[--heap_size];
-    const std::int32_t n = heap_size;
-    if (n > 0) {
-      std::int32_t i = 0;
-      for (;;) {
-        std::int32_t c = 2 * i + 1;
-        if (c >= n) break;
-        c += std::int32_t((c + 1 < n) & less_bits(heap[c + 1], heap[c]));
-        heap[i] = heap[c];
-        pos[heap[i].node] = i;
-        i = c;
-      }
-      sift_up(i, last);
-    }
-    return top;
-  };
-
-  double h_start;
-  {
-    Node& s = nodes[start];
-    s.search = sid;
-    s.gs = s.gd = 0;
-    s.parent = kNoNode;
-    if constexpr (!kUniform) gw[start] = 0;
-    h_start = use_h ? h_weighted(sx, sy) : 0.0;
-    push({h_start, float(h_start), start});
-    if constexpr (Obs::kActive) {
-      obs.o->observer()->phase("search");
-      obs.o->open(desc_at(sx, sy), kNoNode, 0.0, h_start);
-      obs.o->frame();
-    }
+  std::uint32_t start() const { return std::uint32_t(start_node); }
+  std::size_t node_bound() const { return bound; }
+  bool stop(std::uint32_t n) const { return n == goal_node; }
+  float progress(const OpenEntry& top) const {
+    return use_h ? float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0)) : -1.0f;
   }
 
-  // The fast slot holds the best successor whose f is not above the f of the node it came
-  // from. Such a successor is provably the open list's minimum under (f, smaller h): every
-  // entry has f >= the popped f, and entries with that same f have h >= the popped h, which
-  // is larger than the successor's. So it is expanded next without a trip through the heap,
-  // and the order of expansions is exactly the heap's. On octile maps most expansions take
-  // this path (straight runs toward the goal).
-  bool slot_full = false;
-  HeapEntry slot{};
-  std::uint64_t expanded = 0, generated = 1;
-  bool found = false;
-  const double h0 = std::max(h_start, 1e-9);
-  while (slot_full || heap_size > 0) {
-    HeapEntry top;
-    if (slot_full) {
-      top = slot;
-      slot_full = false;
+  // h as exact counts of straight and diagonal moves to the goal.
+  OctileCost h_counts(std::int64_t x, std::int64_t y) const {
+    if (!use_h) return {};
+    const std::int64_t dx = std::abs(x - gx), dy = std::abs(y - gy);
+    if (!eight) return {std::uint32_t(dx + dy), 0};
+    const std::int64_t mn = std::min(dx, dy);
+    return {std::uint32_t(std::max(dx, dy) - mn), std::uint32_t(mn)};
+  }
+  void evaluate(std::uint32_t, const Cost& g, double& f, double& h, std::int64_t x,
+                std::int64_t y) const {
+    const OctileCost hc = h_counts(x, y);
+    if constexpr (kUniform) {
+      f = (g + hc).value();
+      h = hc.value();
     } else {
-      top = pop();
+      h = hscale * hc.value();
+      f = g + h;
     }
-    const std::uint32_t cur = top.node;
-    Node& cn = nodes[cur];
-    pos[cur] = kClosed;
-    ++expanded;
-    const int cy = int(cur) / pw - 1, cx = int(cur) % pw - 1;
-    [[maybe_unused]] const std::uint32_t cur_id = std::uint32_t(cy * w + cx);
-    if constexpr (Obs::kActive) obs.o->close(cur_id);
-    if (cur == goal) {
-      found = true;
-      break;
-    }
-    if ((expanded & 4095) == 0) {
-      if (ctx.cancelled()) {
-        r.cancelled = true;
-        r.message = "cancelled";
-        break;
-      }
-      if (ctx.progress && use_h)
-        ctx.progress->store(float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0)),
-                            std::memory_order_relaxed);
-    }
-    const std::uint32_t cgs = cn.gs, cgd = cn.gd;
-    const double cg = kUniform ? 0.0 : gw[cur];
+  }
+  void evaluate(std::uint32_t n, const Cost& g, double& f, double& h) const {
+    evaluate(n, g, f, h, std::int64_t(n) % pw - 1, std::int64_t(n) / pw - 1);
+  }
+
+  template <class Out>
+  void expand(std::uint32_t cur, const Cost& g, Out& out) const {
+    const std::int64_t cy = std::int64_t(cur) / pw - 1, cx = std::int64_t(cur) % pw - 1;
     // Moves allowed from here, one bit per direction (no corner cutting: a diagonal needs both
     // cardinal side cells), computed branch-free from the padded passability bytes.
     const std::uint8_t* pc = pass + cur;
@@ -356,79 +189,83 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
     while (moves) {
       const int d = __builtin_ctz(moves);
       moves &= moves - 1;
-      const std::uint32_t nb = std::uint32_t(int(cur) + off[d]);
-      Node& n = nodes[nb];
-      bool fresh = false;
-      if (n.search != sid) {
-        n.search = sid;
-        fresh = true;
-      } else if (pos[nb] == kClosed) {
-        continue;
-      }
-      // Tentative g, exact counts (uniform) or weighted.
-      const std::uint32_t ngs = cgs + (d < 4), ngd = cgd + (d >= 4);
-      double ng;
-      if constexpr (kUniform) {
-        ng = value(ngs, ngd);
-        if (!fresh && !(ng < value(n.gs, n.gd))) continue;
-        n.gs = ngs;
-        n.gd = ngd;
-      } else {
-        ng = cg + (d < 4 ? 1.0 : kSqrt2) * 0.5 * (double(cost[cur]) + double(cost[nb]));
-        if (!fresh && !(ng < gw[nb])) continue;
-        gw[nb] = ng;
-      }
-      n.parent = cur;
-      const int nx = cx + kDx[d], ny = cy + kDy[d];
-      double f, h;
-      if constexpr (kUniform) {
-        std::uint32_t hs, hd;
-        h_counts(nx, ny, hs, hd);
-        f = value(ngs + hs, ngd + hd);
-        h = value(hs, hd);
-      } else {
-        h = use_h ? h_weighted(nx, ny) : 0.0;
-        f = ng + h;
-      }
-      if (fresh) {
-        const HeapEntry en{f, float(h), nb};
-        if (en.f <= top.f && (!slot_full || less(en, slot))) {
-          if (slot_full) push(slot);
-          slot = en;
-          slot_full = true;
-          pos[nb] = kInSlot;
-        } else {
-          push(en);
-        }
-        ++generated;
-        if constexpr (Obs::kActive) obs.o->open(desc_at(nx, ny), cur_id, ng, h);
-      } else {
-        if (pos[nb] == kInSlot) {
-          slot.f = f;  // unreachable on grids (a node is seen once per expansion); kept exact
-        } else {
-          sift_up(pos[nb], HeapEntry{f, float(h), nb});
-        }
-        if constexpr (Obs::kActive) obs.o->relax(std::uint32_t(ny * w + nx), cur_id, ng);
-      }
+      const std::uint32_t nb = std::uint32_t(std::int64_t(cur) + off[d]);
+      Cost ng;
+      if constexpr (kUniform)
+        ng = g + OctileCost{std::uint32_t(d < 4), std::uint32_t(d >= 4)};
+      else
+        ng = g + terrain_step_cost(d < 4 ? 1.0 : kSqrt2, cost[cur], cost[nb]);
+      out.reach(nb, ng, cx + kDx[d], cy + kDy[d]);
     }
-    if constexpr (Obs::kActive) obs.o->frame();
   }
-  if constexpr (Obs::kActive) obs.o->flush();
 
-  r.expanded = expanded;
-  r.generated = generated;
-  r.found = found;
-  if (found) {
-    r.length = g_of(goal);
+  std::uint32_t id(std::uint32_t n) const {
+    return space.cell_id(int(std::int64_t(n) % pw - 1), int(std::int64_t(n) / pw - 1));
+  }
+  NodeDesc desc(std::uint32_t n) const {
+    NodeDesc d;
+    d.id = id(n);
+    d.x = float(double(std::int64_t(n) % pw - 1) + 0.5);
+    d.y = float(double(std::int64_t(n) / pw - 1) + 0.5);
+    return d;
+  }
+};
+
+template <bool kUniform>
+PlanResult GridSearch::search(const GridMap& map, const Query&, const Options& opt, CellXY s,
+                              CellXY g, const RunContext& ctx) {
+  Problem<kUniform> p;
+  p.pass = pass_.data();
+  p.cost = kUniform ? nullptr : cost_.data();
+  p.pw = pw_;
+  p.w = map.width();
+  p.eight = opt.eight_connected;
+  p.use_h = opt.heuristic;
+  p.gx = g.x;
+  p.gy = g.y;
+  p.start_node = std::uint32_t((s.y + 1) * pw_ + s.x + 1);
+  p.goal_node = std::uint32_t((g.y + 1) * pw_ + g.x + 1);
+  p.bound = pass_.size();
+  p.hscale = min_cost_;
+  for (int d = 0; d < 8; ++d) p.off[d] = std::int64_t(kDy[d]) * pw_ + kDx[d];
+  p.space = NodeSpace::cells(map.width(), map.height());
+  {
+    double f;
+    p.h0 = 1;
+    p.evaluate(p.start_node, typename Problem<kUniform>::Cost{}, f, p.h0);
+    p.h0 = std::max(p.h0, 1e-9);
+  }
+  auto& pool = [&]() -> auto& {
+    if constexpr (kUniform) return exact_pool_;
+    else return weighted_pool_;
+  }();
+  if (pool.size() != pass_.size()) pool.reset(pass_.size());
+
+  PlanResult r;
+  const SearchOutcome out = with_listener(ctx.observer, [&](auto& l) {
+    if constexpr (std::decay_t<decltype(l)>::kActive) {
+      l.observer()->space(p.space);
+      l.observer()->phase("search");
+    }
+    return best_first(p, pool, open_, l, ctx);
+  });
+  r.expanded = out.expanded;
+  r.generated = out.generated;
+  r.found = out.stopped;
+  if (out.cancelled) {
+    r.cancelled = true;
+    r.message = "cancelled";
+  }
+  if (r.found) {
+    r.length = pool.g_value(out.last);
     std::vector<Vec2> cells;
-    for (std::uint32_t p = goal; p != kNoNode; p = nodes[p].parent)
-      cells.push_back({double(int(p) % pw - 1) + 0.5, double(int(p) / pw - 1) + 0.5});
-    std::reverse(cells.begin(), cells.end());
+    for (std::uint32_t n : pool.chain(out.last))
+      cells.push_back({double(int(n) % pw_ - 1) + 0.5, double(int(n) / pw_ - 1) + 0.5});
     fill_cell_path(r, cells);
-    if constexpr (Obs::kActive) {
-      obs.o->observer()->counter("expanded", double(expanded));
-      obs.o->observer()->path(r.pieces);
-      obs.o->observer()->frame();
+    if (SearchObserver* o = ctx.observer) {
+      o->counter("expanded", double(r.expanded));
+      o->path(r.pieces);
+      o->frame();
     }
   } else if (!r.cancelled) {
     r.message = "no path: the goal is not reachable for this agent";
@@ -439,17 +276,17 @@ PlanResult GridSearch::search(const GridMap& map, const Query& q, const Options&
 // ---------------------------------------------------------------------------------------------
 PlanResult textbook_astar(const GridMap& map, const Query& query, bool eight_connected,
                           SearchObserver* obs) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   PlanResult r;
   const CapabilityMask cap =
       query.capability ? query.capability : map.palette().movingai_default_capability();
-  int sx, sy, gx, gy;
-  if (!cell_of(map, query.start, sx, sy) || !cell_of(map, query.goal, gx, gy) ||
-      !map.passable(sx, sy, cap) || !map.passable(gx, gy, cap)) {
+  const auto sc = cell_of(map, query.start), gc = cell_of(map, query.goal);
+  if (!sc || !gc || !map.passable(sc->x, sc->y, cap) || !map.passable(gc->x, gc->y, cap)) {
     r.message = "start or goal is outside the map or blocked";
-    r.time_ms = elapsed_ms(t0);
+    r.time_ms = clock.ms();
     return r;
   }
+  const int sx = sc->x, sy = sc->y, gx = gc->x, gy = gc->y;
   const int w = map.width(), h = map.height();
   const size_t n = size_t(w) * h;
   std::vector<double> g(n, kInf);
@@ -473,6 +310,7 @@ PlanResult textbook_astar(const GridMap& map, const Query& query, bool eight_con
   open.push({hfun(sx, sy), start});
   r.generated = 1;
   if (obs) {
+    obs->space(NodeSpace::cells(w, h));
     obs->phase("search");
     obs->open(desc(start), kNoNode, 0.0, hfun(sx, sy));
     obs->frame();
@@ -529,7 +367,7 @@ PlanResult textbook_astar(const GridMap& map, const Query& query, bool eight_con
     r.message = "no path: the goal is not reachable for this agent";
   }
   r.memory_bytes = n * (sizeof(double) + sizeof(int) + 1) + open.size() * sizeof(Item);
-  r.time_ms = elapsed_ms(t0);
+  r.time_ms = clock.ms();
   return r;
 }
 

@@ -3,15 +3,17 @@
 // capability c may stand at cell t iff true clearance(t, c) >= s; a diagonal move needs both
 // cardinal side locations). Terrain move costs are honoured when the palette sets them.
 //
-// Speed follows Warthog: a padded passability byte grid (no bounds checks in the loop), a node
-// pool and binary heap allocated once and reused across queries (a per-search number marks stale
-// nodes instead of clearing), and the observer compiled out of the loop when none is attached.
+// Runs on the shared machinery (core/search.hpp); this file is the grid's expansion policy: a
+// padded passability byte grid (no bounds checks in the loop), moves as a bit mask computed
+// without branches, g as exact counts of straight and diagonal moves when costs are uniform, and
+// the next-pop slot. Node ids reported to observers are in the Cells space of the map.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "core/clearance.hpp"
+#include "core/search.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -37,28 +39,12 @@ class GridSearch {
   const std::vector<std::uint8_t>& passability() const { return pass_; }
 
  private:
-  // 16 bytes. With uniform costs g is kept exactly as counts of straight and diagonal moves
-  // (see search()); weighted g lives in gw_. Heap positions live in their own dense array:
-  // the heap rewrites them on every sift, and 4-byte entries keep those writes in cache.
-  struct Node {
-    std::uint32_t gs, gd;  // straight and diagonal moves on the best known path
-    std::uint32_t parent;  // padded index
-    std::uint32_t search;  // search number that last touched this node
-  };
-  static constexpr std::int32_t kNotQueued = -1;
-  static constexpr std::int32_t kClosed = -2;
-  static constexpr std::int32_t kInSlot = -3;
-  // 16 bytes. Among equal f, the smaller h (= the larger g) comes first.
-  struct HeapEntry {
-    double f;
-    float h;
-    std::uint32_t node;
-  };
-
+  template <bool kUniform>
+  struct Problem;
   void prepare(const GridMap& map, const Query& q, const Options& opt);
-  template <class Obs, bool kUniform>
-  PlanResult search(const GridMap& map, const Query& q, const Options& opt, const RunContext& ctx,
-                    Obs obs);
+  template <bool kUniform>
+  PlanResult search(const GridMap& map, const Query& q, const Options& opt, CellXY s, CellXY g,
+                    const RunContext& ctx);
 
   // Passability cache key.
   std::uint64_t map_uid_ = 0, map_version_ = ~std::uint64_t(0);
@@ -73,15 +59,11 @@ class GridSearch {
   double min_cost_ = 1.0;
 
   ClearanceCache clearance_;
-  std::vector<Node> nodes_;
-  // Per padded cell, valid when the node's search number is current: >= 0 position in the
-  // heap; kNotQueued; kClosed; kInSlot.
-  std::vector<std::int32_t> pos_;
-  std::vector<double> gw_;  // weighted g per padded cell (non-uniform move costs only)
-  // Open list: a 4-ary heap with lazy deletion (a better path pushes a new entry; entries of
-  // closed nodes are skipped when popped), so no heap positions are written into the pool.
-  std::vector<HeapEntry> heap_;
-  std::uint32_t search_id_ = 0;
+  // The search machinery (core/search.hpp) over padded cell indices: g as exact move counts
+  // with uniform costs, as weighted doubles otherwise.
+  NodePool<OctileCost> exact_pool_;
+  NodePool<double> weighted_pool_;
+  OpenList<> open_;
 };
 
 // The plain textbook A* the benchmarks compare against: std::priority_queue with lazy deletion,

@@ -49,7 +49,7 @@ struct NodeState {
   NodeStatus status = NodeStatus::Unseen;
   double f() const { return g + h; }
 };
-static_assert(sizeof(NodeState) <= 48, "keyframe memory (see the policy above) assumes this");
+static_assert(sizeof(NodeState) <= 56, "keyframe memory (see the policy above) assumes this");
 
 struct SearchCounters {
   std::uint64_t expanded = 0;   // close() events
