@@ -3,35 +3,28 @@
 
 namespace pl {
 
-void register_circle_planners(Registry& r) {
-  ParamDesc mode;
-  mode.name = "mode";
-  mode.type = ParamDesc::Type::Enum;
-  mode.description =
-      "lazy: a circle's surfing edges are computed when the search first reaches it; eager: the "
-      "whole graph is built before the search (same path, for comparison)";
-  mode.choices = {"lazy", "eager"};
-  mode.default_value = "lazy";
-  ParamDesc step;
-  step.name = "arc_step";
-  step.type = ParamDesc::Type::Double;
-  step.description = "Largest distance between the path's sampled points along an arc (map units)";
-  step.min = 0.001;
-  step.max = 1000;
-  step.default_value = "0.25";
-  ParamDesc marks;
-  marks.name = "mark_searched";
-  marks.type = ParamDesc::Type::Bool;
-  marks.description =
-      "When watched, mark every edge the search touched (role candidate) beside the tested graph";
-  marks.default_value = "true";
+namespace {
+
+void add_circles(Registry& r) {
   r.add({"circles",
          "continuous",
          "A* among circular obstacles grown by the agent's radius: bitangent surfing edges and "
          "hugging arcs (Red Blob Games), cw/ccw nodes; exact lengths. The circles are the whole "
          "world: grid terrain and the map border are ignored",
          true,
-         {mode, step, marks},
+         {ParamDesc::choice(
+              "mode",
+              "lazy: a circle's surfing edges are computed when the search first reaches it; "
+              "eager: the whole graph is built before the search (same path, for comparison)",
+              {"lazy", "eager"}, "lazy"),
+          ParamDesc::real("arc_step",
+                          "Largest distance between the path's sampled points along an arc (map "
+                          "units)",
+                          0.001, 1000, "0.25"),
+          ParamDesc::boolean("mark_searched",
+                             "When watched, mark every edge the search touched (role candidate) "
+                             "beside the tested graph",
+                             "true")},
          [](const ParamSet& ps) {
            CirclePlanOptions o;
            o.mode = ps.get("mode") == "eager" ? CircleGraphMode::Eager : CircleGraphMode::Lazy;
@@ -40,5 +33,9 @@ void register_circle_planners(Registry& r) {
            return std::make_unique<CirclesPlanner>(o);
          }});
 }
+
+const PlannerRegistration kRegistration(30, add_circles);
+
+}  // namespace
 
 }  // namespace pl

@@ -8,19 +8,17 @@ namespace pl {
 namespace {
 
 ParamDesc connectivity_param() {
-  ParamDesc p;
-  p.name = "connectivity";
-  p.type = ParamDesc::Type::Enum;
-  p.description = "8: octile moves (cost sqrt 2 diagonally, no corner cutting); 4: cardinal only";
-  p.choices = {"8", "4"};
-  p.default_value = "8";
-  return p;
+  return ParamDesc::choice(
+      "connectivity",
+      "8: octile moves (cost sqrt 2 diagonally, no corner cutting); 4: cardinal only", {"8", "4"},
+      "8");
 }
 
 class GridPlanner final : public Planner {
  public:
   GridPlanner(GridSearch::Options opt, GridWorld world) : opt_(opt), world_(std::move(world)) {}
   PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
+    world_.report_blocked(scene, ctx.observer);
     return search_.run(world_.map(scene), q, opt_, ctx);
   }
   size_t memory_bytes() const override { return search_.memory_bytes(); }
@@ -35,6 +33,7 @@ class TextbookPlanner final : public Planner {
  public:
   TextbookPlanner(bool eight, GridWorld world) : eight_(eight), world_(std::move(world)) {}
   PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
+    world_.report_blocked(scene, ctx.observer);
     return textbook_astar(world_.map(scene), q, eight_, ctx.observer);
   }
 
@@ -49,9 +48,7 @@ GridSearch::Options options_from(const ParamSet& ps) {
   return o;
 }
 
-}  // namespace
-
-void register_grid_planners(Registry& r) {
+void add_grid_planners(Registry& r) {
   r.add({"astar", "grid search",
          "A* with the octile (or Manhattan) heuristic, ties toward larger g; the agent's "
          "capability decides which terrains are free, its size is ignored",
@@ -64,14 +61,11 @@ void register_grid_planners(Registry& r) {
            o.heuristic = false;
            return std::make_unique<GridPlanner>(o, GridWorld(ps));
          }});
-  ParamDesc metric;
-  metric.name = "clearance";
-  metric.type = ParamDesc::Type::Enum;
-  metric.description =
+  const ParamDesc metric = ParamDesc::choice(
+      "clearance",
       "true: true clearance (exact, the HAA* paper); brushfire: minimum obstacle distance, "
-      "which wrongly blocks large agents in bottlenecks (for comparison)";
-  metric.choices = {"true", "brushfire"};
-  metric.default_value = "true";
+      "which wrongly blocks large agents in bottlenecks (for comparison)",
+      {"true", "brushfire"}, "true");
   r.add({"annotated-astar", "multi-size",
          "Annotated A* (Harabor & Botea 2008): A* for an agent of size s and a terrain "
          "capability; a cell is free iff its clearance for the capability is at least s",
@@ -88,5 +82,9 @@ void register_grid_planners(Registry& r) {
            return std::make_unique<TextbookPlanner>(ps.get("connectivity") == "8", GridWorld(ps));
          }});
 }
+
+const PlannerRegistration kRegistration(10, add_grid_planners);
+
+}  // namespace
 
 }  // namespace pl

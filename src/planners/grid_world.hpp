@@ -25,6 +25,10 @@ class GridWorld {
   // with the circles' cells blocked (rebuilt only when the map or the circles change).
   const GridMap& map(const Scene& scene);
   std::optional<CircleRasterRule> rule() const { return rule_; }
+  // Tells a watching observer which cells the circles block (one Role::Obstacle cell mark each,
+  // in a phase "circles as obstacles"), so viewers draw what the planner used without knowing
+  // the parameter. Nothing when no observer, no circles or the rule is ignore.
+  void report_blocked(const Scene& scene, SearchObserver* observer) const;
 
  private:
   std::optional<CircleRasterRule> rule_;  // nullopt: circles ignored

@@ -5,41 +5,7 @@ namespace pl {
 
 namespace {
 
-ParamDesc enum_param(std::string name, std::string description, std::vector<std::string> choices,
-                     std::string def) {
-  ParamDesc p;
-  p.name = std::move(name);
-  p.type = ParamDesc::Type::Enum;
-  p.description = std::move(description);
-  p.choices = std::move(choices);
-  p.default_value = std::move(def);
-  return p;
-}
-
-ParamDesc int_param(std::string name, std::string description, double min, double max,
-                    std::string def) {
-  ParamDesc p;
-  p.name = std::move(name);
-  p.type = ParamDesc::Type::Int;
-  p.description = std::move(description);
-  p.min = min;
-  p.max = max;
-  p.default_value = std::move(def);
-  return p;
-}
-
-ParamDesc bool_param(std::string name, std::string description, std::string def) {
-  ParamDesc p;
-  p.name = std::move(name);
-  p.type = ParamDesc::Type::Bool;
-  p.description = std::move(description);
-  p.default_value = std::move(def);
-  return p;
-}
-
-}  // namespace
-
-void register_haa_planners(Registry& r) {
+void add_haa(Registry& r) {
   r.add({"haa",
          "hierarchical",
          "HAA* (Harabor & Botea 2008): one clearance-annotated abstract graph of square clusters "
@@ -47,29 +13,29 @@ void register_haa_planners(Registry& r) {
          "abstract A*, refinement from cached paths. Near-optimal; the abstraction is built on "
          "the first query and reused while the map is unchanged",
          false,
-         {int_param("cluster_size",
+         {ParamDesc::integer("cluster_size",
                     "Side of the square clusters in cells (the paper uses 10, 15, 20; 16 is the "
                     "fastest on the dao maps)",
                     2, 256, "16"),
-          enum_param("quality",
+          ParamDesc::choice("quality",
                      "initial: every edge; hq: strongly dominated edges removed (Theorem 6, "
                      "same optimal abstract paths); lq: clearances truncated to max_size and "
                      "weakly dominated transitions removed (Theorem 7, smaller, longer paths)",
                      {"initial", "hq", "lq"}, "hq"),
-          enum_param("transitions",
+          ParamDesc::choice("transitions",
                      "paper: the first pair of an entrance with maximal clearance; middle: the "
                      "middle of the run of pairs with maximal clearance; spread: middle plus the "
                      "entrance's far end on entrances at least half a cluster long",
                      {"paper", "middle", "spread"}, "middle"),
-          int_param("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2"),
-          bool_param("smoothing", "Shortcut the refined path with octile-canonical stretches",
+          ParamDesc::integer("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2"),
+          ParamDesc::boolean("smoothing", "Shortcut the refined path with octile-canonical stretches",
                      "false"),
-          enum_param("insertion",
+          ParamDesc::choice("insertion",
                      "dijkstra: one search per cluster connects start (goal) to every abstract "
                      "node there; astar: one A* per abstract node (the paper); auto: whichever "
                      "promises fewer expansions in that cluster",
                      {"auto", "dijkstra", "astar"}, "auto"),
-          enum_param("show_graph",
+          ParamDesc::choice("show_graph",
                      "What a watched query on an already built abstraction shows of it: all "
                      "(filter by agent in the view), agent (only what this agent may use), none",
                      {"all", "agent", "none"}, "all"),
@@ -99,6 +65,12 @@ void register_haa_planners(Registry& r) {
                                     : HaaQueryOptions::Graph::None;
            return std::make_unique<HaaPlanner>(p, o, GridWorld(ps));
          }});
+  // HAA* answers Annotated A*'s queries (size and capability) near-optimally.
+  r.set_reference("haa", "annotated-astar");
 }
+
+const PlannerRegistration kRegistration(20, add_haa);
+
+}  // namespace
 
 }  // namespace pl

@@ -1,6 +1,7 @@
 // The Planner interface and the registry that the app and the CLI both build from: a planner's
 // name, family, whether it is optimal, its parameters (with types, ranges and defaults) and a
-// factory. Nothing outside this registry knows which planners exist.
+// factory. Nothing outside this registry knows which planners exist; each planner's own file adds
+// it (PlannerRegistration below), so a new planner is one file pair plus its tests and docs.
 #pragma once
 
 #include <atomic>
@@ -61,6 +62,24 @@ struct ParamDesc {
   double min = 0, max = 0;            // Int and Double
   std::string default_value;
   std::vector<std::string> choices;   // Enum
+
+  // Declarative constructors, so a planner's parameter list reads as data.
+  static ParamDesc integer(std::string name, std::string description, double min, double max,
+                           std::string def) {
+    return {std::move(name), Type::Int, std::move(description), min, max, std::move(def), {}};
+  }
+  static ParamDesc real(std::string name, std::string description, double min, double max,
+                        std::string def) {
+    return {std::move(name), Type::Double, std::move(description), min, max, std::move(def), {}};
+  }
+  static ParamDesc boolean(std::string name, std::string description, std::string def) {
+    return {std::move(name), Type::Bool, std::move(description), 0, 0, std::move(def), {}};
+  }
+  static ParamDesc choice(std::string name, std::string description,
+                          std::vector<std::string> choices, std::string def) {
+    return {std::move(name), Type::Enum, std::move(description), 0, 0, std::move(def),
+            std::move(choices)};
+  }
 };
 const char* param_type_name(ParamDesc::Type t);
 
@@ -112,11 +131,17 @@ class Registry {
   std::map<std::string, std::string> references_;
 };
 
-// Adds the grid planners (astar, dijkstra, annotated-astar, astar-textbook).
-void register_grid_planners(Registry& r);
-// Adds HAA* (haa_register.cpp).
-void register_haa_planners(Registry& r);
-// Adds the planner among circles (circles_register.cpp).
-void register_circle_planners(Registry& r);
+// How a planner joins the registry, from its own file and nobody else's:
+//
+//   namespace { const PlannerRegistration kRegistration(10, [](Registry& r) { r.add({...}); }); }
+//
+// Registry::builtin() calls every registration once, in ascending `order` (ties by the order the
+// linker ran them in), so listings are stable: grid planners 10, HAA* 20, circles 30, ... . The
+// program must link the planners library whole (pathlab_all_planners in CMake), since nothing
+// else refers to a planner's file.
+class PlannerRegistration {
+ public:
+  PlannerRegistration(int order, void (*add)(Registry&));
+};
 
 }  // namespace pl

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -70,14 +71,32 @@ bool ParamSet::get_bool(const std::string& name) const {
   return v;
 }
 
+namespace {
+
+struct Registration {
+  int order;
+  void (*add)(Registry&);
+};
+// A function-local static: registrations run during static initialisation of other files, in an
+// order the language leaves open.
+std::vector<Registration>& registrations() {
+  static std::vector<Registration> list;
+  return list;
+}
+
+}  // namespace
+
+PlannerRegistration::PlannerRegistration(int order, void (*add)(Registry&)) {
+  registrations().push_back({order, add});
+}
+
 const Registry& Registry::builtin() {
   static const Registry r = [] {
+    std::vector<Registration> list = registrations();
+    std::stable_sort(list.begin(), list.end(),
+                     [](const Registration& a, const Registration& b) { return a.order < b.order; });
     Registry reg;
-    register_grid_planners(reg);
-    register_haa_planners(reg);
-    register_circle_planners(reg);
-    // HAA* answers Annotated A*'s queries (size and capability) near-optimally.
-    reg.set_reference("haa", "annotated-astar");
+    for (const Registration& x : list) x.add(reg);
     return reg;
   }();
   return r;
