@@ -98,7 +98,11 @@ PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options
     r.time_ms = clock.ms();
     return r;
   }
-  prepare(map, q, opt);
+  {
+    const Stopwatch prep;
+    prepare(map, q, opt);
+    r.prepare_ms = prep.ms();
+  }
   const auto pad = [&](CellXY c) { return size_t(c.y + 1) * pw_ + c.x + 1; };
   const bool start_ok = pass_[pad(*s)] != 0, goal_ok = pass_[pad(*g)] != 0;
   if (!start_ok || !goal_ok) {
@@ -111,7 +115,9 @@ PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options
       ctx.observer->frame();
     }
   } else {
+    const double prepare_ms = r.prepare_ms;
     r = uniform_ ? search<true>(map, q, opt, *s, *g, ctx) : search<false>(map, q, opt, *s, *g, ctx);
+    r.prepare_ms = prepare_ms;
   }
   r.memory_bytes = memory_bytes();
   r.time_ms = clock.ms();

@@ -37,7 +37,10 @@ struct PlanResult {
   std::vector<PathPiece> pieces; // lines and arcs; lengths add up to `length`
   std::uint64_t expanded = 0;
   std::uint64_t generated = 0;
-  double time_ms = 0;
+  double time_ms = 0;             // the whole call, preparation included
+  // Part of time_ms spent preparing the map for this kind of query (padded grid, clearance,
+  // rasterised circles, an abstraction): paid once per map and agent, not per query.
+  double prepare_ms = 0;
   size_t memory_bytes = 0;       // planner's working memory after the query
   bool cancelled = false;
   std::string message;           // why no path ("start is blocked"), or empty
