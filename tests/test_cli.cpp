@@ -171,9 +171,10 @@ TEST(Cli, BenchReportsEveryPlannerWithoutMismatches) {
     std::vector<std::string> cols;
     std::istringstream ls(line);
     for (std::string c; std::getline(ls, c, '\t');) cols.push_back(c);
-    ASSERT_EQ(cols.size(), 10u) << line;
+    ASSERT_EQ(cols.size(), 11u) << line;  // ... speedup_vs_textbook, prepare_ms
     EXPECT_EQ(cols[7], "0") << line;
     EXPECT_EQ(cols[8], "0") << line;
+    EXPECT_GE(std::stod(cols[10]), 0.0) << line;
     ++rows;
   }
   EXPECT_EQ(rows, 8);
