@@ -77,6 +77,21 @@ TEST(Cli, ScenFilesCoverEveryBenchmarkFamily) {
         << family;
 }
 
+TEST(Cli, ScenReportsMapPreparationApartFromQueries) {
+  // Annotated A* builds the clearance grid of a 512 x 512 map on its first query: that time is
+  // in the summary's prepare_ms and the first result's prepare_ms, not in its time_ms.
+  CliRun r = run_cli("scen '" + test::shared_data("dao/den520d.map.scen") +
+                     "' --planner annotated-astar --limit 5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  const double prepare = j["summary"]["prepare_ms"].get<double>();
+  EXPECT_GT(prepare, 0.0);
+  const auto& results = j["results"];
+  ASSERT_EQ(results.size(), 5u);
+  EXPECT_DOUBLE_EQ(results[0]["prepare_ms"].get<double>(), prepare);  // paid once, first query
+  for (std::size_t i = 1; i < results.size(); ++i) EXPECT_FALSE(results[i].contains("prepare_ms"));
+}
+
 TEST(Cli, PathJsonHasTheContractFields) {
   CliRun r = run_cli("path '" + test::shared_data("dao/arena.map") + "' --planner astar --start 1.5,11.5 --goal 1.5,12.5 --json");
   ASSERT_EQ(r.code, 0) << r.err;
