@@ -78,9 +78,9 @@ TEST(Cli, ScenFilesCoverEveryBenchmarkFamily) {
 }
 
 TEST(Cli, ScenReportsMapPreparationApartFromQueries) {
-  // Annotated A* builds the clearance grid of a 512 x 512 map on its first query: that time is
+  // Annotated A* builds the clearance grid of a 481 x 530 map on its first query: that time is
   // in the summary's prepare_ms and the first result's prepare_ms, not in its time_ms.
-  CliRun r = run_cli("scen '" + test::shared_data("dao/den520d.map.scen") +
+  CliRun r = run_cli("scen '" + test::shared_data("dao/brc202d.map.scen") +
                      "' --planner annotated-astar --limit 5 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
