@@ -47,11 +47,11 @@ size_t GridSearch::memory_bytes() const {
          pass_.capacity() + cost_.capacity() * sizeof(float) + clearance_.memory_bytes();
 }
 
-void GridSearch::prepare(const GridMap& map, const Query& q, const Options& opt) {
+bool GridSearch::prepare(const GridMap& map, const Query& q, const Options& opt) {
   const int size = opt.annotated ? q.size : 1;
   if (map.uid() == map_uid_ && map.version() == map_version_ && q.capability == cap_ &&
       size == size_ && opt.annotated == annotated_ && opt.metric == metric_)
-    return;
+    return false;
   map_uid_ = map.uid();
   map_version_ = map.version();
   cap_ = q.capability;
@@ -83,6 +83,7 @@ void GridSearch::prepare(const GridMap& map, const Query& q, const Options& opt)
       for (int x = 0; x < w; ++x)
         cost_[size_t(y + 1) * pw_ + x + 1] = static_cast<float>(pal[cells[size_t(y) * w + x]].cost);
   }
+  return true;
 }
 
 PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options& opt,
@@ -100,8 +101,7 @@ PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options
   }
   {
     const Stopwatch prep;
-    prepare(map, q, opt);
-    r.prepare_ms = prep.ms();
+    if (prepare(map, q, opt)) r.prepare_ms = prep.ms();
   }
   const auto pad = [&](CellXY c) { return size_t(c.y + 1) * pw_ + c.x + 1; };
   const bool start_ok = pass_[pad(*s)] != 0, goal_ok = pass_[pad(*g)] != 0;

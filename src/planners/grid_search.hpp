@@ -41,7 +41,8 @@ class GridSearch {
  private:
   template <bool kUniform>
   struct Problem;
-  void prepare(const GridMap& map, const Query& q, const Options& opt);
+  // Builds the padded grid (and clearance) for this map and agent; false when cached.
+  bool prepare(const GridMap& map, const Query& q, const Options& opt);
   template <bool kUniform>
   PlanResult search(const GridMap& map, const Query& q, const Options& opt, CellXY s, CellXY g,
                     const RunContext& ctx);
