@@ -7,6 +7,8 @@
 // padded passability byte grid (no bounds checks in the loop), moves as a bit mask computed
 // without branches, g as exact counts of straight and diagonal moves when costs are uniform, and
 // the next-pop slot. Node ids reported to observers are in the Cells space of the map.
+// grid_search.cpp also registers the planners astar, dijkstra, annotated-astar and
+// astar-textbook (PlannerRegistration): this file pair is the whole of them.
 #pragma once
 
 #include <cstdint>
