@@ -137,21 +137,19 @@ struct GridSearch::Problem {
   static constexpr bool kFastSlot = true;
   static constexpr bool kGrowing = false;
 
-  // 64-bit integers on purpose: the loop stores 32-bit node fields and heap positions, which
-  // may alias 32-bit members (int and unsigned share an alias set) and would force reloads.
   const std::uint8_t* pass;
   const float* cost;  // non-uniform only
-  std::int64_t pw, w;
+  int pw, w;
   bool eight, use_h;
-  std::int64_t gx, gy;
-  std::uint64_t start_node, goal_node;
+  int gx, gy;
+  std::uint32_t start_node, goal_node;
   std::size_t bound;
   double hscale;  // the cheapest terrain cost of the capability (non-uniform only)
   double h0;      // h of the start, for progress
-  std::int64_t off[8];
+  int off[8];
   NodeSpace space;
 
-  std::uint32_t start() const { return std::uint32_t(start_node); }
+  std::uint32_t start() const { return start_node; }
   std::size_t node_bound() const { return bound; }
   bool stop(std::uint32_t n) const { return n == goal_node; }
   float progress(const OpenEntry& top) const {
@@ -159,15 +157,14 @@ struct GridSearch::Problem {
   }
 
   // h as exact counts of straight and diagonal moves to the goal.
-  OctileCost h_counts(std::int64_t x, std::int64_t y) const {
+  OctileCost h_counts(int x, int y) const {
     if (!use_h) return {};
-    const std::int64_t dx = std::abs(x - gx), dy = std::abs(y - gy);
+    const int dx = std::abs(x - gx), dy = std::abs(y - gy);
     if (!eight) return {std::uint32_t(dx + dy), 0};
-    const std::int64_t mn = std::min(dx, dy);
+    const int mn = std::min(dx, dy);
     return {std::uint32_t(std::max(dx, dy) - mn), std::uint32_t(mn)};
   }
-  void evaluate(std::uint32_t, const Cost& g, double& f, double& h, std::int64_t x,
-                std::int64_t y) const {
+  void evaluate(std::uint32_t, const Cost& g, double& f, double& h, int x, int y) const {
     const OctileCost hc = h_counts(x, y);
     if constexpr (kUniform) {
       f = (g + hc).value();
@@ -178,12 +175,12 @@ struct GridSearch::Problem {
     }
   }
   void evaluate(std::uint32_t n, const Cost& g, double& f, double& h) const {
-    evaluate(n, g, f, h, std::int64_t(n) % pw - 1, std::int64_t(n) / pw - 1);
+    evaluate(n, g, f, h, int(n) % pw - 1, int(n) / pw - 1);
   }
 
   template <class Out>
   void expand(std::uint32_t cur, const Cost& g, Out& out) const {
-    const std::int64_t cy = std::int64_t(cur) / pw - 1, cx = std::int64_t(cur) % pw - 1;
+    const int cy = int(cur) / pw - 1, cx = int(cur) % pw - 1;
     // Moves allowed from here, one bit per direction (no corner cutting: a diagonal needs both
     // cardinal side cells), computed branch-free from the padded passability bytes.
     const std::uint8_t* pc = pass + cur;
@@ -196,7 +193,7 @@ struct GridSearch::Problem {
     while (moves) {
       const int d = __builtin_ctz(moves);
       moves &= moves - 1;
-      const std::uint32_t nb = std::uint32_t(std::int64_t(cur) + off[d]);
+      const std::uint32_t nb = std::uint32_t(int(cur) + off[d]);
       Cost ng;
       if constexpr (kUniform)
         ng = g + OctileCost{std::uint32_t(d < 4), std::uint32_t(d >= 4)};
@@ -207,13 +204,13 @@ struct GridSearch::Problem {
   }
 
   std::uint32_t id(std::uint32_t n) const {
-    return space.cell_id(int(std::int64_t(n) % pw - 1), int(std::int64_t(n) / pw - 1));
+    return space.cell_id(int(n) % pw - 1, int(n) / pw - 1);
   }
   NodeDesc desc(std::uint32_t n) const {
     NodeDesc d;
     d.id = id(n);
-    d.x = float(double(std::int64_t(n) % pw - 1) + 0.5);
-    d.y = float(double(std::int64_t(n) / pw - 1) + 0.5);
+    d.x = float(int(n) % pw - 1 + 0.5);
+    d.y = float(int(n) / pw - 1 + 0.5);
     return d;
   }
 };
@@ -234,7 +231,7 @@ PlanResult GridSearch::search(const GridMap& map, const Query&, const Options& o
   p.goal_node = std::uint32_t((g.y + 1) * pw_ + g.x + 1);
   p.bound = pass_.size();
   p.hscale = min_cost_;
-  for (int d = 0; d < 8; ++d) p.off[d] = std::int64_t(kDy[d]) * pw_ + kDx[d];
+  for (int d = 0; d < 8; ++d) p.off[d] = kDy[d] * pw_ + kDx[d];
   p.space = NodeSpace::cells(map.width(), map.height());
   {
     double f;
