@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.hpp"
+#include "io_test_util.hpp"
 #include "test_util.hpp"
 
 namespace pl {
@@ -90,6 +91,25 @@ TEST(Cli, ScenReportsMapPreparationApartFromQueries) {
   ASSERT_EQ(results.size(), 5u);
   EXPECT_DOUBLE_EQ(results[0]["prepare_ms"].get<double>(), prepare);  // paid once, first query
   for (std::size_t i = 1; i < results.size(); ++i) EXPECT_FALSE(results[i].contains("prepare_ms"));
+}
+
+TEST(Cli, ScenComparesWithinThePrintedPrecision) {
+  // The bg512 set prints optima with two decimals: 2.83 for 2 sqrt 2 = 2.828427 is a match,
+  // 2.82 is not (0.0084 away, more than half a unit of the last digit).
+  pl::iotest::TempDir dir("scen_tolerance");
+  pl::save_map(pl::GridMap(4, 4), dir.file("open.map"));
+  auto write = [&](const std::string& name, const std::string& optimal) {
+    std::ofstream(dir.file(name)) << "version 1\n0\topen.map\t4\t4\t0\t0\t2\t2\t" << optimal << "\n";
+    return dir.file(name);
+  };
+  CliRun r = run_cli("scen '" + write("two.scen", "2.83") + "' --planner astar --json");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["summary"]["mismatches"].get<int>(), 0);
+  EXPECT_NE(j["summary"]["tolerance"].get<std::string>().find("2 decimals"), std::string::npos);
+  r = run_cli("scen '" + write("off.scen", "2.82") + "' --planner astar --json");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["summary"]["mismatches"].get<int>(), 1);
 }
 
 TEST(Cli, PathJsonHasTheContractFields) {

@@ -237,3 +237,22 @@ TEST(IoScen, MutatedInputNeverEscapesAsAnotherError) {
     EXPECT_THROW(pl::parse_scen(garbage, "garbage.scen"), InputError);
   }
 }
+
+TEST(IoScen, ToleranceFollowsThePrintedDigits) {
+  const Scenario s = pl::parse_scen(
+      "version 1\n"
+      "0\tm.map\t8\t8\t0\t0\t7\t7\t244.95\n"
+      "0\tm.map\t8\t8\t0\t0\t7\t7\t12\n"
+      "0\tm.map\t8\t8\t0\t0\t7\t7\t9.8994949\n"
+      "0\tm.map\t8\t8\t0\t0\t7\t7\t1.5e2\n",
+      "t.scen");
+  ASSERT_EQ(s.optimal_decimals, (std::vector<int>{2, 0, 7, -1}));
+  EXPECT_DOUBLE_EQ(s.tolerance(0), 0.005);        // half a unit of the second decimal
+  EXPECT_DOUBLE_EQ(s.tolerance(1), 0.5);          // an integer: half a unit
+  EXPECT_DOUBLE_EQ(s.tolerance(2), 1e-5 * 9.8994949);  // many digits: 1e-5 relative
+  EXPECT_DOUBLE_EQ(s.tolerance(3), 1e-5 * 150);   // exponent: relative only
+  EXPECT_NE(s.tolerance_rule().find("0 to 7 decimals"), std::string::npos) << s.tolerance_rule();
+  Scenario built;  // built in code: no printed digits, relative tolerance
+  built.problems.push_back(s.problems[0]);
+  EXPECT_DOUBLE_EQ(built.tolerance(0), 1e-5 * 244.95);
+}

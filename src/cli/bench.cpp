@@ -173,7 +173,7 @@ int run_bench(const BenchOptions& opt) {
         const PlanResult& r = last[s][i];
         const double opt_len = scen.problems[i].optimal;
         if (!r.found) ++row.unsolved;
-        else if (std::abs(r.length - opt_len) > 1e-5 * std::max(1.0, opt_len)) ++row.mismatches;
+        else if (std::abs(r.length - opt_len) > scen.tolerance(i)) ++row.mismatches;
         if (qtsv)
           qtsv << row.file << '\t' << row.label << '\t' << i << '\t' << r.found << '\t' << r.length
                << '\t' << opt_len << '\t' << r.expanded << '\t' << best_times[s][i] * 1000 << '\n';

@@ -187,7 +187,7 @@ int cmd_scen(const std::string& scen_path, const std::string& map_arg, const Que
     bool mismatch = true;
     if (r.found) {
       ++solved;
-      const double tol = 1e-5 * std::max(1.0, p.optimal);
+      const double tol = scen.tolerance(i);
       mismatch = std::abs(r.length - p.optimal) > tol;
       if (r.length < p.optimal - tol) ++shorter;
       if (p.optimal > 0) ratio_sum += r.length / p.optimal;
@@ -219,6 +219,7 @@ int cmd_scen(const std::string& scen_path, const std::string& map_arg, const Que
   summary["problems"] = n;
   summary["solved"] = solved;
   summary["mismatches"] = mismatches;
+  summary["tolerance"] = scen.tolerance_rule();
   summary["shorter_than_optimal"] = shorter;
   summary["comparable"] = comparable;
   summary["mean_ratio"] = solved ? ratio_sum / double(solved) : 0.0;
@@ -234,9 +235,10 @@ int cmd_scen(const std::string& scen_path, const std::string& map_arg, const Que
     out["results"] = std::move(results);
     std::cout << out.dump(1) << "\n";
   } else {
-    std::printf("%s with %s: %zu problems, %zu solved, %zu mismatches, mean ratio %.6f, "
+    std::printf("%s with %s: %zu problems, %zu solved, %zu mismatches (within %s), mean ratio %.6f, "
                 "%.4f ms and %.1f expansions per query (map preparation %.1f ms apart)%s\n",
                 scen_path.c_str(), o.planner.c_str(), n, solved, mismatches,
+                scen.tolerance_rule().c_str(),
                 summary["mean_ratio"].get<double>(), summary["time_ms_mean"].get<double>(),
                 summary["expanded_mean"].get<double>(), prepare_sum,
                 comparable ? "" : " (size/capability differ from the scenario's: optima not comparable)");

@@ -36,6 +36,17 @@ struct Scenario {
   // Line of each problem in the text it was parsed from (for messages); empty when built in
   // code. Not compared: two scenarios with the same problems are the same scenario.
   std::vector<long> lines;
+  // Digits printed after the decimal point in each problem's optimal length (-1 = unknown, e.g.
+  // exponent notation); empty when built in code. Not compared.
+  std::vector<int> optimal_decimals;
+
+  // How far a length may be from problem i's optimum and still match: half a unit of the last
+  // digit the file printed (the bg512 set prints two decimals), and at least 1e-5 relative
+  // (DESIGN.md section 4) where more digits are printed.
+  double tolerance(std::size_t i) const;
+  // "half a unit of the last printed digit (2 decimals), at least 1e-5 relative": which rule the
+  // file's problems use, for summaries.
+  std::string tolerance_rule() const;
 };
 
 Scenario parse_scen(std::string_view text, const std::string& name);

@@ -2,6 +2,8 @@
 //   "version 1"    columns separated by tabs (the map path may contain spaces);
 //   "version 1.0"  columns separated by any run of blanks.
 // Columns: bucket, map path, map width, map height, start x, start y, goal x, goal y, optimal.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -45,6 +47,37 @@ int split_blanks(std::string_view s, std::string_view* out) {
 }
 
 }  // namespace
+
+namespace {
+
+// Digits after the decimal point of a number as printed ("244.95" -> 2, "12" -> 0); -1 when it
+// has an exponent, whose last digit's weight is not worth guessing.
+int printed_decimals(std::string_view text) {
+  if (text.find_first_of("eE") != std::string_view::npos) return -1;
+  const auto dot = text.find('.');
+  return dot == std::string_view::npos ? 0 : int(text.size() - dot - 1);
+}
+
+}  // namespace
+
+double Scenario::tolerance(std::size_t i) const {
+  const double opt = problems[i].optimal;
+  const double relative = 1e-5 * std::max(1.0, opt);
+  const int d = i < optimal_decimals.size() ? optimal_decimals[i] : -1;
+  if (d < 0) return relative;
+  return std::max(relative, 0.5 * std::pow(10.0, -d));
+}
+
+std::string Scenario::tolerance_rule() const {
+  int lo = 1 << 30, hi = -1;
+  for (int d : optimal_decimals)
+    if (d >= 0) lo = std::min(lo, d), hi = std::max(hi, d);
+  if (hi < 0) return "1e-5 relative";
+  const std::string digits =
+      lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+  return "half a unit of the last printed digit (" + digits +
+         " decimals), at least 1e-5 relative";
+}
 
 Scenario parse_scen(std::string_view text, const std::string& name) {
   detail::LineReader in(text);
@@ -129,6 +162,7 @@ Scenario parse_scen(std::string_view text, const std::string& name) {
     p.optimal = *opt;
     scen.problems.push_back(std::move(p));
     scen.lines.push_back(ln);
+    scen.optimal_decimals.push_back(printed_decimals(o));
   }
   return scen;
 }
