@@ -112,6 +112,47 @@ TEST(Cli, ScenComparesWithinThePrintedPrecision) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["summary"]["mismatches"].get<int>(), 1);
 }
 
+TEST(Cli, BadQueryInputIsExitTwoNamingTheProblem) {
+  pl::iotest::TempDir dir("cli_bad_input");
+  pl::save_map(pl::GridMap(3, 3), dir.file("t3.map"));
+  const std::string map = "'" + dir.file("t3.map") + "'";
+  struct Case {
+    std::string args, says;
+  };
+  const Case cases[] = {
+      {"path " + map + " --start 0.5,0.5 --goal 99.5,0.5", "goal is outside the map (3 x 3 map; --start 0.5,0.5, --goal 99.5,0.5)"},
+      {"path " + map + " --start -0.5,0.5 --goal 1.5,0.5 --planner annotated-astar", "start is outside the map"},
+      {"path " + map + " --start 0.5,0.5 --goal 1.5,7.5 --planner astar-textbook", "outside the map"},
+      {"path " + map + " --start 0.5,0.5 --goal 2.5,0.5 --radius -1", "--radius: '-1' is not a finite number >= 0"},
+      {"path " + map + " --start 0.5,0.5 --goal 2.5,0.5 --radius nan", "is not a finite number >= 0"},
+      {"path " + map + " --start 0.5,0.5 --goal 2.5,0.5 --turning-radius -0.1", "--turning-radius"},
+      {"scen '" + test::shared_data("dao/arena.map.scen") + "' --every 0", "--every: '0' is not a whole number >= 1"},
+  };
+  for (const Case& c : cases) {
+    CliRun r = run_cli(c.args);
+    EXPECT_EQ(r.code, 2) << c.args;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << " said: " << r.err;
+    EXPECT_LT(r.err.size(), 300u) << r.err;  // one readable line, no 300-digit ranges
+  }
+  // A radius of 0 is a legal radius, not "unset".
+  EXPECT_EQ(run_cli("path " + map + " --start 0.5,0.5 --goal 2.5,0.5 --radius 0").code, 0);
+  // A scenario whose map is missing names the scenario file and line.
+  std::ofstream(dir.file("lost.scen")) << "version 1\n0\tmaps/lost.map\t3\t3\t0\t0\t1\t1\t1.41\n";
+  CliRun r = run_cli("scen '" + dir.file("lost.scen") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("lost.scen:2: column 2 names map 'maps/lost.map'"), std::string::npos) << r.err;
+  // Scene files: a start absurdly far off the map (a little off it is legal: continuous
+  // planners ignore the border).
+  std::ofstream(dir.file("far.json"))
+      << R"({"pathlab_scene": 1, "map": {"width": 4, "height": 2},)"
+      << R"( "agents": [{"start": [1e308, -1e308], "goal": [1, 1]}]})";
+  r = run_cli("path '" + dir.file("far.json") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("far.json:1: agents[0].start: position 1e+308, -1e+308 is more than 1e+06 map units"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(Cli, PathJsonHasTheContractFields) {
   CliRun r = run_cli("path '" + test::shared_data("dao/arena.map") + "' --planner astar --start 1.5,11.5 --goal 1.5,12.5 --json");
   ASSERT_EQ(r.code, 0) << r.err;

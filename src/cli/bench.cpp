@@ -98,7 +98,7 @@ int run_bench(const BenchOptions& opt) {
     Scenario scen = load_scen(file);
     if (scen.problems.empty()) continue;
     Scene scene;
-    scene.map = load_map(resolve_scen_map(file, scen.problems[0]));
+    scene.map = load_map(find_scen_map(scen, file));
     check_scen_against_map(scen, scene.map, file);
     const size_t n = opt.limit > 0 ? std::min(size_t(opt.limit), scen.problems.size())
                                    : scen.problems.size();

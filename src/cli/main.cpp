@@ -2,9 +2,11 @@
 // benchmarks. Contract: DESIGN.md section 6. Exit codes: 0 success, 1 no path or check failed,
 // 2 bad input (with a one-line message on stderr).
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.hpp"
@@ -94,24 +96,40 @@ struct QueryOptions {
   int size = 1;
   bool size_given = false;
   std::string capability;
-  double radius = -1, turning_radius = -1;
+  std::optional<double> radius, turning_radius;
 };
+
+// A length option: a finite number >= 0 (CLI11's own range checks accept NaN and print their
+// range as 300-digit numbers).
+CLI::Validator non_negative_length() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        double v = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < 0)
+          return "'" + s + "' is not a finite number >= 0";
+        return {};
+      },
+      "LENGTH>=0");
+}
 
 void add_query_options(CLI::App* c, QueryOptions& o) {
   c->add_option("--planner", o.planner, "Planner name (see `pathlab-cli planners`)");
   c->add_option("--set", o.sets, "Planner parameter NAME=VALUE (repeatable)");
   c->add_option("--size", o.size, "Agent size in cells (Annotated A*, HAA*)")->check(CLI::Range(1, 1024));
   c->add_option("--capability", o.capability, "Terrains the agent may enter, e.g. ground,swamp");
-  c->add_option("--radius", o.radius, "Agent radius in map units (continuous planners)");
-  c->add_option("--turning-radius", o.turning_radius, "Turning radius in map units");
+  c->add_option("--radius", o.radius, "Agent radius in map units (continuous planners)")
+      ->check(non_negative_length());
+  c->add_option("--turning-radius", o.turning_radius, "Turning radius in map units")
+      ->check(non_negative_length());
 }
 
 void apply_query_options(const Scene& scene, const QueryOptions& o, Query& q) {
   if (o.size_given) q.size = o.size;
   if (!o.capability.empty()) q.capability = scene.map.palette().parse_capability(o.capability);
   if (q.capability == 0) q.capability = scene.map.palette().movingai_default_capability();
-  if (o.radius >= 0) q.radius = o.radius;
-  if (o.turning_radius >= 0) q.turning_radius = o.turning_radius;
+  if (o.radius) q.radius = *o.radius;
+  if (o.turning_radius) q.turning_radius = *o.turning_radius;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,8 +147,16 @@ int cmd_path(const std::string& file, const QueryOptions& o, const std::string& 
   }
   if (!start.empty()) q.start = parse_pose(start, "start");
   if (!goal.empty()) q.goal = parse_pose(goal, "goal");
+
   apply_query_options(scene, o, q);
   PlanResult r = planner->plan(scene, q);
+  // An endpoint outside the planner's world is a mistake in the command, not a query without a
+  // path (grid planners: outside the map; the circles planner has no border).
+  if (r.bad_query)
+    throw InputError(file + ": " + r.message + " (" + std::to_string(scene.map.width()) + " x " +
+                     std::to_string(scene.map.height()) + " map; --start " +
+                     (start.empty() ? "from the scene" : start) + ", --goal " +
+                     (goal.empty() ? "from the scene" : goal) + ")");
   if (json_out) {
     std::cout << result_json(o.planner, r).dump(1) << "\n";
   } else if (r.found) {
@@ -149,7 +175,7 @@ int cmd_scen(const std::string& scen_path, const std::string& map_arg, const Que
              long limit, long every, bool json_out) {
   Scenario scen = load_scen(scen_path);
   if (scen.problems.empty()) throw InputError(scen_path + ": no problems");
-  const std::string map_path = map_arg.empty() ? resolve_scen_map(scen_path, scen.problems[0]) : map_arg;
+  const std::string map_path = map_arg.empty() ? find_scen_map(scen, scen_path) : map_arg;
   Scene scene;
   scene.map = load_map(map_path);
   check_scen_against_map(scen, scene.map, scen_path);
@@ -351,7 +377,15 @@ int main(int argc, char** argv) {
   scen->add_option("--map", scen_map, "Map file (default: basename of column 2 next to the scen)");
   scen->add_option("--limit", scen_limit, "Run at most N problems")->check(CLI::NonNegativeNumber);
   scen->add_option("--every", scen_every, "Run every K-th problem (a sample that still spans all buckets)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            long v = 0;
+            const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+            if (ec != std::errc() || end != s.data() + s.size() || v < 1)
+              return "'" + s + "' is not a whole number >= 1";
+            return {};
+          },
+          "K>=1"));
   scen->add_flag("--json", scen_json, "Machine-readable output");
   add_query_options(scen, scen_opt);
 

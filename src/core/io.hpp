@@ -55,6 +55,9 @@ Scenario load_scen(const std::string& path);
 void save_scen(const Scenario& scen, const std::string& path);
 // Finds the map of a scenario: the basename of column 2 next to the scen file.
 std::string resolve_scen_map(const std::string& scen_path, const ScenProblem& p);
+// The map of a loaded scenario (its first problem's), checked to exist: throws InputError naming
+// the scen file and the line when it does not.
+std::string find_scen_map(const Scenario& scen, const std::string& scen_path);
 // Checks every problem lies inside `map` and matches its size; throws InputError.
 void check_scen_against_map(const Scenario& scen, const GridMap& map, const std::string& name);
 

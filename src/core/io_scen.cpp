@@ -215,6 +215,24 @@ std::string resolve_scen_map(const std::string& scen_path, const ScenProblem& p)
   return (dir / std::string(base)).string();
 }
 
+std::string find_scen_map(const Scenario& scen, const std::string& scen_path) {
+  if (scen.problems.empty()) throw InputError(scen_path + ": no problems");
+  const long line = scen.lines.empty() ? 0 : scen.lines[0];
+  const ScenProblem& p = scen.problems[0];
+  std::string path;
+  try {
+    path = resolve_scen_map(scen_path, p);
+  } catch (const InputError&) {
+    throw InputError(scen_path, line, "column 2 ('" + detail::printable(p.map_path) + "') names no file");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(scen_path, line,
+                     "column 2 names map '" + detail::printable(p.map_path) + "', but " + path +
+                         " is not a file (put the map next to the scenario or give --map)");
+  return path;
+}
+
 void check_scen_against_map(const Scenario& scen, const GridMap& map, const std::string& name) {
   for (size_t i = 0; i < scen.problems.size(); ++i) {
     const ScenProblem& p = scen.problems[i];

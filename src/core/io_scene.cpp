@@ -504,6 +504,9 @@ void SceneReader::read_circles(const Json& v, Scene& scene) {
   }
 }
 
+// Farthest a pose may lie from the origin, in map units: 60x the largest map side.
+constexpr double kMaxCoordinate = 1e6;
+
 Pose SceneReader::read_pose(const Json& v) {
   need_array(v);
   if (v.size() != 2 && v.size() != 3) fail("expected [x, y] or [x, y, heading]");
@@ -558,13 +561,18 @@ void SceneReader::read_agents(const Json& v, Scene& scene) {
       At at_f(*this, "can_reverse");
       agent.can_reverse = get_bool(*f);
     }
-    if (const Json* f = find(a, "start")) {
-      At at_f(*this, "start");
-      agent.start = read_pose(*f);
-    }
-    if (const Json* f = find(a, "goal")) {
-      At at_f(*this, "goal");
-      agent.goal = read_pose(*f);
+    // Poses may leave the map (continuous planners ignore its border; DESIGN.md's minimal form
+    // has such a goal), but not by absurd amounts; headings are angles.
+    for (auto [key, dst] : {std::pair<const char*, Pose*>{"start", &agent.start}, {"goal", &agent.goal}}) {
+      if (const Json* f = find(a, key)) {
+        At at_f(*this, key);
+        *dst = read_pose(*f);
+        if (!(std::abs(dst->x) <= kMaxCoordinate && std::abs(dst->y) <= kMaxCoordinate))
+          fail("position " + detail::format_double(dst->x) + ", " + detail::format_double(dst->y) +
+               " is more than " + detail::format_double(kMaxCoordinate) +
+               " map units from the origin");
+        if (!(std::abs(dst->heading) <= kMaxCoordinate)) fail("heading must be an angle in radians");
+      }
     }
     scene.agents.push_back(std::move(agent));
   }

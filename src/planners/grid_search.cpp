@@ -97,6 +97,7 @@ PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options
   const auto s = cell_of(map, q.start), g = cell_of(map, q.goal);
   if (!s || !g) {
     r.message = outside_reason(map, q.start, q.goal);
+    r.bad_query = true;
     r.time_ms = clock.ms();
     return r;
   }
@@ -287,6 +288,7 @@ PlanResult textbook_astar(const GridMap& map, const Query& query, bool eight_con
   const auto sc = cell_of(map, query.start), gc = cell_of(map, query.goal);
   if (!sc || !gc || !map.passable(sc->x, sc->y, cap) || !map.passable(gc->x, gc->y, cap)) {
     r.message = "start or goal is outside the map or blocked";
+    r.bad_query = !sc || !gc;
     r.time_ms = clock.ms();
     return r;
   }

@@ -44,6 +44,9 @@ struct PlanResult {
   size_t memory_bytes = 0;       // planner's working memory after the query
   bool cancelled = false;
   std::string message;           // why no path ("start is blocked"), or empty
+  // The query itself is wrong for this planner (an endpoint outside the world it plans in), as
+  // opposed to a query without a path: the CLI exits 2 on it.
+  bool bad_query = false;
   // Planner-specific figures, e.g. expansions per phase.
   std::vector<std::pair<std::string, double>> stats;
 };
