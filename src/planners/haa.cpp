@@ -297,7 +297,7 @@ std::size_t HaaAbstraction::memory_bytes() const {
                   node_of_cell_.capacity() * sizeof(std::int32_t) +
                   path_cells_.capacity() * sizeof(std::uint32_t) + cost_.capacity() * sizeof(float);
   for (auto& c : clearance_) b += c.capacity() * sizeof(std::uint16_t);
-  for (auto& a : adj_) b += a.capacity() * sizeof(std::uint32_t);
+  b += arc_begin_.capacity() * sizeof(std::uint32_t) + arcs_.capacity() * sizeof(Arc);
   for (auto& a : cluster_nodes_) b += a.capacity() * sizeof(std::uint32_t);
   return b;
 }
@@ -815,20 +815,29 @@ void HaaAbstraction::finish(SearchObserver* obs) {
       en.transitions = std::move(t);
     }
   }
-  adj_.assign(nodes_.size(), {});
   cluster_nodes_.assign(std::size_t(ncx_) * std::size_t(ncy_), {});
   for (std::uint32_t n = 0; n < nodes_.size(); ++n)
     if (nodes_[n].alive) {
       cluster_nodes_[std::size_t(nodes_[n].cluster)].push_back(n);
       ++stats_.nodes;
     }
+  // Arcs by node (a counting sort, so each node's arcs stay in edge order).
+  arc_begin_.assign(nodes_.size() + 1, 0);
+  for (const Edge& e : edges_) {
+    if (!e.alive) continue;
+    ++arc_begin_[e.a + 1];
+    ++arc_begin_[e.b + 1];
+    ++stats_.edges;
+    ++(e.inter ? stats_.inter_edges : stats_.intra_edges);
+  }
+  for (std::size_t n = 0; n < nodes_.size(); ++n) arc_begin_[n + 1] += arc_begin_[n];
+  arcs_.resize(arc_begin_.back());
+  std::vector<std::uint32_t> next(arc_begin_.begin(), arc_begin_.end() - 1);
   for (std::uint32_t i = 0; i < edges_.size(); ++i) {
     const Edge& e = edges_[i];
     if (!e.alive) continue;
-    adj_[e.a].push_back(i);
-    adj_[e.b].push_back(i);
-    ++stats_.edges;
-    ++(e.inter ? stats_.inter_edges : stats_.intra_edges);
+    arcs_[next[e.a]++] = {e.weight, e.b, i, e.capability, e.clearance};
+    arcs_[next[e.b]++] = {e.weight, e.a, i, e.capability, e.clearance};
   }
   if (obs) {
     obs->phase("abstraction");

@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <string>
 #include <vector>
@@ -93,6 +94,18 @@ class HaaAbstraction {
       return (capability & ~cap) == 0 && size <= clearance;
     }
   };
+  // An edge seen from one end: what the abstract search reads per successor, stored by node so
+  // that a node's arcs are contiguous (the edges themselves are spread over a large array).
+  struct Arc {
+    double weight = 0;
+    std::uint32_t to = 0;    // the node at the other end
+    std::uint32_t edge = 0;  // index into edges()
+    CapabilityMask capability = 0;
+    int clearance = 0;
+    bool admits(CapabilityMask cap, int size) const {
+      return (capability & ~cap) == 0 && size <= clearance;
+    }
+  };
   struct Entrance {
     int cluster_a = 0, cluster_b = 0;  // a is left of / above b
     bool vertical = false;             // true: a vertical border (clusters side by side)
@@ -127,8 +140,11 @@ class HaaAbstraction {
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Edge>& edges() const { return edges_; }
   const std::vector<Entrance>& entrances() const { return entrances_; }
-  // Alive edges incident to a node.
-  const std::vector<std::uint32_t>& adjacent(std::uint32_t node) const { return adj_[node]; }
+  // Alive edges incident to a node, as arcs, and as edge indices (both in edge order).
+  std::span<const Arc> arcs(std::uint32_t node) const {
+    return {arcs_.data() + arc_begin_[node], arcs_.data() + arc_begin_[node + 1]};
+  }
+  auto adjacent(std::uint32_t node) const { return arcs(node) | std::views::transform(&Arc::edge); }
   // Alive nodes of a cluster.
   const std::vector<std::uint32_t>& cluster_nodes(int c) const {
     return cluster_nodes_[std::size_t(c)];
@@ -168,7 +184,9 @@ class HaaAbstraction {
   std::vector<std::int32_t> node_of_cell_;  // -1 = none
   std::vector<Edge> edges_;
   std::vector<Entrance> entrances_;
-  std::vector<std::vector<std::uint32_t>> adj_, cluster_nodes_;
+  std::vector<std::vector<std::uint32_t>> cluster_nodes_;
+  std::vector<std::uint32_t> arc_begin_;  // node n's arcs are [arc_begin_[n], arc_begin_[n + 1])
+  std::vector<Arc> arcs_;
   std::vector<std::uint32_t> path_cells_;
 };
 

@@ -260,12 +260,8 @@ struct HaaPlanner::AbstractProblem {
       if (direct) reach(out, G, g + direct->weight, kDirect, 0);
       return;
     }
-    const auto& edges = planner.abs_.edges();
-    for (std::uint32_t ei : planner.abs_.adjacent(n)) {
-      const auto& e = edges[ei];
-      if (!e.admits(cap, size)) continue;
-      reach(out, e.a == n ? e.b : e.a, g + e.weight, kAbstractEdge, ei);
-    }
+    for (const HaaAbstraction::Arc& a : planner.abs_.arcs(n))
+      if (a.admits(cap, size)) reach(out, a.to, g + a.weight, kAbstractEdge, a.edge);
     if (const std::int32_t gi = planner.goal_edge_[n]; gi >= 0)
       reach(out, G, g + (*to_goal)[std::size_t(gi)].weight, kGoalEdge, std::uint32_t(gi));
   }
