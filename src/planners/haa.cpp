@@ -110,7 +110,8 @@ void LocalSearch::prepare(const Area& area, int map_width, int map_height,
   if (wanted_.size() < n) wanted_.resize(n, 0);
   free_cells_ = 0;
   for (int ly = 0; ly < ah; ++ly) {
-    const std::size_t row = std::size_t(area.y0 + ly) * std::size_t(map_width) + std::size_t(area.x0);
+    const std::size_t row =
+        std::size_t(area.y0 + ly) * std::size_t(map_width) + std::size_t(area.x0);
     const std::size_t out = std::size_t(ly + 1) * std::size_t(pw_) + 1;
     for (int lx = 0; lx < aw; ++lx) {
       const bool f = clearance[row + std::size_t(lx)] >= size;
@@ -127,8 +128,9 @@ std::size_t LocalSearch::memory_bytes() const {
 }
 
 // The prepared area as a problem of the search machinery: ids are padded area indices, observers
-// see cells of the map. Moves are octile without corner cutting; g is the same double sum of
-// move costs in the same order as the grid planners', so lengths compare exactly.
+// see cells of the map. Moves are octile without corner cutting; g is the double sum of
+// terrain_step_cost along the path from the source, the same sum the query's path_cost makes of
+// a refined path.
 template <bool kAStar>
 struct LocalSearch::Problem {
   using Cost = double;
@@ -139,9 +141,9 @@ struct LocalSearch::Problem {
   static constexpr bool kGrowing = false;
 
   const std::uint8_t* pass;
-  const float* cost;  // nullptr: every move costs its length
-  std::uint8_t* wanted;
-  std::size_t remaining = 0;  // Dijkstra: wanted cells not settled yet
+  const float* cost;           // nullptr: every move costs its length
+  const std::uint8_t* wanted;  // Dijkstra: 1 = a cell to settle
+  std::size_t remaining = 0;   // Dijkstra: wanted cells not settled yet
   std::int64_t pw;
   std::uint64_t start_node, target_node;
   std::int64_t tx, ty;  // A*: the target, padded coordinates
@@ -210,8 +212,7 @@ struct LocalSearch::Problem {
 };
 
 template <bool kAStar>
-void LocalSearch::search(int sx, int sy, int tx, int ty, std::size_t wanted,
-                         SearchObserver* obs) {
+void LocalSearch::search(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs) {
   expanded_ = generated_ = 0;
   if (!free(sx, sy)) {
     pool_.new_search();  // nothing reached
@@ -233,9 +234,8 @@ void LocalSearch::search(int sx, int sy, int tx, int ty, std::size_t wanted,
   p.y0 = area_.y0;
   p.space = &space_;
   p.remaining = wanted;
-  const SearchOutcome out = with_listener(obs, [&](auto& l) {
-    return best_first(p, pool_, open_, l, RunContext{});
-  });
+  const SearchOutcome out =
+      with_listener(obs, [&](auto& l) { return best_first(p, pool_, open_, l, RunContext{}); });
   expanded_ = out.expanded;
   generated_ = out.generated;
 }

@@ -2,7 +2,6 @@
 // may use, refinement from cached paths, optional smoothing.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "core/grid_query.hpp"
@@ -12,8 +11,6 @@
 namespace pl {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // A temporary edge from the start or goal node to an abstract node of its cluster (or from start
 // to goal when they share a cluster), with its cell path from the start / goal.
@@ -142,7 +139,9 @@ const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunConte
 }
 
 size_t HaaPlanner::memory_bytes() const {
-  return abs_.memory_bytes();
+  return abs_.memory_bytes() + local_.memory_bytes() + abstract_pool_.memory_bytes() +
+         abstract_open_.memory_bytes() + link_.capacity() * sizeof(Link) +
+         goal_edge_.capacity() * sizeof(std::int32_t);
 }
 
 PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
@@ -218,7 +217,8 @@ struct HaaPlanner::AbstractProblem {
   using Cost = double;
   using Order = HaaOrder;
   // Edge weights are at least min_cost times the octile distance between their ends, so the
-  // heuristic is consistent and the next-pop slot is exact.
+  // heuristic is consistent and a successor that goes to the next-pop slot has the smallest f
+  // (docs/haa.md, "The searches", on the one tie it may take out of order).
   static constexpr bool kFastSlot = true;
   static constexpr bool kGrowing = false;
 
@@ -226,15 +226,15 @@ struct HaaPlanner::AbstractProblem {
   CapabilityMask cap;
   int size;
   std::uint32_t S, G;
-  int sx, sy, gx, gy;
+  CellXY start_cell, goal_cell;
   const std::vector<TempEdge>* from_start;
   const std::vector<TempEdge>* to_goal;
   const TempEdge* direct;  // nullptr: start and goal are not joined inside a cluster
   NodeSpace space;
 
   CellXY pos(std::uint32_t n) const {
-    if (n == S) return {sx, sy};
-    if (n == G) return {gx, gy};
+    if (n == S) return start_cell;
+    if (n == G) return goal_cell;
     const HaaAbstraction::Node& a = planner.abs_.nodes()[n];
     return {a.x, a.y};
   }
@@ -244,7 +244,7 @@ struct HaaPlanner::AbstractProblem {
   float progress(const OpenEntry&) const { return -1.0f; }
   void evaluate(std::uint32_t n, double g, double& f, double& h) const {
     const CellXY c = pos(n);
-    h = planner.abs_.min_cost() * octile_distance(c.x - gx, c.y - gy);
+    h = planner.abs_.min_cost() * octile_distance(c.x - goal_cell.x, c.y - goal_cell.y);
     f = g + h;
   }
 
@@ -419,9 +419,17 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   if (link_.size() < N + 2) link_.resize(N + 2);
   if (goal_edge_.size() != N) goal_edge_.assign(N, -1);
   for (std::size_t i = 0; i < to_goal.size(); ++i) goal_edge_[to_goal[i].node] = std::int32_t(i);
-  AbstractProblem p{*this, cap, q.size, S, G, sx, sy, gx, gy, &from_start, &to_goal,
-                    direct ? &direct_edge : nullptr,
-                    NodeSpace::layer(N + 2, 1, std::uint32_t(w * h), "abstract graph")};
+  AbstractProblem p{.planner = *this,
+                    .cap = cap,
+                    .size = q.size,
+                    .S = S,
+                    .G = G,
+                    .start_cell = *sc,
+                    .goal_cell = *gc,
+                    .from_start = &from_start,
+                    .to_goal = &to_goal,
+                    .direct = direct ? &direct_edge : nullptr,
+                    .space = NodeSpace::layer(N + 2, 1, std::uint32_t(w * h), "abstract graph")};
   const SearchOutcome so = with_listener(obs, [&](auto& l) {
     if constexpr (std::decay_t<decltype(l)>::kActive) {
       l.observer()->space(p.space);
