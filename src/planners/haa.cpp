@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -94,146 +93,185 @@ std::vector<CapabilityMask> haa_default_capabilities(const GridMap& map) {
 // ---------------------------------------------------------------------------------------------
 // LocalSearch
 
-void LocalSearch::run(const Area& area, int map_width, const std::uint16_t* clearance, int size,
-                      const std::vector<float>& costs, int sx, int sy, int tx, int ty,
-                      SearchObserver* obs, double min_cost,
-                      std::span<const std::uint32_t> stop_after) {
+void LocalSearch::prepare(const Area& area, int map_width, int map_height,
+                          const std::uint16_t* clearance, int size, const std::vector<float>& costs,
+                          double min_cost) {
   area_ = area;
   map_w_ = map_width;
-  aw_ = area.x1 - area.x0;
-  const int ah = area.y1 - area.y0;
-  const std::size_t n = std::size_t(aw_) * std::size_t(ah);
-  if (dist_.size() < n) {
-    dist_.resize(n);
-    parent_.resize(n);
-    stamp_.assign(n, 0);
-    wanted_.assign(n, 0);
-    closed_.resize(n);
-    sid_ = 0;
-  }
-  if (++sid_ == 0) {
-    std::fill(stamp_.begin(), stamp_.end(), 0u);
-    std::fill(wanted_.begin(), wanted_.end(), 0u);
-    sid_ = 1;
-  }
-  std::size_t remaining = 0;  // stop_after cells not settled yet
-  for (std::uint32_t cell : stop_after) {
-    const int lx = int(cell) % map_width - area.x0, ly = int(cell) / map_width - area.y0;
-    if (lx < 0 || ly < 0 || lx >= aw_ || ly >= area.y1 - area.y0) continue;
-    std::uint32_t& w = wanted_[std::size_t(ly * aw_ + lx)];
-    if (w != sid_) {
-      w = sid_;
-      ++remaining;
+  if (space_.width != map_width || space_.height != map_height)
+    space_ = NodeSpace::cells(map_width, map_height);
+  min_cost_ = min_cost;
+  const int aw = area.x1 - area.x0, ah = area.y1 - area.y0;
+  pw_ = aw + 2;
+  const std::size_t n = std::size_t(pw_) * std::size_t(ah + 2);
+  pass_.assign(n, 0);
+  cost_.clear();
+  if (!costs.empty()) cost_.assign(n, 1.0f);
+  if (wanted_.size() < n) wanted_.resize(n, 0);
+  free_cells_ = 0;
+  for (int ly = 0; ly < ah; ++ly) {
+    const std::size_t row =
+        std::size_t(area.y0 + ly) * std::size_t(map_width) + std::size_t(area.x0);
+    const std::size_t out = std::size_t(ly + 1) * std::size_t(pw_) + 1;
+    for (int lx = 0; lx < aw; ++lx) {
+      const bool f = clearance[row + std::size_t(lx)] >= size;
+      pass_[out + std::size_t(lx)] = f;
+      free_cells_ += f;
+      if (!cost_.empty()) cost_[out + std::size_t(lx)] = costs[row + std::size_t(lx)];
     }
-  }
-  expanded_ = generated_ = 0;
-  heap_.clear();
-  const bool astar = tx >= 0;
-  auto h_of = [&](int x, int y) {
-    return astar ? min_cost * octile_distance(x - tx, y - ty) : 0.0;
-  };
-  auto free_at = [&](int lx, int ly) {
-    return lx >= 0 && ly >= 0 && lx < aw_ && ly < ah &&
-           clearance[std::size_t(area.y0 + ly) * std::size_t(map_width) +
-                     std::size_t(area.x0 + lx)] >= size;
-  };
-  auto id_of = [&](int l) {
-    return std::uint32_t((area.y0 + l / aw_) * map_width + area.x0 + l % aw_);
-  };
-  auto desc_of = [&](int l) {
-    NodeDesc d;
-    d.id = id_of(l);
-    d.x = float(area.x0 + l % aw_ + 0.5);
-    d.y = float(area.y0 + l / aw_ + 0.5);
-    return d;
-  };
-  // (f, h) order: smaller f first, then smaller h; a min-heap through std::push_heap.
-  auto worse = [](const HeapItem& a, const HeapItem& b) {
-    return a.f > b.f || (a.f == b.f && (a.h > b.h || (a.h == b.h && a.cell > b.cell)));
-  };
-  const int lsx = sx - area.x0, lsy = sy - area.y0;
-  if (!free_at(lsx, lsy)) return;
-  const int s = lsy * aw_ + lsx;
-  stamp_[std::size_t(s)] = sid_;
-  dist_[std::size_t(s)] = 0;
-  parent_[std::size_t(s)] = -1;
-  closed_[std::size_t(s)] = 0;
-  heap_.push_back({h_of(sx, sy), h_of(sx, sy), s});
-  generated_ = 1;
-  if (obs) {
-    obs->open(desc_of(s), kNoNode, 0, h_of(sx, sy));
-    obs->frame();
-  }
-  const int target = astar ? (ty - area.y0) * aw_ + (tx - area.x0) : -1;
-  while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), worse);
-    const HeapItem top = heap_.back();
-    heap_.pop_back();
-    const std::size_t c = std::size_t(top.cell);
-    if (closed_[c]) continue;
-    closed_[c] = 1;
-    ++expanded_;
-    if (obs) obs->close(id_of(top.cell));
-    if (top.cell == target || (wanted_[c] == sid_ && --remaining == 0)) {
-      if (obs) obs->frame();
-      break;
-    }
-    const int cx = top.cell % aw_, cy = top.cell / aw_;
-    const double cd = dist_[c];
-    bool ok[8];
-    for (int d = 0; d < 4; ++d) ok[d] = free_at(cx + kDx[d], cy + kDy[d]);
-    for (int d = 4; d < 8; ++d)
-      ok[d] =
-          free_at(cx + kDx[d], cy + kDy[d]) && free_at(cx + kDx[d], cy) && free_at(cx, cy + kDy[d]);
-    for (int d = 0; d < 8; ++d) {
-      if (!ok[d]) continue;
-      const int nx = cx + kDx[d], ny = cy + kDy[d];
-      const int nl = ny * aw_ + nx;
-      const std::size_t ni = std::size_t(nl);
-      double step = d < 4 ? 1.0 : kSqrt2;
-      if (!costs.empty())
-        step *= 0.5 * (double(costs[std::size_t(id_of(top.cell))]) +
-                       double(costs[std::size_t(id_of(nl))]));
-      const double nd = cd + step;
-      bool fresh = false;
-      if (stamp_[ni] != sid_) {
-        stamp_[ni] = sid_;
-        closed_[ni] = 0;
-        dist_[ni] = kInf;
-        fresh = true;
-      } else if (closed_[ni]) {
-        continue;
-      }
-      if (!(nd < dist_[ni])) continue;
-      dist_[ni] = nd;
-      parent_[ni] = top.cell;
-      const double h = h_of(area.x0 + nx, area.y0 + ny);
-      heap_.push_back({nd + h, h, nl});
-      std::push_heap(heap_.begin(), heap_.end(), worse);
-      if (fresh) ++generated_;
-      if (obs) {
-        if (fresh)
-          obs->open(desc_of(nl), id_of(top.cell), nd, h);
-        else
-          obs->relax(id_of(nl), id_of(top.cell), nd);
-      }
-    }
-    if (obs) obs->frame();
   }
 }
 
+std::size_t LocalSearch::memory_bytes() const {
+  return pass_.capacity() + wanted_.capacity() + cost_.capacity() * sizeof(float) +
+         pool_.memory_bytes() + open_.memory_bytes();
+}
+
+// The prepared area as a problem of the search machinery: ids are padded area indices, observers
+// see cells of the map. Moves are octile without corner cutting; g is the double sum of
+// terrain_step_cost along the path from the source, the same sum the query's path_cost makes of
+// a refined path.
+template <bool kAStar>
+struct LocalSearch::Problem {
+  using Cost = double;
+  using Order = HaaOrder;
+  // A*: a successor whose f is not above its parent's is the next pop (consistent heuristic);
+  // Dijkstra: successors always lie above their parent.
+  static constexpr bool kFastSlot = kAStar;
+  static constexpr bool kGrowing = false;
+
+  const std::uint8_t* pass;
+  const float* cost;           // nullptr: every move costs its length
+  const std::uint8_t* wanted;  // Dijkstra: 1 = a cell to settle
+  std::size_t remaining = 0;   // Dijkstra: wanted cells not settled yet
+  std::int64_t pw;
+  std::uint64_t start_node, target_node;
+  std::int64_t tx, ty;  // A*: the target, padded coordinates
+  double min_cost;
+  std::size_t bound;
+  std::int64_t off[8];
+  std::int64_t x0, y0;  // the area's corner on the map
+  const NodeSpace* space;
+
+  std::uint32_t start() const { return std::uint32_t(start_node); }
+  std::size_t node_bound() const { return bound; }
+  bool stop(std::uint32_t n) {
+    if constexpr (kAStar)
+      return n == target_node;
+    else
+      return wanted[n] && --remaining == 0;
+  }
+  float progress(const OpenEntry&) const { return -1.0f; }
+
+  void evaluate(std::uint32_t, double g, double& f, double& h, std::int64_t x,
+                std::int64_t y) const {
+    h = min_cost * octile_distance(double(x - tx), double(y - ty));
+    f = g + h;
+  }
+  void evaluate(std::uint32_t n, double g, double& f, double& h) const {
+    if constexpr (kAStar) {
+      evaluate(n, g, f, h, std::int64_t(n) % pw, std::int64_t(n) / pw);
+    } else {
+      h = 0;
+      f = g;
+    }
+  }
+
+  template <class Out>
+  void expand(std::uint32_t cur, double g, Out& out) const {
+    // Moves in the order E, S, W, N, SE, SW, NW, NE, one bit each; a diagonal needs both of its
+    // cardinal side cells (no corner cutting). The padding keeps every read inside the area.
+    const std::uint8_t* pc = pass + cur;
+    const unsigned e = pc[1], s = pc[pw], w = pc[-1], n = pc[-pw];
+    unsigned moves = e | s << 1 | w << 2 | n << 3 | (pc[pw + 1] & e & s) << 4 |
+                     (pc[pw - 1] & w & s) << 5 | (pc[-pw - 1] & w & n) << 6 |
+                     (pc[-pw + 1] & e & n) << 7;
+    while (moves) {
+      const int d = __builtin_ctz(moves);
+      moves &= moves - 1;
+      const std::uint32_t nb = std::uint32_t(std::int64_t(cur) + off[d]);
+      double step = d < 4 ? 1.0 : kSqrt2;
+      if (cost) step = terrain_step_cost(step, double(cost[cur]), double(cost[nb]));
+      if constexpr (kAStar)
+        out.reach(nb, g + step, std::int64_t(nb) % pw, std::int64_t(nb) / pw);
+      else
+        out.reach(nb, g + step);
+    }
+  }
+
+  std::int64_t x_of(std::uint32_t n) const { return x0 + std::int64_t(n) % pw - 1; }
+  std::int64_t y_of(std::uint32_t n) const { return y0 + std::int64_t(n) / pw - 1; }
+  std::uint32_t id(std::uint32_t n) const { return space->cell_id(int(x_of(n)), int(y_of(n))); }
+  NodeDesc desc(std::uint32_t n) const {
+    NodeDesc d;
+    d.id = id(n);
+    d.x = float(double(x_of(n)) + 0.5);
+    d.y = float(double(y_of(n)) + 0.5);
+    return d;
+  }
+};
+
+template <bool kAStar>
+void LocalSearch::search(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs) {
+  expanded_ = generated_ = 0;
+  if (!free(sx, sy)) {
+    pool_.new_search();  // nothing reached
+    return;
+  }
+  Problem<kAStar> p{};
+  p.pass = pass_.data();
+  p.cost = cost_.empty() ? nullptr : cost_.data();
+  p.wanted = wanted_.data();
+  p.pw = pw_;
+  p.start_node = local(sx, sy);
+  p.target_node = kAStar ? local(tx, ty) : kNoNode;
+  p.tx = tx - area_.x0 + 1;
+  p.ty = ty - area_.y0 + 1;
+  p.min_cost = min_cost_;
+  p.bound = pass_.size();
+  for (int d = 0; d < 8; ++d) p.off[d] = std::int64_t(kDy[d]) * pw_ + kDx[d];
+  p.x0 = area_.x0;
+  p.y0 = area_.y0;
+  p.space = &space_;
+  p.remaining = wanted;
+  const SearchOutcome out =
+      with_listener(obs, [&](auto& l) { return best_first(p, pool_, open_, l, RunContext{}); });
+  expanded_ = out.expanded;
+  generated_ = out.generated;
+}
+
+void LocalSearch::dijkstra(int sx, int sy, std::span<const std::uint32_t> stop_after,
+                           SearchObserver* obs) {
+  std::size_t wanted = 0;  // distinct stop_after cells inside the area
+  for (std::uint32_t cell : stop_after) {
+    const int x = int(cell) % map_w_, y = int(cell) / map_w_;
+    if (!inside(x, y)) continue;
+    std::uint8_t& m = wanted_[local(x, y)];
+    wanted += m == 0;
+    m = 1;
+  }
+  search<false>(sx, sy, -1, -1, wanted, obs);
+  for (std::uint32_t cell : stop_after) {
+    const int x = int(cell) % map_w_, y = int(cell) / map_w_;
+    if (inside(x, y)) wanted_[local(x, y)] = 0;
+  }
+}
+
+void LocalSearch::astar(int sx, int sy, int tx, int ty, SearchObserver* obs) {
+  search<true>(sx, sy, tx, ty, 0, obs);
+}
+
 double LocalSearch::distance(int x, int y) const {
-  const int lx = x - area_.x0, ly = y - area_.y0;
-  if (lx < 0 || ly < 0 || lx >= aw_ || ly >= area_.y1 - area_.y0) return kInf;
-  const std::size_t l = std::size_t(ly * aw_ + lx);
-  return stamp_[l] == sid_ ? dist_[l] : kInf;
+  if (!inside(x, y)) return kInf;
+  const std::uint32_t n = local(x, y);
+  return pool_.seen(n) ? pool_.g(n) : kInf;
 }
 
 void LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out) const {
   out.clear();
   if (!std::isfinite(distance(x, y))) return;
-  for (int l = (y - area_.y0) * aw_ + (x - area_.x0); l >= 0; l = parent_[std::size_t(l)])
-    out.push_back(std::uint32_t((area_.y0 + l / aw_) * map_w_ + area_.x0 + l % aw_));
+  for (std::uint32_t n = local(x, y); n != kNoNode; n = pool_.parent(n))
+    out.push_back(cell_index(n));
   std::reverse(out.begin(), out.end());
 }
 
@@ -259,7 +297,7 @@ std::size_t HaaAbstraction::memory_bytes() const {
                   node_of_cell_.capacity() * sizeof(std::int32_t) +
                   path_cells_.capacity() * sizeof(std::uint32_t) + cost_.capacity() * sizeof(float);
   for (auto& c : clearance_) b += c.capacity() * sizeof(std::uint16_t);
-  for (auto& a : adj_) b += a.capacity() * sizeof(std::uint32_t);
+  b += arc_begin_.capacity() * sizeof(std::uint32_t) + arcs_.capacity() * sizeof(Arc);
   for (auto& a : cluster_nodes_) b += a.capacity() * sizeof(std::uint32_t);
   return b;
 }
@@ -274,7 +312,7 @@ std::uint32_t HaaAbstraction::node_at(int x, int y) {
 }
 
 bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const RunContext& ctx) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   *this = HaaAbstraction();
   params_ = params;
   if (params_.cluster_size < 2) throw InputError("cluster size must be at least 2");
@@ -336,8 +374,7 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
   if (params_.quality != HaaQuality::Initial) strong_dominance(obs);
   if (params_.quality == HaaQuality::Low) weak_dominance(obs);
   finish(obs);
-  stats_.build_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  stats_.build_ms = clock.ms();
   if (ctx.progress) ctx.progress->store(1.0f, std::memory_order_relaxed);
   return true;
 }
@@ -420,8 +457,9 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
       e.clearance = m[std::size_t(k)];
       e.weight = 1.0;
       if (!cost_.empty())
-        e.weight = 0.5 * (double(cost_[std::size_t(p.ay) * std::size_t(w_) + std::size_t(p.ax)]) +
-                          double(cost_[std::size_t(p.by) * std::size_t(w_) + std::size_t(p.bx)]));
+        e.weight =
+            terrain_step_cost(1.0, cost_[std::size_t(p.ay) * std::size_t(w_) + std::size_t(p.ax)],
+                              cost_[std::size_t(p.by) * std::size_t(w_) + std::size_t(p.bx)]);
       e.inter = true;
       e.path_offset = std::uint32_t(path_cells_.size());
       e.path_length = 2;
@@ -520,10 +558,13 @@ bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
       const ClearanceGrid& cl = clearance_[ci];
       auto at = [&](std::uint32_t cell) { return int(cl[cell]); };
       for (int s : params_.sizes) {
+        bool prepared = false;  // the area for (c, s), made when the first source needs it
         for (std::size_t i = 0; i + 1 < mem.size(); ++i) {
           const Node& src = nodes_[mem[i]];
           if (at(std::uint32_t(src.y * w_ + src.x)) < s) continue;
-          search.run(area, w_, cl.data(), s, cost_, src.x, src.y);
+          if (!prepared) search.prepare(area, w_, h_, cl.data(), s, cost_, min_cost_);
+          prepared = true;
+          search.dijkstra(src.x, src.y);
           ++stats_.searches;
           stats_.expanded += search.expanded();
           for (std::size_t j = i + 1; j < mem.size(); ++j) {
@@ -774,20 +815,29 @@ void HaaAbstraction::finish(SearchObserver* obs) {
       en.transitions = std::move(t);
     }
   }
-  adj_.assign(nodes_.size(), {});
   cluster_nodes_.assign(std::size_t(ncx_) * std::size_t(ncy_), {});
   for (std::uint32_t n = 0; n < nodes_.size(); ++n)
     if (nodes_[n].alive) {
       cluster_nodes_[std::size_t(nodes_[n].cluster)].push_back(n);
       ++stats_.nodes;
     }
+  // Arcs by node (a counting sort, so each node's arcs stay in edge order).
+  arc_begin_.assign(nodes_.size() + 1, 0);
+  for (const Edge& e : edges_) {
+    if (!e.alive) continue;
+    ++arc_begin_[e.a + 1];
+    ++arc_begin_[e.b + 1];
+    ++stats_.edges;
+    ++(e.inter ? stats_.inter_edges : stats_.intra_edges);
+  }
+  for (std::size_t n = 0; n < nodes_.size(); ++n) arc_begin_[n + 1] += arc_begin_[n];
+  arcs_.resize(arc_begin_.back());
+  std::vector<std::uint32_t> next(arc_begin_.begin(), arc_begin_.end() - 1);
   for (std::uint32_t i = 0; i < edges_.size(); ++i) {
     const Edge& e = edges_[i];
     if (!e.alive) continue;
-    adj_[e.a].push_back(i);
-    adj_[e.b].push_back(i);
-    ++stats_.edges;
-    ++(e.inter ? stats_.inter_edges : stats_.intra_edges);
+    arcs_[next[e.a]++] = {e.weight, e.b, i, e.capability, e.clearance};
+    arcs_[next[e.b]++] = {e.weight, e.a, i, e.capability, e.clearance};
   }
   if (obs) {
     obs->phase("abstraction");

@@ -32,12 +32,14 @@
 #pragma once
 
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/clearance.hpp"
 #include "core/grid.hpp"
+#include "core/search.hpp"
 #include "planners/grid_world.hpp"
 #include "planners/planner.hpp"
 
@@ -92,6 +94,18 @@ class HaaAbstraction {
       return (capability & ~cap) == 0 && size <= clearance;
     }
   };
+  // An edge seen from one end: what the abstract search reads per successor, stored by node so
+  // that a node's arcs are contiguous (the edges themselves are spread over a large array).
+  struct Arc {
+    double weight = 0;
+    std::uint32_t to = 0;    // the node at the other end
+    std::uint32_t edge = 0;  // index into edges()
+    CapabilityMask capability = 0;
+    int clearance = 0;
+    bool admits(CapabilityMask cap, int size) const {
+      return (capability & ~cap) == 0 && size <= clearance;
+    }
+  };
   struct Entrance {
     int cluster_a = 0, cluster_b = 0;  // a is left of / above b
     bool vertical = false;             // true: a vertical border (clusters side by side)
@@ -126,8 +140,11 @@ class HaaAbstraction {
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Edge>& edges() const { return edges_; }
   const std::vector<Entrance>& entrances() const { return entrances_; }
-  // Alive edges incident to a node.
-  const std::vector<std::uint32_t>& adjacent(std::uint32_t node) const { return adj_[node]; }
+  // Alive edges incident to a node, as arcs, and as edge indices (both in edge order).
+  std::span<const Arc> arcs(std::uint32_t node) const {
+    return {arcs_.data() + arc_begin_[node], arcs_.data() + arc_begin_[node + 1]};
+  }
+  auto adjacent(std::uint32_t node) const { return arcs(node) | std::views::transform(&Arc::edge); }
   // Alive nodes of a cluster.
   const std::vector<std::uint32_t>& cluster_nodes(int c) const {
     return cluster_nodes_[std::size_t(c)];
@@ -167,47 +184,90 @@ class HaaAbstraction {
   std::vector<std::int32_t> node_of_cell_;  // -1 = none
   std::vector<Edge> edges_;
   std::vector<Entrance> entrances_;
-  std::vector<std::vector<std::uint32_t>> adj_, cluster_nodes_;
+  std::vector<std::vector<std::uint32_t>> cluster_nodes_;
+  std::vector<std::uint32_t> arc_begin_;  // node n's arcs are [arc_begin_[n], arc_begin_[n + 1])
+  std::vector<Arc> arcs_;
   std::vector<std::uint32_t> path_cells_;
+};
+
+// The open-list order of HAA*'s searches (core/search.hpp): the project's tie rule (smaller f,
+// then smaller h) and then the smaller node id. The last key makes the expansion order, and with
+// it the parent kept among equally short paths (the cached intra-edge paths and their
+// annotations), independent of the heap's layout.
+struct HaaOrder {
+  bool less(OpenEntry a, OpenEntry b) const {
+    return a.f < b.f || (a.f == b.f && (a.h < b.h || (a.h == b.h && a.node < b.node)));
+  }
+  int less_bits(OpenEntry a, OpenEntry b) const {
+    return int(a.f < b.f) |
+           (int(a.f == b.f) & (int(a.h < b.h) | (int(a.h == b.h) & int(a.node < b.node))));
+  }
 };
 
 // Cell-level search inside one rectangle (a cluster) for one agent: Dijkstra from a source to
 // every cell, or A* to one target. Shared by the build (intra-edges) and the query (insertion).
+// Runs on the shared machinery (core/search.hpp) over the area's padded cells: prepare() makes
+// the area's passability (and move costs) once, then any number of searches run on it. Watched
+// searches report cells of the map (Cells space, ids y * width + x).
 class LocalSearch {
  public:
-  struct HeapItem {
-    double f, h;
-    std::int32_t cell;
-  };
   struct Area {
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // [x0, x1) x [y0, y1)
   };
-  // `clearance` is the full map's grid for the agent's capability; a cell is free iff its
-  // clearance >= size. target < 0 = Dijkstra to every cell, or, when `stop_after` names cells
-  // (indices y * width + x), until all of those inside the area are settled: their distances
-  // are then final and the rest of the cluster need not be expanded. Observer: cell ids
-  // y * width + x.
-  void run(const Area& area, int map_width, const std::uint16_t* clearance, int size,
-           const std::vector<float>& costs, int sx, int sy, int tx = -1, int ty = -1,
-           SearchObserver* obs = nullptr, double min_cost = 1.0,
-           std::span<const std::uint32_t> stop_after = {});
+  // Makes `area` the search space for one agent: `clearance` is the full map's grid for the
+  // agent's capability and a cell is free iff its clearance >= size; `costs` are the map's
+  // per-cell move-cost multipliers (empty: every terrain costs 1) and `min_cost` scales the A*
+  // heuristic.
+  void prepare(const Area& area, int map_width, int map_height, const std::uint16_t* clearance,
+               int size, const std::vector<float>& costs, double min_cost);
+  // A map cell inside the prepared area that the agent may stand on.
+  bool free(int x, int y) const { return inside(x, y) && pass_[local(x, y)] != 0; }
+  // Free cells of the area.
+  std::size_t free_cells() const { return free_cells_; }
+  // Dijkstra from (sx, sy) to every cell of the area or, when `stop_after` names cells (indices
+  // y * width + x), until all of those inside the area are settled: their distances are then
+  // final and the rest of the area need not be expanded.
+  void dijkstra(int sx, int sy, std::span<const std::uint32_t> stop_after = {},
+                SearchObserver* obs = nullptr);
+  // A* from (sx, sy) to (tx, ty).
+  void astar(int sx, int sy, int tx, int ty, SearchObserver* obs = nullptr);
   // Distance to a map cell inside the area (infinity if unreached).
   double distance(int x, int y) const;
   // Cells (indices y * width + x) from the source to (x, y), both included; empty if unreached.
   void path_to(int x, int y, std::vector<std::uint32_t>& out) const;
   std::uint64_t expanded() const { return expanded_; }
   std::uint64_t generated() const { return generated_; }
+  std::size_t memory_bytes() const;
+  // What watched searches report: the map's cells (declare it before they run).
+  const NodeSpace& space() const { return space_; }
 
  private:
+  template <bool kAStar>
+  struct Problem;
+  // `wanted`: Dijkstra's count of distinct marked cells in wanted_.
+  template <bool kAStar>
+  void search(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs);
+  bool inside(int x, int y) const {
+    return x >= area_.x0 && y >= area_.y0 && x < area_.x1 && y < area_.y1;
+  }
+  // Padded index of a map cell of the area, and back.
+  std::uint32_t local(int x, int y) const {
+    return std::uint32_t((y - area_.y0 + 1) * pw_ + (x - area_.x0 + 1));
+  }
+  std::uint32_t cell_index(std::uint32_t n) const {
+    return std::uint32_t((area_.y0 + int(n) / pw_ - 1) * map_w_ + area_.x0 + int(n) % pw_ - 1);
+  }
+
   Area area_;
-  int aw_ = 0, map_w_ = 0;
-  std::vector<double> dist_;
-  std::vector<std::int32_t> parent_;  // local index
-  std::vector<std::uint32_t> stamp_;
-  std::vector<std::uint8_t> closed_;
-  std::vector<std::uint32_t> wanted_;  // == sid_: a stop_after cell not settled yet
-  std::vector<HeapItem> heap_;
-  std::uint32_t sid_ = 0;
+  int map_w_ = 0, pw_ = 0;  // pw_: the area's padded width
+  double min_cost_ = 1.0;
+  NodeSpace space_;
+  std::vector<std::uint8_t> pass_;    // (w + 2) x (h + 2) of the area, 1 = free, border 0
+  std::vector<float> cost_;           // same layout; empty when every terrain costs 1
+  std::vector<std::uint8_t> wanted_;  // same layout; 1 = a stop_after cell (0 between searches)
+  std::size_t free_cells_ = 0;
+  NodePool<double> pool_;
+  OpenList<HaaOrder> open_;
   std::uint64_t expanded_ = 0, generated_ = 0;
 };
 
@@ -252,6 +312,20 @@ class HaaPlanner final : public Planner {
   GridMap built_map_;         // content check when a copy of the same map (new uid) comes back
   ClearanceCache clearance_;  // for agents whose capability the abstraction does not hold
   LocalSearch local_;
+  // The abstract search (core/search.hpp) over the abstract nodes, start (N) and goal (N + 1):
+  // how each node was last reached (an abstract edge, a start or goal edge, the direct edge
+  // from start to goal; index into the edges or the query's temporary edges), and the goal edge
+  // of each abstract node (-1 = none; reset after every query).
+  struct AbstractProblem;
+  enum LinkKind : std::uint8_t { kAbstractEdge, kStartEdge, kGoalEdge, kDirect };
+  struct Link {
+    std::uint32_t index = 0;
+    std::uint8_t kind = kAbstractEdge;
+  };
+  NodePool<double> abstract_pool_;
+  OpenList<HaaOrder> abstract_open_;
+  std::vector<Link> link_;
+  std::vector<std::int32_t> goal_edge_;
 };
 
 // Parses "1,2" into sizes; throws InputError.

@@ -1,28 +1,16 @@
 // HAA* queries (see haa.hpp): insertion of start and goal, abstract A* over the edges the agent
 // may use, refinement from cached paths, optional smoothing.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <limits>
-#include <queue>
 #include <string>
 
+#include "core/grid_query.hpp"
 #include "planners/grid_search.hpp"
 #include "planners/haa.hpp"
 
 namespace pl {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::string cell_text(int x, int y) {
-  return "(" + std::to_string(x) + "," + std::to_string(y) + ")";
-}
-
-double elapsed_ms(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // A temporary edge from the start or goal node to an abstract node of its cluster (or from start
 // to goal when they share a cluster), with its cell path from the start / goal.
@@ -34,7 +22,7 @@ struct TempEdge {
 
 double step_cost(const std::vector<float>& costs, std::uint32_t a, std::uint32_t b, bool diagonal) {
   const double base = diagonal ? kSqrt2 : 1.0;
-  return costs.empty() ? base : base * 0.5 * (double(costs[a]) + double(costs[b]));
+  return costs.empty() ? base : terrain_step_cost(base, costs[a], costs[b]);
 }
 
 double path_cost(const std::vector<float>& costs, const std::vector<std::uint32_t>& cells, int w) {
@@ -151,17 +139,19 @@ const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunConte
 }
 
 size_t HaaPlanner::memory_bytes() const {
-  return abs_.memory_bytes();
+  return abs_.memory_bytes() + local_.memory_bytes() + abstract_pool_.memory_bytes() +
+         abstract_open_.memory_bytes() + link_.capacity() * sizeof(Link) +
+         goal_edge_.capacity() * sizeof(std::int32_t);
 }
 
 PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   const GridMap& map = world_.map(scene);
   if (!abstraction(map, ctx)) {
     PlanResult r;
     r.cancelled = true;
     r.message = "cancelled";
-    r.time_ms = elapsed_ms(t0);
+    r.time_ms = clock.ms();
     return r;
   }
   const bool built_now = just_built_;
@@ -174,7 +164,7 @@ PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunCon
       report_graph(ctx.observer, abs_.effective(cap), std::max(1, query.size));
   }
   PlanResult r = this->query(map, query, ctx, built_now);
-  r.time_ms = elapsed_ms(t0);
+  r.time_ms = clock.ms();
   r.memory_bytes = memory_bytes();
   return r;
 }
@@ -218,6 +208,76 @@ void HaaPlanner::report_graph(SearchObserver* obs, CapabilityMask cap, int size)
   obs->frame();
 }
 
+// The abstract graph of one query as a problem of the search machinery: the abstract nodes
+// (ids 0..N-1) with the edges the agent may use, the start (N) with its edges into its cluster
+// (and the direct edge when start and goal share one), the goal (N + 1) reached through the goal
+// edges. Watched, the nodes are a Layer space (level 1) after the map's cells. Each improvement
+// records in link_ which edge reached the node, for refinement.
+struct HaaPlanner::AbstractProblem {
+  using Cost = double;
+  using Order = HaaOrder;
+  // Edge weights are at least min_cost times the octile distance between their ends, so the
+  // heuristic is consistent and a successor that goes to the next-pop slot has the smallest f
+  // (docs/haa.md, "The searches", on the one tie it may take out of order).
+  static constexpr bool kFastSlot = true;
+  static constexpr bool kGrowing = false;
+
+  HaaPlanner& planner;
+  CapabilityMask cap;
+  int size;
+  std::uint32_t S, G;
+  CellXY start_cell, goal_cell;
+  const std::vector<TempEdge>* from_start;
+  const std::vector<TempEdge>* to_goal;
+  const TempEdge* direct;  // nullptr: start and goal are not joined inside a cluster
+  NodeSpace space;
+
+  CellXY pos(std::uint32_t n) const {
+    if (n == S) return start_cell;
+    if (n == G) return goal_cell;
+    const HaaAbstraction::Node& a = planner.abs_.nodes()[n];
+    return {a.x, a.y};
+  }
+  std::uint32_t start() const { return S; }
+  std::size_t node_bound() const { return std::size_t(G) + 1; }
+  bool stop(std::uint32_t n) const { return n == G; }
+  float progress(const OpenEntry&) const { return -1.0f; }
+  void evaluate(std::uint32_t n, double g, double& f, double& h) const {
+    const CellXY c = pos(n);
+    h = planner.abs_.min_cost() * octile_distance(c.x - goal_cell.x, c.y - goal_cell.y);
+    f = g + h;
+  }
+
+  template <class Out>
+  void reach(Out& out, std::uint32_t n, double g, std::uint8_t kind, std::uint32_t index) const {
+    if (out.reach(n, g)) planner.link_[n] = {index, kind};
+  }
+  template <class Out>
+  void expand(std::uint32_t n, double g, Out& out) const {
+    if (n == S) {
+      for (std::uint32_t i = 0; i < from_start->size(); ++i)
+        reach(out, (*from_start)[i].node, g + (*from_start)[i].weight, kStartEdge, i);
+      if (direct) reach(out, G, g + direct->weight, kDirect, 0);
+      return;
+    }
+    for (const HaaAbstraction::Arc& a : planner.abs_.arcs(n))
+      if (a.admits(cap, size)) reach(out, a.to, g + a.weight, kAbstractEdge, a.edge);
+    if (const std::int32_t gi = planner.goal_edge_[n]; gi >= 0)
+      reach(out, G, g + (*to_goal)[std::size_t(gi)].weight, kGoalEdge, std::uint32_t(gi));
+  }
+
+  std::uint32_t id(std::uint32_t n) const { return space.base + n; }
+  NodeDesc desc(std::uint32_t n) const {
+    const CellXY c = pos(n);
+    NodeDesc d;
+    d.id = id(n);
+    d.x = float(c.x + 0.5);
+    d.y = float(c.y + 0.5);
+    d.level = space.level;
+    return d;
+  }
+};
+
 PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunContext& ctx,
                              bool built_now) {
   PlanResult r;
@@ -240,20 +300,13 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   if (q.capability == 0) q.capability = map.palette().movingai_default_capability();
   if (q.size < 1) q.size = 1;
   const CapabilityMask cap = abs_.effective(q.capability);
-  auto cell_of = [&](const Pose& p, int& x, int& y) {
-    if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
-    const double fx = std::floor(p.x), fy = std::floor(p.y);
-    if (fx < 0 || fy < 0 || fx >= w || fy >= h) return false;
-    x = int(fx);
-    y = int(fy);
-    return true;
-  };
-  int sx, sy, gx, gy;
-  if (!cell_of(q.start, sx, sy) || !cell_of(q.goal, gx, gy)) {
-    r.message = cell_of(q.start, sx, sy) ? "goal is outside the map" : "start is outside the map";
+  const auto sc = cell_of(map, q.start), gc = cell_of(map, q.goal);
+  if (!sc || !gc) {
+    r.message = outside_reason(map, q.start, q.goal);
     add_build_stats();
     return r;
   }
+  const int sx = sc->x, sy = sc->y, gx = gc->x, gy = gc->y;
   const ClearanceGrid* clp = abs_.clearance(cap);
   const bool covered =
       clp && std::binary_search(abs_.params().sizes.begin(), abs_.params().sizes.end(), q.size);
@@ -264,13 +317,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   };
   const bool start_ok = cl_at(sx, sy) >= q.size, goal_ok = cl_at(gx, gy) >= q.size;
   if (!start_ok || !goal_ok) {
-    const int bx = start_ok ? gx : sx, by = start_ok ? gy : sy;
-    std::string s =
-        std::string(start_ok ? "goal " : "start ") + cell_text(bx, by) + " is not traversable: ";
-    r.message =
-        (q.capability >> map.at(bx, by) & 1u)
-            ? s + "clearance is below the agent size " + std::to_string(q.size)
-            : s + "terrain '" + map.palette()[map.at(bx, by)].name + "' is outside the capability";
+    r.message = blocked_reason(map, q.capability, q.size, true, start_ok ? "goal" : "start",
+                               start_ok ? *gc : *sc);
     if (obs) {
       obs->phase("check endpoints");
       obs->test(Shape::cell(sx, sy), start_ok);
@@ -283,7 +331,6 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
 
   // ---- Insertion: connect start and goal to the abstract nodes of their clusters.
   const auto& nodes = abs_.nodes();
-  const auto& edges = abs_.edges();
   const auto& costs = abs_.costs();
   const int cstart = abs_.cluster_of(sx, sy), cgoal = abs_.cluster_of(gx, gy);
   std::uint64_t insertion_expanded = 0, insertion_generated = 0, insertion_searches = 0;
@@ -293,10 +340,17 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   auto insert = [&](int x, int y, int cluster, std::vector<TempEdge>& out, bool is_start) {
     LocalSearch::Area area;
     abs_.cluster_rect(cluster, area.x0, area.y0, area.x1, area.y1);
+    local_.prepare(area, w, h, cl.data(), q.size, costs, abs_.min_cost());
     if (obs) {
+      obs->space(local_.space());
       obs->phase(is_start ? "insert start" : "insert goal");
       obs->mark(Shape::cell(x, y), is_start ? Role::Start : Role::Goal);
     }
+    auto counted = [&] {
+      insertion_expanded += local_.expanded();
+      insertion_generated += local_.generated();
+      ++insertion_searches;
+    };
     auto consider = [&](std::uint32_t n) {
       TempEdge t;
       t.node = n;
@@ -305,58 +359,46 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
       local_.path_to(nodes[n].x, nodes[n].y, t.cells);
       out.push_back(std::move(t));
     };
+    auto consider_goal = [&] {
+      direct_edge.weight = local_.distance(gx, gy);
+      if (!std::isfinite(direct_edge.weight)) return;
+      direct = true;
+      local_.path_to(gx, gy, direct_edge.cells);
+    };
+    const bool with_goal = is_start && cgoal == cluster;
     bool dijkstra = opt_.insertion == HaaQueryOptions::Insertion::Dijkstra;
     if (opt_.insertion == HaaQueryOptions::Insertion::Auto) {
       // Estimated expansions: A* per node ~ twice the octile distance to each node the agent
       // can stand on; Dijkstra ~ the free cells of the cluster.
-      double astar = 0, free_cells = 0;
+      double astar = 0;
       for (std::uint32_t n : abs_.cluster_nodes(cluster))
-        if (cl_at(nodes[n].x, nodes[n].y) >= q.size)
+        if (local_.free(nodes[n].x, nodes[n].y))
           astar += 2 * (1 + octile_distance(nodes[n].x - x, nodes[n].y - y));
-      if (is_start && cgoal == cluster) astar += 2 * (1 + octile_distance(gx - x, gy - y));
-      for (int cy = area.y0; cy < area.y1; ++cy)
-        for (int cx = area.x0; cx < area.x1; ++cx) free_cells += cl_at(cx, cy) >= q.size;
-      dijkstra = free_cells < astar;
+      if (with_goal) astar += 2 * (1 + octile_distance(gx - x, gy - y));
+      dijkstra = double(local_.free_cells()) < astar;
     }
     if (dijkstra) {
       // Stops once every abstract node of the cluster (and the goal, if it is there) is settled.
       std::vector<std::uint32_t> wanted;
       for (std::uint32_t n : abs_.cluster_nodes(cluster))
         wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));
-      if (is_start && cgoal == cluster) wanted.push_back(std::uint32_t(gy * w + gx));
-      local_.run(area, w, cl.data(), q.size, costs, x, y, -1, -1, obs, abs_.min_cost(), wanted);
-      insertion_expanded += local_.expanded();
-      insertion_generated += local_.generated();
-      ++insertion_searches;
+      if (with_goal) wanted.push_back(std::uint32_t(gy * w + gx));
+      local_.dijkstra(x, y, wanted, obs);
+      counted();
       for (std::uint32_t n : abs_.cluster_nodes(cluster)) consider(n);
-      if (is_start && cgoal == cluster) {
-        direct_edge.weight = local_.distance(gx, gy);
-        if (std::isfinite(direct_edge.weight)) {
-          direct = true;
-          local_.path_to(gx, gy, direct_edge.cells);
-        }
-      }
+      if (with_goal) consider_goal();
     } else {
       // The paper: one A* per abstract node of the cluster (and one to the goal if it is there).
       for (std::uint32_t n : abs_.cluster_nodes(cluster)) {
-        if (cl_at(nodes[n].x, nodes[n].y) < q.size) continue;
-        local_.run(area, w, cl.data(), q.size, costs, x, y, nodes[n].x, nodes[n].y, obs,
-                   abs_.min_cost());
-        insertion_expanded += local_.expanded();
-        insertion_generated += local_.generated();
-        ++insertion_searches;
+        if (!local_.free(nodes[n].x, nodes[n].y)) continue;
+        local_.astar(x, y, nodes[n].x, nodes[n].y, obs);
+        counted();
         consider(n);
       }
-      if (is_start && cgoal == cluster) {
-        local_.run(area, w, cl.data(), q.size, costs, x, y, gx, gy, obs, abs_.min_cost());
-        insertion_expanded += local_.expanded();
-        insertion_generated += local_.generated();
-        ++insertion_searches;
-        direct_edge.weight = local_.distance(gx, gy);
-        if (std::isfinite(direct_edge.weight)) {
-          direct = true;
-          local_.path_to(gx, gy, direct_edge.cells);
-        }
+      if (with_goal) {
+        local_.astar(x, y, gx, gy, obs);
+        counted();
+        consider_goal();
       }
     }
     if (obs) {
@@ -374,109 +416,33 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   // ---- Abstract search: A* over the abstract nodes plus start (N) and goal (N + 1).
   const std::uint32_t N = std::uint32_t(nodes.size());
   const std::uint32_t S = N, G = N + 1;
-  const std::uint32_t base_id = std::uint32_t(w * h);
-  auto pos_of = [&](std::uint32_t n) -> std::pair<int, int> {
-    if (n == S) return {sx, sy};
-    if (n == G) return {gx, gy};
-    return {nodes[n].x, nodes[n].y};
-  };
-  auto h_of = [&](std::uint32_t n) {
-    auto [x, y] = pos_of(n);
-    return abs_.min_cost() * octile_distance(x - gx, y - gy);
-  };
-  auto desc_of = [&](std::uint32_t n) {
-    auto [x, y] = pos_of(n);
-    NodeDesc d;
-    d.id = base_id + n;
-    d.x = float(x + 0.5);
-    d.y = float(y + 0.5);
-    d.level = 1;
-    return d;
-  };
-  // Parent links: kind 0 = abstract edge, 1 = from_start[i], 2 = to_goal[i] (reversed), 3 = direct.
-  struct Link {
-    std::uint32_t parent = kNoNode;
-    std::uint8_t kind = 0;
-    std::uint32_t index = 0;
-  };
-  std::vector<double> g(N + 2, kInf);
-  std::vector<Link> link(N + 2);
-  std::vector<std::uint8_t> closed(N + 2, 0);
-  // Goal edges by node, for the expansion of nodes in the goal's cluster.
-  std::vector<std::int32_t> goal_edge_of;
-  if (!to_goal.empty()) {
-    goal_edge_of.assign(N, -1);
-    for (std::size_t i = 0; i < to_goal.size(); ++i)
-      goal_edge_of[to_goal[i].node] = std::int32_t(i);
-  }
-  struct Item {
-    double f, h;
-    std::uint32_t n;
-    bool operator<(const Item& o) const {  // priority_queue pops the largest: invert
-      return f > o.f || (f == o.f && (h > o.h || (h == o.h && n > o.n)));
+  if (link_.size() < N + 2) link_.resize(N + 2);
+  if (goal_edge_.size() != N) goal_edge_.assign(N, -1);
+  for (std::size_t i = 0; i < to_goal.size(); ++i) goal_edge_[to_goal[i].node] = std::int32_t(i);
+  AbstractProblem p{.planner = *this,
+                    .cap = cap,
+                    .size = q.size,
+                    .S = S,
+                    .G = G,
+                    .start_cell = *sc,
+                    .goal_cell = *gc,
+                    .from_start = &from_start,
+                    .to_goal = &to_goal,
+                    .direct = direct ? &direct_edge : nullptr,
+                    .space = NodeSpace::layer(N + 2, 1, std::uint32_t(w * h), "abstract graph")};
+  const SearchOutcome so = with_listener(obs, [&](auto& l) {
+    if constexpr (std::decay_t<decltype(l)>::kActive) {
+      l.observer()->space(p.space);
+      l.observer()->phase("abstract search");
     }
-  };
-  std::priority_queue<Item> open;
-  std::uint64_t abstract_expanded = 0, abstract_generated = 1;
-  if (obs) obs->phase("abstract search");
-  g[S] = 0;
-  open.push({h_of(S), h_of(S), S});
-  if (obs) {
-    obs->open(desc_of(S), kNoNode, 0, h_of(S));
-    obs->frame();
-  }
-  auto relax = [&](std::uint32_t from, std::uint32_t to, double wgt, std::uint8_t kind,
-                   std::uint32_t index) {
-    if (closed[to]) return;
-    const double ng = g[from] + wgt;
-    if (!(ng < g[to])) return;
-    const bool fresh = g[to] == kInf;
-    g[to] = ng;
-    link[to] = {from, kind, index};
-    const double hh = h_of(to);
-    open.push({ng + hh, hh, to});
-    if (fresh) ++abstract_generated;
-    if (obs) {
-      if (fresh)
-        obs->open(desc_of(to), base_id + from, ng, hh);
-      else
-        obs->relax(base_id + to, base_id + from, ng);
-    }
-  };
-  bool found = false;
-  while (!open.empty()) {
-    const Item it = open.top();
-    open.pop();
-    if (closed[it.n]) continue;
-    closed[it.n] = 1;
-    ++abstract_expanded;
-    if (obs) obs->close(base_id + it.n);
-    if (it.n == G) {
-      found = true;
-      if (obs) obs->frame();
-      break;
-    }
-    if ((abstract_expanded & 1023) == 0 && ctx.cancelled()) {
-      r.cancelled = true;
-      r.message = "cancelled";
-      break;
-    }
-    if (it.n == S) {
-      for (std::uint32_t i = 0; i < from_start.size(); ++i)
-        relax(S, from_start[i].node, from_start[i].weight, 1, i);
-      if (direct) relax(S, G, direct_edge.weight, 3, 0);
-    } else {
-      for (std::uint32_t ei : abs_.adjacent(it.n)) {
-        const auto& e = edges[ei];
-        if (!e.admits(cap, q.size)) continue;
-        relax(it.n, e.a == it.n ? e.b : e.a, e.weight, 0, ei);
-      }
-      if (!goal_edge_of.empty() && goal_edge_of[it.n] >= 0) {
-        const auto gi = std::uint32_t(goal_edge_of[it.n]);
-        relax(it.n, G, to_goal[gi].weight, 2, gi);
-      }
-    }
-    if (obs) obs->frame();
+    return best_first(p, abstract_pool_, abstract_open_, l, ctx, 1024);
+  });
+  for (const TempEdge& t : to_goal) goal_edge_[t.node] = -1;
+  const std::uint64_t abstract_expanded = so.expanded, abstract_generated = so.generated;
+  const bool found = so.stopped;
+  if (so.cancelled) {
+    r.cancelled = true;
+    r.message = "cancelled";
   }
 
   r.expanded = insertion_expanded + abstract_expanded;
@@ -498,25 +464,25 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
 
   // ---- Refinement: the abstract path's edges, in order, as cells (cached paths; no search).
   std::vector<std::uint32_t> hops;
-  for (std::uint32_t n = G; n != S; n = link[n].parent) hops.push_back(n);
+  for (std::uint32_t n = G; n != S; n = abstract_pool_.parent(n)) hops.push_back(n);
   std::reverse(hops.begin(), hops.end());
   std::vector<std::uint32_t> cells = {std::uint32_t(sy * w + sx)};
   std::vector<Vec2> abstract_points = {{sx + 0.5, sy + 0.5}};
   for (std::uint32_t n : hops) {
-    const Link& l = link[n];
+    const Link& l = link_[n];
     std::vector<std::uint32_t> piece;
     switch (l.kind) {
-      case 0: {
-        const auto& e = edges[l.index];
-        const auto p = abs_.path_of(e);
-        piece.assign(p.begin(), p.end());
-        if (e.a != l.parent) std::reverse(piece.begin(), piece.end());
+      case kAbstractEdge: {
+        const auto& e = abs_.edges()[l.index];
+        const auto path = abs_.path_of(e);
+        piece.assign(path.begin(), path.end());
+        if (e.a != abstract_pool_.parent(n)) std::reverse(piece.begin(), piece.end());
         break;
       }
-      case 1:
+      case kStartEdge:
         piece = from_start[l.index].cells;
         break;
-      case 2:
+      case kGoalEdge:
         piece = to_goal[l.index].cells;
         std::reverse(piece.begin(), piece.end());
         break;
@@ -525,11 +491,11 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         break;
     }
     cells.insert(cells.end(), piece.begin() + 1, piece.end());
-    auto [x, y] = pos_of(n);
-    abstract_points.push_back({x + 0.5, y + 0.5});
+    const CellXY c = p.pos(n);
+    abstract_points.push_back({c.x + 0.5, c.y + 0.5});
   }
   r.stats.push_back({"abstract_path_nodes", double(hops.size() + 1)});
-  r.stats.push_back({"abstract_length", g[G]});
+  r.stats.push_back({"abstract_length", abstract_pool_.g_value(G)});
   if (obs) {
     obs->phase("refine");
     obs->mark(Shape::polyline(abstract_points), Role::AbstractPath);
