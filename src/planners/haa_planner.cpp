@@ -1,5 +1,5 @@
 // HAA* queries (see haa.hpp): insertion of start and goal, abstract A* over the edges the agent
-// may use, refinement from cached paths, optional smoothing.
+// may use, refinement from cached paths, optional smoothing; and the registry entry `haa`.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -146,7 +146,9 @@ size_t HaaPlanner::memory_bytes() const {
 
 PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
   const Stopwatch clock;
+  world_.report_blocked(scene, ctx.observer);
   const GridMap& map = world_.map(scene);
+  const Stopwatch build_clock;
   if (!abstraction(map, ctx)) {
     PlanResult r;
     r.cancelled = true;
@@ -155,6 +157,7 @@ PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunCon
     return r;
   }
   const bool built_now = just_built_;
+  const double build_ms = built_now ? build_clock.ms() : 0.0;
   if (ctx.observer && !built_now && opt_.graph != HaaQueryOptions::Graph::None) {
     const CapabilityMask cap =
         query.capability ? query.capability : map.palette().movingai_default_capability();
@@ -164,6 +167,7 @@ PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunCon
       report_graph(ctx.observer, abs_.effective(cap), std::max(1, query.size));
   }
   PlanResult r = this->query(map, query, ctx, built_now);
+  r.prepare_ms = build_ms;  // the abstraction, built once per map
   r.time_ms = clock.ms();
   r.memory_bytes = memory_bytes();
   return r;
@@ -303,6 +307,7 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   const auto sc = cell_of(map, q.start), gc = cell_of(map, q.goal);
   if (!sc || !gc) {
     r.message = outside_reason(map, q.start, q.goal);
+    r.bad_query = true;
     add_build_stats();
     return r;
   }
@@ -524,5 +529,78 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   }
   return r;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Registry entry: haa.
+
+namespace {
+
+void add_haa(Registry& r) {
+  r.add({"haa",
+         "hierarchical",
+         "HAA* (Harabor & Botea 2008): one clearance-annotated abstract graph of square clusters "
+         "for agents of every size up to max_size and every terrain capability; insertion, "
+         "abstract A*, refinement from cached paths. Near-optimal; the abstraction is built on "
+         "the first query and reused while the map is unchanged",
+         false,
+         {ParamDesc::integer("cluster_size",
+                    "Side of the square clusters in cells (the paper uses 10, 15, 20; 16 is the "
+                    "fastest on the dao maps)",
+                    2, 256, "16"),
+          ParamDesc::choice("quality",
+                     "initial: every edge; hq: strongly dominated edges removed (Theorem 6, "
+                     "same optimal abstract paths); lq: clearances truncated to max_size and "
+                     "weakly dominated transitions removed (Theorem 7, smaller, longer paths)",
+                     {"initial", "hq", "lq"}, "hq"),
+          ParamDesc::choice("transitions",
+                     "paper: the first pair of an entrance with maximal clearance; middle: the "
+                     "middle of the run of pairs with maximal clearance; spread: middle plus the "
+                     "entrance's far end on entrances at least half a cluster long",
+                     {"paper", "middle", "spread"}, "middle"),
+          ParamDesc::integer("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2"),
+          ParamDesc::boolean("smoothing", "Shortcut the refined path with octile-canonical stretches",
+                     "false"),
+          ParamDesc::choice("insertion",
+                     "dijkstra: one search per cluster connects start (goal) to every abstract "
+                     "node there; astar: one A* per abstract node (the paper); auto: whichever "
+                     "promises fewer expansions in that cluster",
+                     {"auto", "dijkstra", "astar"}, "auto"),
+          ParamDesc::choice("show_graph",
+                     "What a watched query on an already built abstraction shows of it: all "
+                     "(filter by agent in the view), agent (only what this agent may use), none",
+                     {"all", "agent", "none"}, "all"),
+          circles_param()},
+         [](const ParamSet& ps) {
+           HaaParams p;
+           p.cluster_size = ps.get_int("cluster_size");
+           const std::string q = ps.get("quality");
+           p.quality = q == "initial" ? HaaQuality::Initial
+                       : q == "lq"    ? HaaQuality::Low
+                                      : HaaQuality::High;
+           const std::string t = ps.get("transitions");
+           p.placement = t == "paper"    ? HaaPlacement::Paper
+                         : t == "spread" ? HaaPlacement::Spread
+                                         : HaaPlacement::Middle;
+           p.sizes.clear();
+           for (int s = 1; s <= ps.get_int("max_size"); ++s) p.sizes.push_back(s);
+           HaaQueryOptions o;
+           o.smoothing = ps.get_bool("smoothing");
+           const std::string ins = ps.get("insertion");
+           o.insertion = ins == "dijkstra" ? HaaQueryOptions::Insertion::Dijkstra
+                         : ins == "astar"  ? HaaQueryOptions::Insertion::AStar
+                                           : HaaQueryOptions::Insertion::Auto;
+           const std::string g = ps.get("show_graph");
+           o.graph = g == "all"     ? HaaQueryOptions::Graph::All
+                     : g == "agent" ? HaaQueryOptions::Graph::Agent
+                                    : HaaQueryOptions::Graph::None;
+           return std::make_unique<HaaPlanner>(p, o, GridWorld(ps));
+         }});
+  // HAA* answers Annotated A*'s queries (size and capability) near-optimally.
+  r.set_reference("haa", "annotated-astar");
+}
+
+const PlannerRegistration kRegistration(20, add_haa);
+
+}  // namespace
 
 }  // namespace pl
