@@ -335,35 +335,61 @@ class CircleGraph {
     return std::uint32_t(nodes_.size() - 1);
   }
 
-  // The first circle (internal index) whose interior segment ab enters, or kNoCircle. Circles
+  // A circle (internal index) whose interior segment ab enters, or kNoCircle. Circles
   // skip1 and skip2 are the ones the segment is tangent to at its ends: it cannot enter them.
   // A segment that only grazes a circle passes, unless the grazing point is also on another
   // circle: then it squeezes through the contact point of two touching circles. That includes
   // an end of the segment on its own circle (the tangent there is the contact's common tangent,
   // so the path arrives from one side of the contact and would leave on the other).
+  //
+  // Unwatched, the circles that blocked the latest segments are tried first: neighbouring
+  // bitangents tend to run into the same circles, and any circle that blocks a segment decides
+  // it (the walk would meet that circle too). Watched, the walk runs every time, so the circle
+  // reported with a rejected test is always the first one along the segment.
   std::int32_t blocker(Vec2 a, Vec2 b, std::int32_t skip1, std::int32_t skip2) {
-    ++now_;
-    std::int32_t hit = kNoCircle;
     const Vec2 ab = b - a;
     const double len2 = dot(ab, ab);
+    if (!obs_) {
+      for (std::size_t i = 0; i < recent_.size(); ++i) {
+        const std::int32_t k = recent_[i];
+        if (k == kNoCircle) break;
+        if (k == skip1 || k == skip2 || !blocks(a, ab, len2, std::uint32_t(k))) continue;
+        std::rotate(recent_.begin(), recent_.begin() + long(i), recent_.begin() + long(i) + 1);
+        return k;
+      }
+    }
+    ++now_;
+    std::int32_t hit = kNoCircle;
     grid_.walk(a, b, [&](std::uint32_t k) {
       if (stamp_[k] == now_) return false;
       stamp_[k] = now_;
       if (std::int32_t(k) == skip1 || std::int32_t(k) == skip2) return false;
-      const Circle& c = c_[k];
-      // Squared distances first: most circles along a segment are clearly apart from it.
-      const double u = len2 > 0 ? std::clamp(dot(c.center() - a, ab) / len2, 0.0, 1.0) : 0.0;
-      const Vec2 e = a + ab * u, v = c.center() - e;
-      const double d2 = dot(v, v), far = c.r + kCircleEps;
-      if (d2 > far * far) return false;
-      const double d = std::sqrt(d2);
-      if (d < c.r - kCircleEps || on_other(e, k)) {
-        hit = std::int32_t(k);
-        return true;
-      }
-      return false;
+      if (!blocks(a, ab, len2, k)) return false;
+      hit = std::int32_t(k);
+      return true;
     });
+    if (hit != kNoCircle) {
+      std::copy_backward(recent_.begin(), recent_.end() - 1, recent_.end());
+      recent_[0] = hit;
+    }
     return hit;
+  }
+
+  // Whether the segment from a along ab (len2 = |ab|^2) enters circle k or grazes it at a point
+  // on another circle.
+  bool blocks(Vec2 a, Vec2 ab, double len2, std::uint32_t k) const {
+    const Circle& c = c_[k];
+    // Squared distances first: most circles along a segment are clearly apart from it. Those
+    // apart from its line (by more than the rounding of either test) are apart from the segment
+    // too: no division for them.
+    const double far = c.r + kCircleEps;
+    const double side = cross(c.center() - a, ab);
+    if (side * side > far * far * len2 * (1 + 1e-6)) return false;
+    const double u = len2 > 0 ? std::clamp(dot(c.center() - a, ab) / len2, 0.0, 1.0) : 0.0;
+    const Vec2 e = a + ab * u, v = c.center() - e;
+    const double d2 = dot(v, v);
+    if (d2 > far * far) return false;
+    return std::sqrt(d2) < c.r - kCircleEps || on_other(e, k);
   }
 
   // True when p is within the touching tolerance of a circle other than `except`.
@@ -417,6 +443,12 @@ class CircleGraph {
     std::vector<std::uint32_t> departures;
     for (std::uint32_t b = 0; b < n; ++b) {
       if (b == k) continue;
+      // Known from b's build to have no bitangent with line of sight (most pairs in eager mode):
+      // nothing to compute.
+      if (data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
+        d.los[b] = 0x80;
+        continue;
+      }
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
       const Bitangents bt = bitangents(c_[lo], c_[hi]);
       if (!(bt.ok[0] || bt.ok[2])) {
@@ -609,6 +641,7 @@ class CircleGraph {
   bool start_done_ = false;
   std::vector<std::uint32_t> stamp_;
   std::uint32_t now_ = 0;
+  std::array<std::int32_t, 4> recent_ = {kNoCircle, kNoCircle, kNoCircle, kNoCircle};
   std::uint32_t start_ = 0, goal_ = 0;
   bool cancelled_ = false;
   CircleGraphStats stats_;
