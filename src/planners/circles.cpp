@@ -731,13 +731,14 @@ class CircleProblem {
       return d;
     }
     // "circle 12, cw, arrival": the scene's circle index, as in test tags; cw = increasing angle.
+    // At most 7 + 10 + 5 + 11 characters and the terminator.
     std::array<char, 48>& buf = labels_.emplace_back();
-    std::memcpy(buf.data(), "circle ", 7);
-    char* p = std::to_chars(buf.data() + 7, buf.data() + 18, graph_.scene_index(v.circle)).ptr;
-    const char* tail = v.dir > 0 ? ", cw, " : ", ccw, ";
-    const char* role = v.type == NodeType::Arrival ? "arrival" : "departure";
-    p = std::copy_n(tail, std::strlen(tail), p);
-    std::memcpy(p, role, std::strlen(role) + 1);
+    char* p = std::copy_n("circle ", 7, buf.data());
+    p = std::to_chars(p, p + 10, graph_.scene_index(v.circle)).ptr;
+    for (const char* part :
+         {v.dir > 0 ? ", cw" : ", ccw", v.type == NodeType::Arrival ? ", arrival" : ", departure"})
+      p = std::copy_n(part, std::strlen(part), p);
+    *p = '\0';
     d.label = buf.data();
     return d;
   }
