@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "core/circle_geometry.hpp"
 #include "core/circle_raster.hpp"
@@ -218,6 +219,27 @@ TEST(CircleGeometry, SweepsAndArcs) {
   expect_near(pts.front(), {2, 0});
   expect_near(pts.back(), {0, 2});
   for (size_t i = 1; i < pts.size(); ++i) EXPECT_LE(distance(pts[i - 1], pts[i]), 0.1 + 1e-12);
+}
+
+TEST(CircleGeometry, NormalizeAngleIsFmodBitForBit) {
+  // normalize_angle skips fmod within two turns; bitangent angles and arcs rely on it giving
+  // exactly the fmod result (the sign of zero included).
+  auto by_fmod = [](double a) {
+    a = std::fmod(a, kTwoPi);
+    return a < 0 ? a + kTwoPi : a;
+  };
+  std::vector<double> xs = {0.0, -0.0, kTwoPi, -kTwoPi, 2 * kTwoPi, -2 * kTwoPi,
+                            kPi, -kPi, 1e-300, -1e-300, 1e300,      -1e300};
+  for (double x : {kTwoPi, -kTwoPi, 2 * kTwoPi}) xs.push_back(std::nextafter(x, 0.0));
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> turns(-5 * kTwoPi, 5 * kTwoPi);
+  for (int i = 0; i < 100000; ++i) xs.push_back(turns(rng));
+  for (double x : xs) {
+    const double got = normalize_angle(x), want = by_fmod(x);
+    EXPECT_EQ(got, want) << x;
+    EXPECT_EQ(std::signbit(got), std::signbit(want)) << x;
+  }
+  EXPECT_TRUE(std::isnan(normalize_angle(std::nan(""))));
 }
 
 TEST(CircleGeometry, ArcBlockedByACircle) {

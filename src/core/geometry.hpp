@@ -33,8 +33,13 @@ inline double octile_distance(double dx, double dy) {
   return std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy);
 }
 
-// Wraps an angle into [0, 2*pi).
+// Wraps an angle into [0, 2*pi). Angles less than a turn out of range (nearly all) skip fmod
+// with the same result: fmod returns a itself below a turn, and a - 2 pi exactly below two
+// (Sterbenz), which is what the subtraction gives.
 inline double normalize_angle(double a) {
+  if (a >= 0 && a < kTwoPi) return a;
+  if (a < 0 && a > -kTwoPi) return a + kTwoPi;
+  if (a >= kTwoPi && a < 2 * kTwoPi) return a - kTwoPi;
   a = std::fmod(a, kTwoPi);
   return a < 0 ? a + kTwoPi : a;
 }

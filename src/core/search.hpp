@@ -176,6 +176,15 @@ struct TieLargerG {
   }
 };
 
+// Whether an Order may rank an open node lower after its g decreased. TieLargerG never does (a
+// node's h is fixed, so f and h fall together); an order that prefers the larger g at equal f
+// does when a smaller g's f rounds to the same double. Such an order declares
+// `static constexpr bool kKeyMayWorsen = true;` and the loop re-sifts relaxed entries both ways.
+template <class Order>
+inline constexpr bool order_key_may_worsen = requires {
+  requires Order::kKeyMayWorsen;
+};
+
 // Binary min-heap under Order with each node's position kept in the pool (pass the pool's
 // positions() to every call: a growing pool moves them). Pop is bottom-up (Floyd): the hole
 // walks down along the smaller children and the last entry is sifted up from the leaf, which
@@ -200,6 +209,14 @@ class OpenList {
   }
   // A better key for the entry at heap position i (f and h only ever decrease together).
   void decrease(std::int32_t i, OpenEntry e, std::int32_t* pos) { sift_up(i, e, pos); }
+  // A new key for the entry at heap position i that may also rank lower than the old one (see
+  // order_key_may_worsen): sifts it up or down.
+  void update(std::int32_t i, OpenEntry e, std::int32_t* pos) {
+    if (i > 0 && order_.less(e, heap_[std::size_t((i - 1) >> 1)]))
+      sift_up(i, e, pos);
+    else
+      sift_down(i, e, pos);
+  }
   OpenEntry pop(std::int32_t* pos) {
     OpenEntry* heap = heap_.data();
     const OpenEntry top = heap[0];
@@ -232,6 +249,21 @@ class OpenList {
       heap[i] = heap[up];
       pos[heap[i].node] = i;
       i = up;
+    }
+    heap[i] = e;
+    pos[e.node] = i;
+  }
+
+  void sift_down(std::int32_t i, OpenEntry e, std::int32_t* pos) {
+    OpenEntry* heap = heap_.data();
+    for (;;) {
+      std::int32_t c = 2 * i + 1;
+      if (c >= size_) break;
+      if (c + 1 < size_ && order_.less(heap[c + 1], heap[c])) ++c;
+      if (!order_.less(heap[c], e)) break;
+      heap[i] = heap[c];
+      pos[heap[i].node] = i;
+      i = c;
     }
     heap[i] = e;
     pos[e.node] = i;
@@ -348,6 +380,8 @@ class Reach {
     } else {
       if (pos_[nb] == Pool::kInSlot)
         slot_ = en;
+      else if constexpr (order_key_may_worsen<typename P::Order>)
+        open_.update(pos_[nb], en, pos_);
       else
         open_.decrease(pos_[nb], en, pos_);
       if constexpr (L::kActive) l_.relax(p_.id(nb), std::uint32_t(cur_id_), cost_value(ng));

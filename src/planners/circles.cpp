@@ -1,23 +1,22 @@
 #include "planners/circles.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <array>
+#include <charconv>
 #include <cmath>
+#include <cstring>
+#include <deque>
 #include <limits>
 #include <random>
-#include <unordered_map>
 #include <vector>
 
 #include "core/circle_geometry.hpp"
+#include "core/node_space.hpp"
+#include "core/search.hpp"
 
 namespace pl {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::int32_t kNoCircle = -1;
@@ -127,10 +126,6 @@ struct Node {
   std::uint32_t target = kNoNode;    // Departure: where its surfing edge ends
   std::uint32_t ring_pos = kNoNode;  // Departure: index in its ring
   std::uint32_t hug_to = kNoNode;    // Arrival: the first departure it meets
-  // Search state.
-  double g = kInf;
-  std::uint32_t parent = kNoNode;
-  bool closed = false;
 };
 
 // The departure nodes of one circle and direction, by angle; link i runs from nodes[i] to its
@@ -154,26 +149,16 @@ struct Edge {
   double cost;
 };
 
-struct HeapItem {
-  double f, g;
-  std::uint64_t key;
-  std::uint32_t id;
-};
-// Max-heap order for std::push_heap: the best item (smallest f, then larger g, then smaller
-// key) on top. Keys are canonical, so both modes pop in the same order.
-bool worse(const HeapItem& a, const HeapItem& b) {
-  if (a.f != b.f) return a.f > b.f;
-  if (a.g != b.g) return a.g < b.g;
-  return a.key > b.key;
-}
-
-class CircleSearch {
+// The graph of one query: the grown circles, the nodes created so far and, per circle, its rings
+// and line-of-sight results. Eager mode builds all of it up front (build_all); lazy mode builds
+// it as the search asks for a node's edges (edges). Node ids are creation indices: they differ
+// between the modes, the canonical keys do not.
+class CircleGraph {
  public:
-  CircleSearch(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
-               const CirclePlanOptions& o, const RunContext& ctx)
+  CircleGraph(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
+              const RunContext& ctx)
       : c_(std::move(circles)),
         orig_(std::move(original)),
-        opt_(o),
         ctx_(ctx),
         obs_(ctx.observer),
         start_p_(q.start.position()),
@@ -194,7 +179,7 @@ class CircleSearch {
   }
 
   void build_all() {
-    const auto t0 = Clock::now();
+    const Stopwatch clock;
     if (obs_) obs_->phase("graph: surfing edges");
     for (std::uint32_t k = 0; k < c_.size(); ++k) {
       build(k);
@@ -224,71 +209,65 @@ class CircleSearch {
       report_graph_counters();
       obs_->frame();
     }
-    stats_.build_ms = ms_since(t0);
+    stats_.build_ms = clock.ms();
   }
 
-  // A*; returns the goal's g (infinity when unreachable or cancelled).
-  double search() {
-    if (cancelled_) return kInf;
-    const auto t0 = Clock::now();
-    if (obs_) obs_->phase("search");
-    std::vector<HeapItem> heap;
-    std::vector<Edge> edges;
-    nodes_[start_].g = 0;
-    heap.push_back({h(start_), 0, nodes_[start_].key, start_});
-    ++generated_;
-    if (obs_) obs_->open(desc(start_), kNoNode, 0, h(start_));
-    double found = kInf;
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), worse);
-      const HeapItem top = heap.back();
-      heap.pop_back();
-      Node& cur = nodes_[top.id];
-      if (cur.closed || top.g > cur.g) continue;  // stale entry
-      cur.closed = true;
-      ++expanded_;
-      if (obs_) obs_->close(top.id);
-      if (top.id == goal_) {
-        found = cur.g;
-        if (obs_) obs_->frame();
+  std::uint32_t start() const { return start_; }
+  std::uint32_t goal() const { return goal_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  double h(std::uint32_t id) const { return distance(nodes_[id].p, goal_p_); }
+  bool cancelled() const { return cancelled_; }
+  NodeDesc desc(std::uint32_t id) const {
+    const Node& n = nodes_[id];
+    NodeDesc d;
+    d.id = id;
+    d.x = float(n.p.x);
+    d.y = float(n.p.y);
+    // The heading of travel tells the two nodes of one point (cw and ccw) apart on screen.
+    if (n.circle != kNoCircle) d.heading = float(normalize_angle(n.angle + n.dir * kPi / 2));
+    return d;
+  }
+  // The circle's index in the scene (what tags and labels name).
+  std::uint32_t scene_index(std::int32_t circle) const { return orig_[size_t(circle)]; }
+
+  // Edges of a node; in lazy mode this is where the graph is built.
+  void edges(std::uint32_t id, std::vector<Edge>& out) {
+    switch (nodes_[id].type) {
+      case NodeType::Start:
+        start_edges();
+        for (std::uint32_t t : start_targets_) out.push_back({t, cost(id, t)});
         break;
-      }
-      if ((expanded_ & 255) == 0 && ctx_.cancelled()) {
-        cancelled_ = true;
+      case NodeType::Goal:
         break;
-      }
-      edges.clear();
-      expand(top.id, edges);
-      const double g = nodes_[top.id].g;  // expand() may have grown nodes_: no references kept
-      for (const Edge& e : edges) {
-        if (obs_ && opt_.mark_searched_edges) obs_->mark(edge_shape(top.id, e.to), Role::Candidate);
-        Node& n = nodes_[e.to];
-        const double ng = g + e.cost;
-        if (n.closed || ng >= n.g) continue;
-        const bool first = n.g == kInf;
-        n.g = ng;
-        n.parent = top.id;
-        heap.push_back({ng + h(e.to), ng, n.key, e.to});
-        std::push_heap(heap.begin(), heap.end(), worse);
-        if (first) ++generated_;
-        if (obs_) {
-          if (first)
-            obs_->open(desc(e.to), top.id, ng, h(e.to));
-          else
-            obs_->relax(e.to, top.id, ng);
+      case NodeType::Arrival:
+        hug(id);
+        if (nodes_[id].hug_state == 1)
+          out.push_back({nodes_[id].hug_to, cost(id, nodes_[id].hug_to)});
+        break;
+      case NodeType::Departure: {
+        const Node& y = nodes_[id];
+        out.push_back({y.target, cost(id, y.target)});
+        const std::uint32_t k = std::uint32_t(y.circle);
+        const int r = y.dir > 0 ? 0 : 1;
+        const std::uint32_t pos = y.ring_pos;
+        if (link(k, r, pos)) {
+          const Ring& ring = data_[k].ring[r];
+          const std::uint32_t to = ring.nodes[next_index(ring.nodes.size(), pos, r)];
+          out.push_back({to, cost(id, to)});
         }
+        break;
       }
-      if (obs_) obs_->frame();
     }
-    stats_.search_ms = ms_since(t0);
-    return found;
   }
 
-  // The path as pieces: consecutive arcs on one circle merged, empty pieces dropped.
-  std::vector<PathPiece> pieces() const {
-    std::vector<std::uint32_t> chain;
-    for (std::uint32_t v = goal_; v != kNoNode; v = nodes_[v].parent) chain.push_back(v);
-    std::reverse(chain.begin(), chain.end());
+  Shape edge_shape(std::uint32_t from, std::uint32_t to) const {
+    const PathPiece p = piece(from, to);
+    return p.kind == PathPiece::Kind::Arc ? Shape::arc(p.arc) : Shape::segment(p.line.a, p.line.b);
+  }
+
+  // The path along `chain` (node ids from the start to the goal) as pieces: consecutive arcs on
+  // one circle merged, empty pieces dropped.
+  std::vector<PathPiece> pieces(const std::vector<std::uint32_t>& chain) const {
     std::vector<PathPiece> out;
     for (size_t i = 1; i < chain.size(); ++i) {
       PathPiece p = piece(chain[i - 1], chain[i]);
@@ -321,11 +300,8 @@ class CircleSearch {
     s.nodes = nodes_.size();
     return s;
   }
-  std::uint64_t expanded() const { return expanded_; }
-  std::uint64_t generated() const { return generated_; }
-  bool cancelled() const { return cancelled_; }
   std::size_t memory_bytes() const {
-    std::size_t b = nodes_.capacity() * sizeof(Node) + key_.size() * 32 + grid_.memory_bytes();
+    std::size_t b = nodes_.capacity() * sizeof(Node) + grid_.memory_bytes();
     for (const CircleData& d : data_)
       b += sizeof(CircleData) + d.los.capacity() + d.overlaps.capacity() * 4 +
            (d.ring[0].nodes.capacity() + d.ring[1].nodes.capacity()) * 5;
@@ -342,10 +318,12 @@ class CircleSearch {
            (departure ? 1 : 0) + 2;
   }
 
+  // Every key is created exactly once, so no lookup is needed: build(k) runs once per circle
+  // and makes k's departure nodes and the arrival nodes at the far ends of k's surfing edges
+  // (keyed by the pair seen from k, which build(b) never uses), start_edges() runs once and
+  // makes the start's arrival nodes.
   std::uint32_t add_node(std::uint64_t k, NodeType type, std::int32_t circle, Vec2 p, double angle,
                          int dir) {
-    auto [it, inserted] = key_.try_emplace(k, std::uint32_t(nodes_.size()));
-    if (!inserted) return it->second;
     Node n;
     n.p = p;
     n.angle = angle;
@@ -354,51 +332,64 @@ class CircleSearch {
     n.dir = std::int8_t(dir);
     n.type = type;
     nodes_.push_back(n);
-    return it->second;
+    return std::uint32_t(nodes_.size() - 1);
   }
 
-  NodeDesc desc(std::uint32_t id) const {
-    const Node& n = nodes_[id];
-    NodeDesc d;
-    d.id = id;
-    d.x = float(n.p.x);
-    d.y = float(n.p.y);
-    // The heading of travel tells the two nodes of one point (cw and ccw) apart on screen.
-    if (n.circle != kNoCircle) d.heading = float(normalize_angle(n.angle + n.dir * kPi / 2));
-    return d;
-  }
-
-  double h(std::uint32_t id) const { return distance(nodes_[id].p, goal_p_); }
-
-  // The first circle (internal index) whose interior segment ab enters, or kNoCircle. Circles
+  // A circle (internal index) whose interior segment ab enters, or kNoCircle. Circles
   // skip1 and skip2 are the ones the segment is tangent to at its ends: it cannot enter them.
   // A segment that only grazes a circle passes, unless the grazing point is also on another
   // circle: then it squeezes through the contact point of two touching circles. That includes
   // an end of the segment on its own circle (the tangent there is the contact's common tangent,
   // so the path arrives from one side of the contact and would leave on the other).
+  //
+  // Unwatched, the circles that blocked the latest segments are tried first: neighbouring
+  // bitangents tend to run into the same circles, and any circle that blocks a segment decides
+  // it (the walk would meet that circle too). Watched, the walk runs every time, so the circle
+  // reported with a rejected test is always the first one along the segment.
   std::int32_t blocker(Vec2 a, Vec2 b, std::int32_t skip1, std::int32_t skip2) {
-    ++now_;
-    std::int32_t hit = kNoCircle;
     const Vec2 ab = b - a;
     const double len2 = dot(ab, ab);
+    if (!obs_) {
+      for (std::size_t i = 0; i < recent_.size(); ++i) {
+        const std::int32_t k = recent_[i];
+        if (k == kNoCircle) break;
+        if (k == skip1 || k == skip2 || !blocks(a, ab, len2, std::uint32_t(k))) continue;
+        std::rotate(recent_.begin(), recent_.begin() + long(i), recent_.begin() + long(i) + 1);
+        return k;
+      }
+    }
+    ++now_;
+    std::int32_t hit = kNoCircle;
     grid_.walk(a, b, [&](std::uint32_t k) {
       if (stamp_[k] == now_) return false;
       stamp_[k] = now_;
       if (std::int32_t(k) == skip1 || std::int32_t(k) == skip2) return false;
-      const Circle& c = c_[k];
-      // Squared distances first: most circles along a segment are clearly apart from it.
-      const double u = len2 > 0 ? std::clamp(dot(c.center() - a, ab) / len2, 0.0, 1.0) : 0.0;
-      const Vec2 e = a + ab * u, v = c.center() - e;
-      const double d2 = dot(v, v), far = c.r + kCircleEps;
-      if (d2 > far * far) return false;
-      const double d = std::sqrt(d2);
-      if (d < c.r - kCircleEps || on_other(e, k)) {
-        hit = std::int32_t(k);
-        return true;
-      }
-      return false;
+      if (!blocks(a, ab, len2, k)) return false;
+      hit = std::int32_t(k);
+      return true;
     });
+    if (hit != kNoCircle) {
+      std::copy_backward(recent_.begin(), recent_.end() - 1, recent_.end());
+      recent_[0] = hit;
+    }
     return hit;
+  }
+
+  // Whether the segment from a along ab (len2 = |ab|^2) enters circle k or grazes it at a point
+  // on another circle.
+  bool blocks(Vec2 a, Vec2 ab, double len2, std::uint32_t k) const {
+    const Circle& c = c_[k];
+    // Squared distances first: most circles along a segment are clearly apart from it. Those
+    // apart from its line (by more than the rounding of either test) are apart from the segment
+    // too: no division for them.
+    const double far = c.r + kCircleEps;
+    const double side = cross(c.center() - a, ab);
+    if (side * side > far * far * len2 * (1 + 1e-6)) return false;
+    const double u = len2 > 0 ? std::clamp(dot(c.center() - a, ab) / len2, 0.0, 1.0) : 0.0;
+    const Vec2 e = a + ab * u, v = c.center() - e;
+    const double d2 = dot(v, v);
+    if (d2 > far * far) return false;
+    return std::sqrt(d2) < c.r - kCircleEps || on_other(e, k);
   }
 
   // True when p is within the touching tolerance of a circle other than `except`.
@@ -452,6 +443,12 @@ class CircleSearch {
     std::vector<std::uint32_t> departures;
     for (std::uint32_t b = 0; b < n; ++b) {
       if (b == k) continue;
+      // Known from b's build to have no bitangent with line of sight (most pairs in eager mode):
+      // nothing to compute.
+      if (data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
+        d.los[b] = 0x80;
+        continue;
+      }
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
       const Bitangents bt = bitangents(c_[lo], c_[hi]);
       if (!(bt.ok[0] || bt.ok[2])) {
@@ -619,36 +616,6 @@ class CircleSearch {
     return distance(a.p, b.p);
   }
 
-  // Edges of a node; in lazy mode this is where the graph is built.
-  void expand(std::uint32_t id, std::vector<Edge>& out) {
-    switch (nodes_[id].type) {
-      case NodeType::Start:
-        start_edges();
-        for (std::uint32_t t : start_targets_) out.push_back({t, cost(id, t)});
-        break;
-      case NodeType::Goal:
-        break;
-      case NodeType::Arrival:
-        hug(id);
-        if (nodes_[id].hug_state == 1)
-          out.push_back({nodes_[id].hug_to, cost(id, nodes_[id].hug_to)});
-        break;
-      case NodeType::Departure: {
-        const Node& y = nodes_[id];
-        out.push_back({y.target, cost(id, y.target)});
-        const std::uint32_t k = std::uint32_t(y.circle);
-        const int r = y.dir > 0 ? 0 : 1;
-        const std::uint32_t pos = y.ring_pos;
-        if (link(k, r, pos)) {
-          const Ring& ring = data_[k].ring[r];
-          const std::uint32_t to = ring.nodes[next_index(ring.nodes.size(), pos, r)];
-          out.push_back({to, cost(id, to)});
-        }
-        break;
-      }
-    }
-  }
-
   PathPiece piece(std::uint32_t from, std::uint32_t to) const {
     const Node &a = nodes_[from], &b = nodes_[to];
     PathPiece p;
@@ -662,30 +629,164 @@ class CircleSearch {
     return p;
   }
 
-  Shape edge_shape(std::uint32_t from, std::uint32_t to) const {
-    const PathPiece p = piece(from, to);
-    return p.kind == PathPiece::Kind::Arc ? Shape::arc(p.arc) : Shape::segment(p.line.a, p.line.b);
-  }
-
   std::vector<Circle> c_;
   std::vector<std::uint32_t> orig_;
-  CirclePlanOptions opt_;
   RunContext ctx_;
   SearchObserver* obs_;
   Vec2 start_p_, goal_p_;
   CircleGrid grid_;
   std::vector<CircleData> data_;
   std::vector<Node> nodes_;
-  std::unordered_map<std::uint64_t, std::uint32_t> key_;
   std::vector<std::uint32_t> start_targets_;
   bool start_done_ = false;
   std::vector<std::uint32_t> stamp_;
   std::uint32_t now_ = 0;
+  std::array<std::int32_t, 4> recent_ = {kNoCircle, kNoCircle, kNoCircle, kNoCircle};
   std::uint32_t start_ = 0, goal_ = 0;
-  std::uint64_t expanded_ = 0, generated_ = 0;
   bool cancelled_ = false;
   CircleGraphStats stats_;
 };
+
+// The open list's order: smaller f, then larger g, then the smaller canonical key. Keys make
+// the order total and independent of node ids, so eager and lazy mode pop the same nodes in
+// the same order. g is read from the pool and the key from the graph through pointers to the
+// containers, which stay valid while both grow.
+class CircleOrder {
+ public:
+  // A relaxed node keeps its h; when its smaller g gives a sum that rounds to the same f, the
+  // node ranks lower than before (larger g first), so the heap re-sifts it both ways.
+  static constexpr bool kKeyMayWorsen = true;
+
+  CircleOrder(const NodePool<double>* pool, const std::vector<Node>* nodes)
+      : pool_(pool), nodes_(nodes) {}
+  bool less(OpenEntry a, OpenEntry b) const {
+    if (a.f != b.f) return a.f < b.f;
+    const double ga = pool_->g(a.node), gb = pool_->g(b.node);
+    if (ga != gb) return ga > gb;
+    return (*nodes_)[a.node].key < (*nodes_)[b.node].key;
+  }
+
+ private:
+  const NodePool<double>* pool_;
+  const std::vector<Node>* nodes_;
+};
+
+// The circle graph as a problem of the search machinery (core/search.hpp). Ids are the graph's
+// node ids; lazy mode creates nodes while expanding, so the pool grows with the graph.
+class CircleProblem {
+ public:
+  using Cost = double;
+  using Order = CircleOrder;
+  // The next-pop slot is not exact under this order: an arc of no length (an arrival node and
+  // a departure node at the same point) gives a successor the f and g of its parent, and then
+  // the keys decide against nodes already open.
+  static constexpr bool kFastSlot = false;
+  static constexpr bool kGrowing = true;
+
+  CircleProblem(CircleGraph& graph, bool lazy, bool mark_edges)
+      : graph_(graph),
+        lazy_(lazy),
+        mark_edges_(mark_edges),
+        h0_(std::max(graph.h(graph.start()), 1e-9)) {}
+
+  std::uint32_t start() const { return graph_.start(); }
+  std::size_t node_bound() const { return graph_.nodes().size(); }
+  void evaluate(std::uint32_t n, double g, double& f, double& h) const {
+    h = graph_.h(n);
+    f = g + h;
+  }
+  bool stop(std::uint32_t n) const { return n == graph_.goal(); }
+  // Lazy mode: how close the best open node is to the goal. Eager mode reported its progress
+  // while building the graph, and the search after it is short.
+  float progress(const OpenEntry& top) const {
+    return lazy_ ? float(std::clamp(1.0 - double(top.h) / h0_, 0.0, 1.0)) : -1.0f;
+  }
+
+  template <class Out>
+  void expand(std::uint32_t n, double g, Out& out) {
+    auto& l = out.listener();
+    // Whatever the expansion builds (lazy mode's tests and counters) follows the node's close.
+    if constexpr (std::decay_t<decltype(l)>::kActive) l.flush();
+    edges_.clear();
+    graph_.edges(n, edges_);
+    for (const Edge& e : edges_) {
+      if constexpr (std::decay_t<decltype(l)>::kActive) {
+        if (mark_edges_) {
+          l.flush();
+          l.observer()->mark(graph_.edge_shape(n, e.to), Role::Candidate);
+        }
+      }
+      out.reach(e.to, g + e.cost);
+    }
+  }
+
+  std::uint32_t id(std::uint32_t n) const { return n; }
+  // Node events are batched, so a label must outlive the call: each one is kept until the
+  // search ends (one per node opened, watched searches only).
+  NodeDesc desc(std::uint32_t n) const {
+    NodeDesc d = graph_.desc(n);
+    const Node& v = graph_.nodes()[n];
+    if (v.type == NodeType::Start || v.type == NodeType::Goal) {
+      d.label = v.type == NodeType::Start ? "start" : "goal";
+      return d;
+    }
+    // "circle 12, cw, arrival": the scene's circle index, as in test tags; cw = increasing angle.
+    // At most 7 + 10 + 5 + 11 characters and the terminator.
+    std::array<char, 48>& buf = labels_.emplace_back();
+    char* p = std::copy_n("circle ", 7, buf.data());
+    p = std::to_chars(p, p + 10, graph_.scene_index(v.circle)).ptr;
+    for (const char* part :
+         {v.dir > 0 ? ", cw" : ", ccw", v.type == NodeType::Arrival ? ", arrival" : ", departure"})
+      p = std::copy_n(part, std::strlen(part), p);
+    *p = '\0';
+    d.label = buf.data();
+    return d;
+  }
+
+ private:
+  CircleGraph& graph_;
+  bool lazy_, mark_edges_;
+  double h0_;
+  std::vector<Edge> edges_;
+  mutable std::deque<std::array<char, 48>> labels_;
+};
+
+// What a search of the graph leaves behind.
+struct CircleSearchResult {
+  SearchOutcome outcome;
+  double length = kInf;              // the goal's g when it was reached
+  std::vector<std::uint32_t> chain;  // the nodes from the start to the goal
+  double ms = 0;
+  std::size_t memory_bytes = 0;  // pool and open list
+};
+
+// A* on the graph (growing it in lazy mode), on the shared best-first loop.
+CircleSearchResult search_graph(CircleGraph& graph, const CirclePlanOptions& opt,
+                                const RunContext& ctx) {
+  CircleSearchResult res;
+  if (graph.cancelled()) {  // during eager construction
+    res.outcome.cancelled = true;
+    return res;
+  }
+  const Stopwatch clock;
+  NodePool<double> pool;
+  OpenList<CircleOrder> open(CircleOrder(&pool, &graph.nodes()));
+  CircleProblem problem(graph, opt.mode == CircleGraphMode::Lazy, opt.mark_searched_edges);
+  res.outcome = with_listener(ctx.observer, [&](auto& l) {
+    if constexpr (std::decay_t<decltype(l)>::kActive) {
+      l.observer()->space(NodeSpace::points(0, 0, "circle graph"));
+      l.observer()->phase("search");
+    }
+    return best_first(problem, pool, open, l, ctx, 256);
+  });
+  if (res.outcome.stopped) {
+    res.length = pool.g_value(res.outcome.last);
+    res.chain = pool.chain(res.outcome.last);
+  }
+  res.ms = clock.ms();
+  res.memory_bytes = pool.memory_bytes() + open.memory_bytes();
+  return res;
+}
 
 // Heading of travel along a piece at parameter `at_end` (false = its start).
 double heading_of(const PathPiece& p, bool at_end) {
@@ -736,7 +837,7 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
 PlanResult plan_among_circles(std::span<const Circle> circles, const Query& query,
                               const CirclePlanOptions& options, const RunContext& ctx,
                               CircleGraphStats* stats_out) {
-  const auto t0 = Clock::now();
+  const Stopwatch clock;
   PlanResult result;
   SearchObserver* obs = ctx.observer;
   const double grow = std::isfinite(query.radius) ? std::max(0.0, query.radius) : 0.0;
@@ -755,7 +856,7 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
   }
   CircleGraphStats stats;
   auto finish = [&](PlanResult& r) -> PlanResult {
-    r.time_ms = ms_since(t0);
+    r.time_ms = clock.ms();
     add_stats(r, stats);
     if (stats_out) *stats_out = stats;
     if (obs) {
@@ -831,27 +932,28 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     obs->frame();
   }
 
-  CircleSearch search(std::move(kept), std::move(kept_index), query, options, ctx);
-  if (options.mode == CircleGraphMode::Eager) search.build_all();
-  const double length = search.search();
-  stats = search.stats();
+  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx);
+  if (options.mode == CircleGraphMode::Eager) graph.build_all();
+  const CircleSearchResult found = search_graph(graph, options, ctx);
+  stats = graph.stats();
+  stats.search_ms = found.ms;
   stats.redundant = std::size_t(std::count(redundant.begin(), redundant.end(), 1));
-  result.expanded = search.expanded();
-  result.generated = search.generated();
-  result.memory_bytes = search.memory_bytes();
-  result.cancelled = search.cancelled();
+  result.expanded = found.outcome.expanded;
+  result.generated = found.outcome.generated;
+  result.memory_bytes = graph.memory_bytes() + found.memory_bytes;
+  result.cancelled = found.outcome.cancelled;
   if (result.cancelled) {
     result.message = "cancelled";
-  } else if (length == kInf) {
+  } else if (!found.outcome.stopped) {
     result.message = "no path: the grown circles wall the goal off from the start";
   } else {
     result.found = true;
-    result.length = length;
-    result.pieces = search.pieces();
+    result.length = found.length;
+    result.pieces = graph.pieces(found.chain);
     result.points = sample_pieces(result.pieces, options.arc_step);
     if (obs) obs->path(result.pieces);
   }
-  if (obs) search.report_graph_counters();
+  if (obs) graph.report_graph_counters();
   return finish(result);
 }
 
