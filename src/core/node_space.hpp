@@ -136,4 +136,9 @@ struct NodeSpace {
   bool operator==(const NodeSpace&) const = default;
 };
 
+// A short name for a heading (radians, 0 = east, clockwise on screen, so pi/2 is south): the
+// compass point for multiples of 45 degrees ("E", "SE", "S", ...), else degrees ("22.5 deg").
+// NaN gives "".
+std::string heading_name(double heading);
+
 }  // namespace pl
