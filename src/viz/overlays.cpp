@@ -329,9 +329,9 @@ std::size_t draw_search_numbers(DrawSink& sink, const FrameState& state, int wid
   const Rgba c = style.colour(StyleItem::ClearanceLabel);
   std::size_t n = 0;
   char buf[64];
-  auto line = [&](double x, double y, int len) {
+  auto line = [&](double x, double y, int len, float size_px) {
     sink.text({x, y}, std::string_view(buf, std::size_t(std::clamp(len, 0, int(sizeof buf) - 1))),
-              c, TextAnchor::Center, options.size_px);
+              c, TextAnchor::Center, size_px);
   };
   for (int y = r.y0; y < r.y1; ++y)
     for (int x = r.x0; x < r.x1; ++x) {
@@ -347,22 +347,26 @@ std::size_t draw_search_numbers(DrawSink& sink, const FrameState& state, int wid
           const NodeState& v = *nodes[k];
           const std::string name = heading_name(t.heading_of(v.desc));
           line(x + 0.5, top + step * double(k),
-               std::snprintf(buf, sizeof buf, "%s g %.1f h %.1f f %.1f", name.c_str(), v.g, v.h, v.f()));
+               std::snprintf(buf, sizeof buf, "%s g %.1f h %.1f f %.1f", name.c_str(), v.g, v.h, v.f()),
+               options.size_px);
         }
         continue;
       }
-      // The cell's best node (its only one for a Cells space); a heading cell names its heading.
+      // The cell's best node (its only one for a Cells space); a heading cell names its heading
+      // after f, a little smaller so the longer line still fits the cell.
       const NodeState* best = nodes.front();
       for (const NodeState* v : nodes)
         if (FrameState::better(*v, *best)) best = v;
-      line(x + 0.5, y + 0.22, std::snprintf(buf, sizeof buf, "g %.1f", best->g));
-      line(x + 0.5, y + 0.5, std::snprintf(buf, sizeof buf, "h %.1f", best->h));
+      const float px = headings ? options.size_px * 0.8f : options.size_px;
+      line(x + 0.5, y + 0.22, std::snprintf(buf, sizeof buf, "g %.1f", best->g), px);
+      line(x + 0.5, y + 0.5, std::snprintf(buf, sizeof buf, "h %.1f", best->h), px);
       if (headings)
         line(x + 0.5, y + 0.78,
              std::snprintf(buf, sizeof buf, "f %.1f %s", best->f(),
-                           heading_name(t.heading_of(best->desc)).c_str()));
+                           heading_name(t.heading_of(best->desc)).c_str()),
+             px);
       else
-        line(x + 0.5, y + 0.78, std::snprintf(buf, sizeof buf, "f %.1f", best->f()));
+        line(x + 0.5, y + 0.78, std::snprintf(buf, sizeof buf, "f %.1f", best->f()), px);
     }
   return n;
 }

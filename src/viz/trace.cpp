@@ -420,14 +420,21 @@ bool Trace::has_headings() const {
 
 std::vector<std::uint32_t> Trace::cell_node_ids(int x, int y, int heading) const {
   std::vector<std::uint32_t> out;
-  for (const NodeSpace& s : spaces_) {
+  // An id counts only if the trace found its node in this very space: a node named before the
+  // space was declared, or of a space declared later over the same ids, is not on the cell.
+  auto add = [&](std::size_t space, std::uint32_t id) {
+    const std::uint32_t index = index_of(id);
+    if (index != kNoNode && node_spaces_[index] == space) out.push_back(id);
+  };
+  for (std::size_t si = 0; si < spaces_.size(); ++si) {
+    const NodeSpace& s = spaces_[si];
     if (x < 0 || y < 0 || x >= s.width || y >= s.height) continue;
     if (s.kind == NodeSpace::Kind::Cells) {
-      if (heading < 0) out.push_back(s.cell_id(x, y));
+      if (heading < 0) add(si, s.cell_id(x, y));
     } else if (s.kind == NodeSpace::Kind::CellHeadings) {
       if (heading >= s.headings) continue;
       for (int i = heading < 0 ? 0 : heading; i < (heading < 0 ? s.headings : heading + 1); ++i)
-        out.push_back(s.heading_id(x, y, i));
+        add(si, s.heading_id(x, y, i));
     }
   }
   return out;

@@ -271,9 +271,9 @@ class Trace {
   std::span<const std::string> labels() const { return labels_; }
   // Whether some declared space gives its nodes headings (the open list's heading column).
   bool has_headings() const;
-  // The ids that stand on cell (x, y) in every declared Cells and CellHeadings space whose map
-  // contains the cell (all k headings, or only `heading` when >= 0). Ids, not nodes: some may
-  // never appear in the trace.
+  // The ids of the trace's nodes that stand on cell (x, y): those the trace found in a declared
+  // Cells or CellHeadings space whose map contains the cell (all k headings, or only `heading`
+  // when >= 0), in space then heading order.
   std::vector<std::uint32_t> cell_node_ids(int x, int y, int heading = -1) const;
 
   std::size_t keyframe_count() const { return keyframes_.size(); }
