@@ -125,7 +125,31 @@ pl::Rgba terrain(const pl::GridMap& map, int x, int y) {
 
 const std::string kSample = PATHLAB_SOURCE_DIR "/assets/sample.json";
 
+// Whether `planner` declares a Cells node space for the map it searches. The app draws a node
+// as a cell only through a declared space; a planner that declares none has its nodes drawn as
+// points, and the tests that look for cells have nothing to check.
+bool declares_cells(const std::string& planner) {
+  pl::Scene s;
+  s.map = pl::GridMap(4, 4);
+  pl::Query q;
+  q.start = {0.5, 0.5, 0};
+  q.goal = {3.5, 3.5, 0};
+  pl::TraceRecorder rec;
+  pl::RunContext ctx;
+  ctx.observer = &rec;
+  pl::Registry::builtin().create(planner)->plan(s, q, ctx);
+  const pl::Trace t = rec.take();
+  for (const pl::NodeSpace& sp : t.spaces())
+    if (sp.kind == pl::NodeSpace::Kind::Cells) return true;
+  return false;
+}
+
 }  // namespace
+
+// Skips a test whose planner declares no Cells space (see declares_cells).
+#define REQUIRE_CELLS_SPACE(planner)                                                        \
+  if (!declares_cells(planner))                                                              \
+  GTEST_SKIP() << (planner) << " declares no node space: its nodes are points, not cells"
 
 TEST(AppScreenshot, SampleSceneShowsTheTerrain) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
@@ -171,11 +195,12 @@ void expect_search_cells(const Shot& shot, const pl::Scene& scene, const std::st
   ASSERT_GE(shot.views.size(), 1u);
   const ViewShot& cam = shot.views[0];
   const pl::Style& style = pl::Style::standard();
-  const int w = scene.map.width();
   std::size_t open = 0, open_ok = 0, closed = 0, closed_ok = 0;
   for (const pl::NodeState& n : cursor.state().nodes()) {
     if (n.status == pl::NodeStatus::Unseen) continue;
-    const int x = int(n.desc.id % std::uint32_t(w)), y = int(n.desc.id / std::uint32_t(w));
+    const auto cell = trace.cell_of(n.desc);
+    ASSERT_TRUE(cell);
+    const int x = cell->x, y = cell->y;
     const auto [sx, sy] = centre(cam, x, y);
     const pl::Rgba want = over(style.colour(pl::Style::role_of(n.status)), terrain(scene.map, x, y));
     const bool ok = near(shot.at(sx, sy), want, 8);
@@ -191,6 +216,7 @@ void expect_search_cells(const Shot& shot, const pl::Scene& scene, const std::st
 
 TEST(AppScreenshot, SearchMidwayShowsOpenAndClosedCells) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  REQUIRE_CELLS_SPACE("astar");
   const pl::Scene scene = pl::load_scene(kSample);
   const Shot shot = take("--scene '" + kSample + "' --planner astar --frame 60", "midway");
   ASSERT_EQ(shot.w, kWidth);
@@ -201,6 +227,7 @@ TEST(AppScreenshot, LargeMapSearchInOnePass) {
   // No circles and no grid lines at this zoom: terrain and search cells are blended in one
   // texture pass (shaders/map.frag); the picture must be the same as layered passes.
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  REQUIRE_CELLS_SPACE("dijkstra");
   const auto file = std::filesystem::temp_directory_path() / "pathlab_shot_large.json";
   {
     std::FILE* f = std::fopen(file.string().c_str(), "w");
@@ -300,6 +327,8 @@ std::unique_ptr<Replay> replay(const pl::Scene& scene, const std::string& planne
 
 TEST(AppScreenshot, TwoViewsComparedWithTheDifferenceOverlay) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  REQUIRE_CELLS_SPACE("astar");
+  REQUIRE_CELLS_SPACE("dijkstra");
   const pl::Scene scene = pl::load_scene(kSample);
   const Shot shot = take("--scene '" + kSample + "' --planner astar --compare dijkstra --frame 40", "compare");
   ASSERT_EQ(shot.w, kWidth);

@@ -1,7 +1,9 @@
 // The desktop app's state and its panels (one function and file per panel, DESIGN.md section 8).
 // The model lives in core/planners/viz/editor; this holds what the UI adds: the open document
 // (editor::Document, so every edit can be undone), one or more map views side by side (each
-// with its own planner, run, trace and camera), the editing tool, and file handling.
+// with its own planner, run, trace and camera), the editing tool, and file handling. Planners
+// come from registry(); what their nodes are comes from the node spaces their traces declare
+// (viz/trace.hpp), never from the planner's name or parameters.
 #pragma once
 
 #include <array>

@@ -43,7 +43,7 @@ struct Rgba {
 };
 
 enum class Layer : std::uint8_t {
-  Terrain,      // the map itself: terrain texture, scene circles
+  Terrain,      // the map itself: terrain texture, scene circles, cells planners report blocked
   Clearance,    // clearance heat map and numbers, grid lines
   Search,       // open / closed / current nodes, parent arrows, g heat, difference overlay
   Shapes,       // what planners test() and mark(): lines of sight, entrances, clusters...
