@@ -236,35 +236,33 @@ struct FakeGraph {
   }
 };
 
-// Every cell of a w x h map, 4-connected; the described positions are cell centres.
-inline FakeGraph cells_graph(int w, int h, std::uint32_t base = 0) {
+// A cols x rows lattice of grid points, 4-connected: point (x, y) has id `id(x, y)` of `space`
+// and is described at (x, y) + offset.
+inline FakeGraph lattice(const NodeSpace& space, int cols, int rows,
+                         const std::function<std::uint32_t(int, int)>& id, Vec2 offset) {
   FakeGraph f;
-  f.space = NodeSpace::cells(w, h, base);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) f.nodes.push_back({f.space.cell_id(x, y), {x + 0.5, y + 0.5}});
+  f.space = space;
+  for (int y = 0; y < rows; ++y)
+    for (int x = 0; x < cols; ++x) f.nodes.push_back({id(x, y), Vec2{double(x), double(y)} + offset});
   f.next.resize(f.nodes.size());
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      if (x + 1 < w) f.add_edge(y * w + x, y * w + x + 1);
-      if (y + 1 < h) f.add_edge(y * w + x, (y + 1) * w + x);
+  for (int y = 0; y < rows; ++y)
+    for (int x = 0; x < cols; ++x) {
+      if (x + 1 < cols) f.add_edge(y * cols + x, y * cols + x + 1);
+      if (y + 1 < rows) f.add_edge(y * cols + x, (y + 1) * cols + x);
     }
   return f;
 }
 
-// Every corner of a w x h map ((w+1) x (h+1) integer points), 4-connected.
+// Every cell of a w x h map; the described positions are cell centres.
+inline FakeGraph cells_graph(int w, int h, std::uint32_t base = 0) {
+  const NodeSpace s = NodeSpace::cells(w, h, base);
+  return lattice(s, w, h, [&](int x, int y) { return s.cell_id(x, y); }, {0.5, 0.5});
+}
+
+// Every corner of a w x h map ((w+1) x (h+1) integer points).
 inline FakeGraph corners_graph(int w, int h, std::uint32_t base = 0) {
-  FakeGraph f;
-  f.space = NodeSpace::corners(w, h, base);
-  const int cw = w + 1, ch = h + 1;
-  for (int y = 0; y < ch; ++y)
-    for (int x = 0; x < cw; ++x) f.nodes.push_back({f.space.corner_id(x, y), {double(x), double(y)}});
-  f.next.resize(f.nodes.size());
-  for (int y = 0; y < ch; ++y)
-    for (int x = 0; x < cw; ++x) {
-      if (x + 1 < cw) f.add_edge(y * cw + x, y * cw + x + 1);
-      if (y + 1 < ch) f.add_edge(y * cw + x, (y + 1) * cw + x);
-    }
-  return f;
+  const NodeSpace s = NodeSpace::corners(w, h, base);
+  return lattice(s, w + 1, h + 1, [&](int x, int y) { return s.corner_id(x, y); }, {0, 0});
 }
 
 // An abstract layer (level 1) of a few nodes in a ring with one chord, named "entrance i" by
