@@ -406,6 +406,18 @@ TEST(NodeSpaces, CellsDrawAsCellsAndCornersAsDotsOnIntersections) {
     EXPECT_EQ(got_open, open);
     EXPECT_EQ(got_closed, closed);
     EXPECT_TRUE(b.triangles.empty());
+    // With the cells in a texture (cell_fills off), cells draw nothing but the current node;
+    // corners are still dots.
+    DrawList textured;
+    o.cell_fills = false;
+    draw_search_state(textured, s, st, o);
+    const DrawBatch& tb = textured.batch(Layer::Search);
+    if (f.space.kind == NodeSpace::Kind::Cells) {
+      ASSERT_EQ(tb.rects.size(), 1u);
+      EXPECT_EQ(tb.rects[0].colour, st.colour(Role::Current));
+    } else {
+      EXPECT_EQ(tb.points.size(), b.points.size());
+    }
     // The search texture holds the cells and nothing of the corners.
     bool any_open = false, any_closed = false;
     const Image img = search_image(s, 6, 4, st, true, true, &any_open, &any_closed);

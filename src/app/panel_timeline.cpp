@@ -41,9 +41,10 @@ void open_list(App& app, const FrameState& s) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         const std::optional<CellXY> cell = t.cell_of(n.desc);
-        // A heading node's cell is its name; the heading has its own column.
+        // A node on a cell is named by its cell (the heading has its own column) unless its
+        // planner named it; others by their label.
         std::string name = t.label_of(n.desc);
-        if (cell && t.heading_index_of(n.desc) >= 0 && n.desc.label == kNoLabel)
+        if (cell && n.desc.label == kNoLabel)
           name = "(" + std::to_string(cell->x) + ", " + std::to_string(cell->y) + ")";
         name += "##o" + std::to_string(i);
         // Clicking an entry centres the views on it.

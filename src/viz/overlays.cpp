@@ -166,11 +166,19 @@ void draw_nodes(DrawSink& sink, const FrameState& state, const Style& style,
     return false;
   };
 
+  // Whether the pass below has anything to draw: not when every node is a Cells node and a
+  // texture shows them (the app's common case, a million nodes a frame otherwise).
+  bool work = false;
+  for (std::size_t si = 0; si < look.size(); ++si)
+    if (t.nodes_in_space(std::uint8_t(si)) > 0)
+      work |= look[si] == NodeLook::Dot || o.cell_fills ||
+              (look[si] == NodeLook::Wedge && o.heading_wedges);
+
   // One pass: a Cells cell holds one node, so open and closed cells never cover each other and
   // need no ordering; the pass is memory-bound on large searches, so a second one would double
   // the cost. Heading nodes also tint their cell once (closed when any heading is), collected
   // here and drawn under the wedges.
-  if (o.open || o.closed) {
+  if ((o.open || o.closed) && work) {
     const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
     bool any_open = false, any_closed = false;
     std::vector<std::pair<std::uint64_t, bool>> tints;  // (cell, closed), heading nodes only

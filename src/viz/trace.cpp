@@ -490,6 +490,8 @@ void Trace::finish() {
                                 std::uint32_t(counter_names_.size()),
                                 std::uint32_t(shapes_.size())});
 
+  space_nodes_.fill(0);
+  for (const std::uint8_t s : node_spaces_) ++space_nodes_[s];
   keyframes_.clear();
   keyframes_.emplace_back();
   max_replay_ = 0;
@@ -530,9 +532,10 @@ std::uint32_t TraceRecorder::node_index(std::uint32_t id) {
   const auto next = std::uint32_t(trace_.node_ids_.size());
   const std::uint32_t i = trace_.ids_.insert(id, next, inserted);
   if (inserted) {
+    const std::uint8_t space = find_space(id);
     trace_.node_ids_.push_back(id);
-    trace_.node_spaces_.push_back(find_space(id));
-    last_desc_.push_back(kNoNode);
+    trace_.node_spaces_.push_back(space);
+    known_.push_back({kNoNode, space});
   }
   return i;
 }
@@ -588,13 +591,13 @@ void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, d
   // The label pointer is valid only during this call: intern its text.
   const std::uint32_t label =
       node.label ? name_index(label_index_, trace_.labels_, node.label) : kNoLabel;
-  const NodeInfo info{node.id,    node.x, node.y, node.heading, node.level,
-                      trace_.node_spaces_[i], 0, label};
-  std::uint32_t d = last_desc_[i];
+  Known& k = known_[i];
+  const NodeInfo info{node.id, node.x, node.y, node.heading, node.level, k.space, 0, label};
+  std::uint32_t d = k.last_desc;
   if (d == kNoNode || !same_desc(trace_.descs_[d], info)) {
     d = std::uint32_t(trace_.descs_.size());
     trace_.descs_.push_back(info);
-    last_desc_[i] = d;
+    k.last_desc = d;
   }
   TraceEvent e;
   e.kind = TraceEvent::Kind::Open;
@@ -696,7 +699,7 @@ Trace TraceRecorder::take() {
   trace_.finish();
   Trace out = std::move(trace_);
   trace_ = Trace();
-  last_desc_.clear();
+  known_.clear();
   phase_index_.clear();
   counter_index_.clear();
   label_index_.clear();

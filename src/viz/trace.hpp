@@ -271,6 +271,8 @@ class Trace {
   std::span<const std::string> labels() const { return labels_; }
   // Whether some declared space gives its nodes headings (the open list's heading column).
   bool has_headings() const;
+  // How many of the trace's nodes are in space `space` (kNoSpace: in none), over the whole trace.
+  std::size_t nodes_in_space(std::uint8_t space) const { return space_nodes_[space]; }
   // The ids of the trace's nodes that stand on cell (x, y): those the trace found in a declared
   // Cells or CellHeadings space whose map contains the cell (all k headings, or only `heading`
   // when >= 0), in space then heading order.
@@ -327,6 +329,7 @@ class Trace {
   std::vector<std::uint32_t> node_ids_;
   std::vector<std::uint8_t> node_spaces_;  // by node index: its space, kNoSpace = none
   std::vector<NodeSpace> spaces_;
+  std::array<std::uint32_t, 256> space_nodes_{};  // nodes per space index, set by finish()
   std::vector<std::string> labels_;
   IdMap ids_;
   std::vector<ShapeRecord> shapes_;
@@ -404,7 +407,12 @@ class TraceRecorder final : public SearchObserver {
   void push_shape(const Shape& shape, Role role, bool is_test, bool ok);
 
   Trace trace_;
-  std::vector<std::uint32_t> last_desc_;  // per node index: its latest description
+  // Per node index, what open() needs at hand: its latest description and its space.
+  struct Known {
+    std::uint32_t last_desc = kNoNode;
+    std::uint8_t space = kNoSpace;
+  };
+  std::vector<Known> known_;
   NameIndex phase_index_, counter_index_, label_index_;
   // The id range of each declared space (end = base + count(), 2^32 for unbounded Points), so
   // a new node finds its space with two comparisons a space; the last hit is tried first.
