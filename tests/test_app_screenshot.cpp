@@ -30,6 +30,7 @@
 #include "viz/trace.hpp"
 
 #ifdef PATHLAB_APP
+#include "fake_planners.hpp"
 
 namespace {
 
@@ -56,7 +57,8 @@ struct Shot {
 
 bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
-Shot take(const std::string& args, const std::string& name) {
+// Runs `app` (the shipped pathlab by default; pathlab_test_app has test planners too).
+Shot take(const std::string& args, const std::string& name, const char* app = PATHLAB_APP) {
   const auto out = std::filesystem::temp_directory_path() / ("pathlab_shot_" + name + ".png");
   std::filesystem::remove(out);
   // Under ASan the GL driver and X libraries leak a few bytes at exit that are not ours; leak
@@ -66,7 +68,7 @@ Shot take(const std::string& args, const std::string& name) {
 #else
   const std::string env;
 #endif
-  const std::string cmd = env + "xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' " + args +
+  const std::string cmd = env + "xvfb-run -a -s '-screen 0 1280x800x24' '" + app + "' " + args +
                           " --size 1280x800 --screenshot '" + out.string() + "' --layout '" +
                           out.string() + ".json' --exit";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
@@ -123,7 +125,31 @@ pl::Rgba terrain(const pl::GridMap& map, int x, int y) {
 
 const std::string kSample = PATHLAB_SOURCE_DIR "/assets/sample.json";
 
+// Whether `planner` declares a Cells node space for the map it searches. The app draws a node
+// as a cell only through a declared space; a planner that declares none has its nodes drawn as
+// points, and the tests that look for cells have nothing to check.
+bool declares_cells(const std::string& planner) {
+  pl::Scene s;
+  s.map = pl::GridMap(4, 4);
+  pl::Query q;
+  q.start = {0.5, 0.5, 0};
+  q.goal = {3.5, 3.5, 0};
+  pl::TraceRecorder rec;
+  pl::RunContext ctx;
+  ctx.observer = &rec;
+  pl::Registry::builtin().create(planner)->plan(s, q, ctx);
+  const pl::Trace t = rec.take();
+  for (const pl::NodeSpace& sp : t.spaces())
+    if (sp.kind == pl::NodeSpace::Kind::Cells) return true;
+  return false;
+}
+
 }  // namespace
+
+// Skips a test whose planner declares no Cells space (see declares_cells).
+#define REQUIRE_CELLS_SPACE(planner)                                                        \
+  if (!declares_cells(planner))                                                              \
+  GTEST_SKIP() << (planner) << " declares no node space: its nodes are points, not cells"
 
 TEST(AppScreenshot, SampleSceneShowsTheTerrain) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
@@ -169,11 +195,12 @@ void expect_search_cells(const Shot& shot, const pl::Scene& scene, const std::st
   ASSERT_GE(shot.views.size(), 1u);
   const ViewShot& cam = shot.views[0];
   const pl::Style& style = pl::Style::standard();
-  const int w = scene.map.width();
   std::size_t open = 0, open_ok = 0, closed = 0, closed_ok = 0;
   for (const pl::NodeState& n : cursor.state().nodes()) {
     if (n.status == pl::NodeStatus::Unseen) continue;
-    const int x = int(n.desc.id % std::uint32_t(w)), y = int(n.desc.id / std::uint32_t(w));
+    const auto cell = trace.cell_of(n.desc);
+    ASSERT_TRUE(cell);
+    const int x = cell->x, y = cell->y;
     const auto [sx, sy] = centre(cam, x, y);
     const pl::Rgba want = over(style.colour(pl::Style::role_of(n.status)), terrain(scene.map, x, y));
     const bool ok = near(shot.at(sx, sy), want, 8);
@@ -189,6 +216,7 @@ void expect_search_cells(const Shot& shot, const pl::Scene& scene, const std::st
 
 TEST(AppScreenshot, SearchMidwayShowsOpenAndClosedCells) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  REQUIRE_CELLS_SPACE("astar");
   const pl::Scene scene = pl::load_scene(kSample);
   const Shot shot = take("--scene '" + kSample + "' --planner astar --frame 60", "midway");
   ASSERT_EQ(shot.w, kWidth);
@@ -199,6 +227,7 @@ TEST(AppScreenshot, LargeMapSearchInOnePass) {
   // No circles and no grid lines at this zoom: terrain and search cells are blended in one
   // texture pass (shaders/map.frag); the picture must be the same as layered passes.
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  REQUIRE_CELLS_SPACE("dijkstra");
   const auto file = std::filesystem::temp_directory_path() / "pathlab_shot_large.json";
   {
     std::FILE* f = std::fopen(file.string().c_str(), "w");
@@ -298,6 +327,8 @@ std::unique_ptr<Replay> replay(const pl::Scene& scene, const std::string& planne
 
 TEST(AppScreenshot, TwoViewsComparedWithTheDifferenceOverlay) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  REQUIRE_CELLS_SPACE("astar");
+  REQUIRE_CELLS_SPACE("dijkstra");
   const pl::Scene scene = pl::load_scene(kSample);
   const Shot shot = take("--scene '" + kSample + "' --planner astar --compare dijkstra --frame 40", "compare");
   ASSERT_EQ(shot.w, kWidth);
@@ -379,6 +410,96 @@ TEST(AppScreenshot, CirclesPathWithArcsAndTheSearchedEdges) {
     }
   EXPECT_GT(candidate, 400u) << rejected;
   EXPECT_LT(rejected, candidate / 20);
+}
+
+TEST(AppScreenshot, HeadingWedgesFromACellsTimesHeadingsSearch) {
+  // A search over cells x 8 headings (a test planner: pathlab_test_app adds it to the app's
+  // registry): every open or closed node is a wedge inside its cell pointing along its heading,
+  // over a faint fill of the cell; the circle's cells, reported blocked, are shaded.
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const auto file = std::filesystem::temp_directory_path() / "pathlab_shot_headings.json";
+  {
+    std::FILE* f = std::fopen(file.string().c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("{\"pathlab_scene\": 1, \"map\": {\"width\": 30, \"height\": 20}, "
+               "\"circles\": [{\"x\": 15, \"y\": 9, \"r\": 4}], "
+               "\"agents\": [{\"name\": \"rover\", \"start\": [3.5, 16.5, 0], "
+               "\"goal\": [26.5, 3.5, 0]}]}\n", f);
+    std::fclose(f);
+  }
+  const pl::Scene scene = pl::load_scene(file.string());
+  pl::TraceRecorder rec;
+  pl::RunContext ctx;
+  ctx.observer = &rec;
+  ASSERT_TRUE(pl::test::HeadingsPlanner(8).plan(scene, pl::Query::from_agent(scene, scene.agents.at(0)), ctx).found);
+  const pl::Trace trace = rec.take();
+  pl::TraceCursor cursor(trace);
+  const std::size_t frame = cursor.last_frame() / 2;
+  cursor.seek(frame);
+  const Shot shot = take("--scene '" + file.string() + "' --planner test-headings --frame " +
+                             std::to_string(frame),
+                         "headings", PATHLAB_TEST_APP);
+  ASSERT_EQ(shot.views.size(), 1u);
+  const ViewShot& v = shot.views[0];
+  EXPECT_EQ(v.planner, "test-headings");
+  EXPECT_EQ(v.frame, frame);
+  ASSERT_GE(v.cam.zoom(), 10.0) << "wedges are drawn once a cell is 10 pixels wide";
+  ASSERT_LT(v.cam.zoom(), 40.0) << "no g, h, f printed over the wedges";
+
+  const pl::Style& style = pl::Style::standard();
+  const pl::FrameState& s = cursor.state();
+  const pl::NodeState* current = s.current();
+  std::size_t wedges = 0, wedges_ok = 0, empty = 0, empty_ok = 0;
+  for (int y = 0; y < scene.map.height(); ++y)
+    for (int x = 0; x < scene.map.width(); ++x) {
+      const auto nodes = s.nodes_at(x, y);
+      if (nodes.empty()) continue;
+      bool closed = false;
+      for (const pl::NodeState* n : nodes) closed |= n->status == pl::NodeStatus::Closed;
+      const pl::Rgba status = style.colour(closed ? pl::Role::Closed : pl::Role::Open);
+      const pl::Rgba under = over(pl::heading_cell_tint(status), terrain(scene.map, x, y));
+      bool drawn[8] = {};
+      for (const pl::NodeState* n : nodes) {
+        const int i = trace.heading_index_of(n->desc);
+        drawn[i] = true;
+        if (n == current) continue;
+        const double a = trace.heading_of(n->desc);
+        const auto [sx, sy] = pixel(v, {x + 0.5 + 0.3 * std::cos(a), y + 0.5 + 0.3 * std::sin(a)});
+        const pl::Rgba want = over(pl::heading_wedge_colour(style.colour(pl::Style::role_of(n->status))), under);
+        ++wedges;
+        wedges_ok += near(shot.at(sx, sy), want, 10);
+      }
+      if (current && trace.cell_of(current->desc) == pl::CellXY{x, y}) continue;
+      // Where no heading of the cell is, only the cell's fill.
+      for (int i = 0; i < 8; ++i) {
+        if (drawn[i]) continue;
+        const double a = i * pl::kPi / 4;
+        const auto [sx, sy] = pixel(v, {x + 0.5 + 0.3 * std::cos(a), y + 0.5 + 0.3 * std::sin(a)});
+        ++empty;
+        empty_ok += near(shot.at(sx, sy), under, 10);
+      }
+    }
+  ASSERT_GT(wedges, 100u);
+  ASSERT_GT(empty, 100u);
+  EXPECT_GT(wedges_ok, wedges * 90 / 100) << wedges_ok << " of " << wedges;
+  EXPECT_GT(empty_ok, empty * 90 / 100) << empty_ok << " of " << empty;
+
+  // The cells the planner reported blocked by the circle are shaded over the terrain.
+  const std::vector<std::uint8_t> mask =
+      pl::circle_cell_mask(scene.map.width(), scene.map.height(), scene.circles);
+  std::size_t blocked = 0, blocked_ok = 0;
+  for (int y = 0; y < scene.map.height(); ++y)
+    for (int x = 0; x < scene.map.width(); ++x) {
+      if (!mask[std::size_t(y * scene.map.width() + x)]) continue;
+      // Sample near a corner of the cell, away from the circle's outline where possible.
+      const auto [sx, sy] = centre(v, x, y);
+      const pl::Rgba disc = style.colour(pl::Role::Obstacle);
+      const pl::Rgba want = over(disc, over(pl::blocked_cell_colour(style), terrain(scene.map, x, y)));
+      ++blocked;
+      blocked_ok += near(shot.at(sx, sy), want, 12);
+    }
+  ASSERT_GT(blocked, 20u);
+  EXPECT_GT(blocked_ok, blocked * 80 / 100) << blocked_ok << " of " << blocked;
 }
 
 #endif  // PATHLAB_APP

@@ -45,11 +45,15 @@ struct Recorded {
   PlanResult result;
 };
 
+// A grid planner's run, recorded. The grid planners declare the map's Cells space themselves
+// (planners/grid_search); declaring it here as well keeps these viewer tests about the viewer:
+// a planner's declaration of the same range simply replaces this one.
 Recorded record(const Scene& scene, const std::string& planner, Pose start, Pose goal) {
   Query q;
   q.start = start;
   q.goal = goal;
   TraceRecorder rec;
+  rec.space(NodeSpace::cells(scene.map.width(), scene.map.height()));
   RunContext ctx;
   ctx.observer = &rec;
   Recorded r;
@@ -244,7 +248,7 @@ TEST(Draw, GImageColoursGridNodesAndIgnoresOthers) {
   std::size_t coloured = 0;
   for (int y = 0; y < 10; ++y)
     for (int x = 0; x < 16; ++x) {
-      const NodeState* n = st.node_by_id(std::uint32_t(y * 16 + x));
+      const NodeState* n = st.best_at(x, y);
       if (n && std::isfinite(n->g)) {
         EXPECT_EQ(img.at(x, y), ColourMap::ordered().at(n->g / top)) << x << "," << y;
         ++coloured;
@@ -254,42 +258,57 @@ TEST(Draw, GImageColoursGridNodesAndIgnoresOthers) {
     }
   EXPECT_GT(coloured, 20u);
 
-  // Ids that are not cell indices of this map, or whose position is elsewhere, are ignored.
+  // Only nodes that stand on a cell of this map through their declared space are coloured,
+  // wherever their description puts them; ids are never read as cells.
   TraceRecorder rec;
-  NodeDesc far{16 * 10 + 3, 0.5f, 0.5f};  // id past the map
-  NodeDesc liar{5, 9.5f, 9.5f};           // id of cell (5, 0) but placed at (9, 9)
-  NodeDesc corner{2, 2.0f, 0.0f};         // a corner point, not a centre
-  NodeDesc abstract{4, 4.5f, 0.5f};       // right cell, abstract level
-  abstract.level = 1;
-  NodeDesc good{6, 6.5f, 0.5f};
-  for (const NodeDesc& d : {far, liar, corner, abstract, good}) rec.open(d, kNoNode, 3, 0);
+  const NodeSpace cells = NodeSpace::cells(16, 10);                       // ids 0..159
+  const NodeSpace corners = NodeSpace::corners(16, 10, 1000);             // 17 x 11 corners
+  const NodeSpace other_map = NodeSpace::cells(8, 8, 2000);               // another map's cells
+  const NodeSpace headings = NodeSpace::cell_headings(16, 10, 4, 3000);   // 4 headings a cell
+  for (const NodeSpace& sp : {cells, corners, other_map, headings}) rec.space(sp);
+  NodeDesc undeclared{16 * 10 + 3, 0.5f, 0.5f};      // no space: a free point
+  NodeDesc cell{cells.cell_id(5, 0), 9.5f, 9.5f};   // cell (5, 0), whatever its position says
+  NodeDesc corner{corners.corner_id(2, 0), 2.0f, 0.0f};
+  NodeDesc elsewhere{other_map.cell_id(6, 0), 6.5f, 0.5f};
+  rec.open(undeclared, kNoNode, 3, 0);
+  rec.open(cell, kNoNode, 3, 0);
+  rec.open(corner, kNoNode, 3, 0);
+  rec.open(elsewhere, kNoNode, 3, 0);
+  // Two headings of cell (9, 4): the cell shows the better (smaller) g.
+  rec.open(NodeDesc{headings.heading_id(9, 4, 1)}, kNoNode, 6, 0);
+  rec.open(NodeDesc{headings.heading_id(9, 4, 3)}, kNoNode, 1.5, 0);
   rec.frame();
   const Trace t = rec.take();
   TraceCursor c2(t);
   c2.seek(c2.last_frame());
-  const Image only = g_image(c2.state(), 16, 10);
+  HeatRange r2;
+  const Image only = g_image(c2.state(), 16, 10, {}, &r2);
   std::size_t seen = 0;
   for (std::size_t i = 0; i < only.pixels.size(); i += 4) seen += only.pixels[i + 3] != 0;
-  EXPECT_EQ(seen, 1u);
-  EXPECT_NE(only.at(6, 0).a, 0);
+  EXPECT_EQ(seen, 2u);
+  EXPECT_EQ(r2.hi, 3.0);  // the largest value shown: (5, 0)'s 3, not the worse heading's 6
+  EXPECT_EQ(only.at(5, 0), ColourMap::ordered().at(1.0));
+  EXPECT_EQ(only.at(9, 4), ColourMap::ordered().at(0.5));
 }
 
 // ---- the search-state overlay --------------------------------------------------------------
 
-void expect_nodes_drawn(const DrawList& list, const FrameState& st, int w, int h) {
+void expect_nodes_drawn(const DrawList& list, const FrameState& st) {
   const Style& style = Style::standard();
   const DrawBatch& b = list.batch(Layer::Search);
   CellSet want_open, want_closed;
   for (const NodeState& n : st.nodes()) {
-    const int x = int(n.desc.id) % w, y = int(n.desc.id) / w;
-    if (n.status == NodeStatus::Open) want_open.insert({x, y});
-    if (n.status == NodeStatus::Closed) want_closed.insert({x, y});
+    const auto c = st.trace().cell_of(n.desc);
+    ASSERT_TRUE(c);
+    if (n.status == NodeStatus::Open) want_open.insert({c->x, c->y});
+    if (n.status == NodeStatus::Closed) want_closed.insert({c->x, c->y});
   }
   EXPECT_EQ(cells_of(b, style.colour(Role::Open)), want_open);
   EXPECT_EQ(cells_of(b, style.colour(Role::Closed)), want_closed);
   // The current node: one inset rect in the current colour inside its cell, drawn last.
   ASSERT_NE(st.current(), nullptr);
-  const int cx = int(st.current()->desc.id) % w, cy = int(st.current()->desc.id) / w;
+  const int cx = st.trace().cell_of(st.current()->desc)->x;
+  const int cy = st.trace().cell_of(st.current()->desc)->y;
   ASSERT_FALSE(b.rects.empty());
   const RectPrim& last = b.rects.back();
   EXPECT_EQ(last.colour, style.colour(Role::Current));
@@ -298,7 +317,6 @@ void expect_nodes_drawn(const DrawList& list, const FrameState& st, int w, int h
   EXPECT_GT(last.y0, cy);
   EXPECT_LT(last.y1, cy + 1);
   EXPECT_EQ(count_colour(b, style.colour(Role::Current)), 1u);
-  (void)h;
 }
 
 TEST(Draw, SearchStateMidwayShowsOpenClosedAndCurrent) {
@@ -317,7 +335,7 @@ TEST(Draw, SearchStateMidwayShowsOpenClosedAndCurrent) {
   o.grid_width = 16;
   o.grid_height = 10;
   draw_search_state(list, st, Style::standard(), o);
-  expect_nodes_drawn(list, st, 16, 10);
+  expect_nodes_drawn(list, st);
   EXPECT_TRUE(list.batch(Layer::Path).empty()) << "no path yet";
   EXPECT_TRUE(list.batch(Layer::Shapes).empty())
       << "grid A* reports no shapes for usable endpoints";
@@ -332,12 +350,13 @@ TEST(Draw, SearchStateMidwayShowsOpenClosedAndCurrent) {
   const auto& ab = arrows.batch(Layer::Search).arrows;
   ASSERT_EQ(ab.size(), with_parent);
   for (const ArrowPrim& a : ab) {
-    const NodeState* n = st.node_by_id(std::uint32_t(int(a.y0) * 16 + int(a.x0)));
-    ASSERT_NE(n, nullptr);
-    const NodeState* p = st.parent_of(*n);
+    const auto at = st.nodes_at(int(a.x0), int(a.y0));
+    ASSERT_EQ(at.size(), 1u);
+    const NodeState* p = st.parent_of(*at[0]);
     ASSERT_NE(p, nullptr);
-    EXPECT_NEAR(a.x0 + (p->desc.x - a.x0) * 0.8, a.x1, 1e-5);
-    EXPECT_NEAR(a.y0 + (p->desc.y - a.y0) * 0.8, a.y1, 1e-5);
+    const Vec2 pp = st.trace().position_of(p->desc);
+    EXPECT_NEAR(a.x0 + (pp.x - a.x0) * 0.8, a.x1, 1e-5);
+    EXPECT_NEAR(a.y0 + (pp.y - a.y0) * 0.8, a.y1, 1e-5);
   }
   EXPECT_TRUE(legend_keys(arrows).count(StyleKey::of(StyleItem::ParentArrow).dense()));
 }
@@ -356,7 +375,7 @@ TEST(Draw, SearchStateAtTheEndShowsThePath) {
   o.grid_width = 16;
   o.grid_height = 10;
   draw_search_state(list, st, Style::standard(), o);
-  expect_nodes_drawn(list, st, 16, 10);
+  expect_nodes_drawn(list, st);
   const DrawBatch& p = list.batch(Layer::Path);
   ASSERT_EQ(p.lines.size(), run.result.pieces.size());
   for (std::size_t i = 0; i < p.lines.size(); ++i) {
@@ -374,7 +393,7 @@ TEST(Draw, SearchStateAtTheEndShowsThePath) {
   for (const LinePrim& l : p.lines) deepest = std::max({deepest, l.y0, l.y1});
   EXPECT_GE(deepest, 8.5f);
   // The goal is the node expanded last.
-  EXPECT_EQ(st.current()->desc.id, 2u * 16 + 12);
+  EXPECT_EQ(st.trace().cell_of(st.current()->desc), (CellXY{12, 2}));
   const std::set<std::size_t> used = legend_keys(list);
   EXPECT_TRUE(used.count(StyleKey::of(Role::Path).dense()));
   EXPECT_TRUE(used.count(StyleKey::of(Role::Closed).dense()));
@@ -462,7 +481,7 @@ TEST(Draw, SearchNumbersLabelEverySeenCellInView) {
   // Three lines a cell: g, h and f, and g's is the node's g.
   const DrawBatch& b = list.batch(Layer::Search);
   ASSERT_EQ(b.texts.size(), 3 * seen);
-  const NodeState* goal = cur.state().node_by_id(std::uint32_t(3 * w + 1));
+  const NodeState* goal = cur.state().best_at(1, 3);
   ASSERT_NE(goal, nullptr);
   char want[32];
   std::snprintf(want, sizeof want, "g %.1f", goal->g);
@@ -471,7 +490,7 @@ TEST(Draw, SearchNumbersLabelEverySeenCellInView) {
   EXPECT_TRUE(found) << want;
   // Too many cells in view: nothing (the labels would be unreadable anyway).
   DrawList none;
-  EXPECT_EQ(draw_search_numbers(none, cur.state(), w, h, all, Style::standard(), 2), 0u);
+  EXPECT_EQ(draw_search_numbers(none, cur.state(), w, h, all, Style::standard(), {2}), 0u);
   // Only the cells in view.
   DrawList part;
   EXPECT_LT(draw_search_numbers(part, cur.state(), w, h, MapRect{0, 0, 2, 2}, Style::standard()), seen);
@@ -525,8 +544,10 @@ TEST(Draw, SearchStateCullsToTheVisibleRectangle) {
   draw_search_state(list, st, Style::standard(), o);
   CellSet want;
   for (const NodeState& n : st.nodes()) {
-    const int x = int(n.desc.id) % 16, y = int(n.desc.id) / 16;
-    if (n.status == NodeStatus::Closed && x >= 2 && x <= 5 && y >= 1 && y <= 3) want.insert({x, y});
+    const auto c = st.trace().cell_of(n.desc);
+    ASSERT_TRUE(c);
+    if (n.status == NodeStatus::Closed && c->x >= 2 && c->x <= 5 && c->y >= 1 && c->y <= 3)
+      want.insert({c->x, c->y});
   }
   ASSERT_FALSE(want.empty());
   EXPECT_EQ(cells_of(list.batch(Layer::Search), Style::standard().colour(Role::Closed)), want);
@@ -733,9 +754,9 @@ bool check_difference(const Scene& s, Pose start, Pose goal) {
     std::size_t both = 0;
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
-        const std::uint32_t id = std::uint32_t(y * w + x);
-        const NodeState* na = ca.state().node_by_id(id);
-        const NodeState* nb = cb.state().node_by_id(id);
+        const std::uint32_t id = std::uint32_t(y * w + x);  // a cell index, as the result gives
+        const NodeState* na = ca.state().best_at(x, y);
+        const NodeState* nb = cb.state().best_at(x, y);
         const bool in_a = na && na->status == NodeStatus::Closed;
         const bool in_b = nb && nb->status == NodeStatus::Closed;
         if (in_a && !in_b) only_a.push_back(id);
@@ -794,6 +815,7 @@ TEST(Draw, DifferenceOverlayMatchesBruteForce) {
 
 TEST(Draw, LegendListsExactlyTheUsedRoles) {
   TraceRecorder rec;
+  rec.space(NodeSpace::cells(4, 1));
   rec.open(NodeDesc{0, 0.5f, 0.5f}, kNoNode, 0, 2);
   rec.open(NodeDesc{1, 1.5f, 0.5f}, 0, 1, 1);
   rec.close(0);

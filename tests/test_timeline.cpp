@@ -9,9 +9,13 @@
 namespace pl {
 namespace {
 
+// Grid A*'s search, recorded. Grid planners declare the map's Cells space themselves
+// (planners/grid_search); declaring it here as well keeps these tests about the timeline: the
+// planner's declaration of the same range replaces this one.
 Trace record_astar(const Scene& scene, Query q) {
   auto planner = Registry::builtin().create("astar");
   TraceRecorder rec;
+  rec.space(NodeSpace::cells(scene.map.width(), scene.map.height()));
   RunContext ctx;
   ctx.observer = &rec;
   planner->plan(scene, q, ctx);
@@ -37,21 +41,18 @@ TEST(Timeline, BreakpointFiresOnTheFrameTheNodeIsOpenedOrExpanded) {
   // Every cell the search touches: the break frame is exactly where the status changes.
   for (int y = 0; y < 12; ++y)
     for (int x = 0; x < 20; ++x) {
-      const std::uint32_t id = std::uint32_t(y * 20 + x);
       for (bool on_open : {true, false}) {
-        const NodeBreak b{id, on_open};
+        const CellBreak b{x, y, -1, on_open};
         const auto k = find_break(trace, 0, trace.frame_count() - 1, std::span(&b, 1));
-        // Replay: the first frame where the node is open (or closed).
+        // Replay: the first frame where the cell's node is open (or closed).
         std::optional<std::size_t> expect;
         for (std::size_t f = 1; f < trace.frame_count() && !expect; ++f) {
-          cur.seek(f);
-          const NodeState* n = cur.state().node_by_id(id);
           cur.seek(f - 1);
-          const NodeState* before = cur.state().node_by_id(id);
+          const NodeState* before = cur.state().best_at(x, y);
           const bool was = before && (on_open ? before->status != NodeStatus::Unseen
                                               : before->status == NodeStatus::Closed);
           cur.seek(f);
-          n = cur.state().node_by_id(id);
+          const NodeState* n = cur.state().best_at(x, y);
           const bool is = n && (on_open ? n->status != NodeStatus::Unseen : n->status == NodeStatus::Closed);
           if (is && !was) expect = f;
         }
@@ -61,10 +62,10 @@ TEST(Timeline, BreakpointFiresOnTheFrameTheNodeIsOpenedOrExpanded) {
     }
   EXPECT_GT(checked, 20);
   // The wall is never opened.
-  const NodeBreak wall{std::uint32_t(6 * 20 + 10), true};
+  const CellBreak wall{10, 6, -1, true};
   EXPECT_FALSE(find_break(trace, 0, trace.frame_count() - 1, std::span(&wall, 1)));
   // A search window that ends before the frame does not fire.
-  const NodeBreak goal{std::uint32_t(6 * 20 + 18), false};
+  const CellBreak goal{18, 6, -1, false};
   const auto at = find_break(trace, 0, trace.frame_count() - 1, std::span(&goal, 1));
   ASSERT_TRUE(at);
   EXPECT_FALSE(find_break(trace, 0, *at - 1, std::span(&goal, 1)));

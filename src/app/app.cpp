@@ -12,6 +12,13 @@ namespace pl::app {
 
 namespace fs = std::filesystem;
 
+namespace {
+const Registry* g_registry = nullptr;
+}  // namespace
+
+const Registry& registry() { return g_registry ? *g_registry : Registry::builtin(); }
+void use_registry(const Registry& r) { g_registry = &r; }
+
 const char* tool_name(ToolKind t) {
   switch (t) {
     case ToolKind::Pan: return "Pan";
@@ -34,7 +41,7 @@ Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::str
     : scene_(scene), planner_(std::move(planner)), params_(std::move(params)), agent_(agent) {
   worker_ = std::thread([this, record] {
     try {
-      auto p = Registry::builtin().create(planner_, params_);
+      auto p = registry().create(planner_, params_);
       TraceRecorder recorder;
       RunContext ctx;
       ctx.observer = record ? &recorder : nullptr;
@@ -65,8 +72,8 @@ void Run::join() {
 // ---- View
 
 void View::select_planner(const std::string& name) {
-  const PlannerInfo* info = Registry::builtin().find(name);
-  if (!info) info = &Registry::builtin().all().front();
+  const PlannerInfo* info = registry().find(name);
+  if (!info) info = &registry().all().front();
   planner = info->name;
   params.clear();
   for (const ParamDesc& d : info->params) params[d.name] = d.default_value;
@@ -347,7 +354,7 @@ bool App::poll_runs() {
 void App::update_reference() {
   // A reference is wanted when every view has a fresh run, all for one agent, none optimal,
   // and the first view's planner names an optimal reference.
-  const Registry& reg = Registry::builtin();
+  const Registry& reg = registry();
   std::string want;
   int want_agent = -1;
   bool ok = !views.empty();
@@ -446,11 +453,8 @@ void App::sync_cameras(int from) {
 
 std::optional<std::size_t> App::next_break(const View& v, std::size_t until) const {
   if (!v.cursor || breakpoints.empty()) return std::nullopt;
-  std::vector<NodeBreak> breaks;
-  const int w = scene().map.width();
-  for (const Breakpoint& b : breakpoints)
-    breaks.push_back({std::uint32_t(b.y * w + b.x), b.on_open});
-  return find_break(*v.trace, v.cursor->frame(), std::min(until, v.cursor->last_frame()), breaks);
+  return find_break(*v.trace, v.cursor->frame(), std::min(until, v.cursor->last_frame()),
+                    std::span<const CellBreak>(breakpoints));
 }
 
 void App::tick(double dt) {

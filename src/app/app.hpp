@@ -1,7 +1,9 @@
 // The desktop app's state and its panels (one function and file per panel, DESIGN.md section 8).
 // The model lives in core/planners/viz/editor; this holds what the UI adds: the open document
 // (editor::Document, so every edit can be undone), one or more map views side by side (each
-// with its own planner, run, trace and camera), the editing tool, and file handling.
+// with its own planner, run, trace and camera), the editing tool, and file handling. Planners
+// come from registry(); what their nodes are comes from the node spaces their traces declare
+// (viz/trace.hpp), never from the planner's name or parameters.
 #pragma once
 
 #include <array>
@@ -28,9 +30,19 @@
 #include "planners/planner.hpp"
 #include "viz/draw.hpp"
 #include "viz/overlays.hpp"
+#include "viz/timeline.hpp"
 #include "viz/trace.hpp"
 
 namespace pl::app {
+
+// The registry the app builds its planner menus and runs from: Registry::builtin() unless a
+// program embedding the app (the test build, pathlab_test_app) sets another one before
+// app_main. The registry must outlive the app.
+const Registry& registry();
+void use_registry(const Registry& registry);
+
+// The whole program (command line, window, main loop; app_main.cpp): main() calls it.
+int app_main(int argc, char** argv);
 
 // A planner run on a worker thread. The UI polls finished(); the Trace moves to the view then.
 class Run {
@@ -110,8 +122,8 @@ struct View {
     bool valid = false;
     bool operator==(const HeatKey&) const = default;
   } heat_key;
-  // What the search texture shows (open and closed grid cells of one frame); rebuilt only
-  // when this changes. trace_generation counts traces shown, so a new trace never matches.
+  // What the search texture shows (open and closed nodes standing on cells, one frame); rebuilt
+  // only when this changes. trace_generation counts traces shown, so a new trace never matches.
   std::uint64_t trace_generation = 0;
   struct SearchKey {
     std::uint64_t generation = 0;
@@ -121,7 +133,6 @@ struct View {
     bool valid = false;
     bool operator==(const SearchKey&) const = default;
   } search_key;
-  bool search_texture_ok = false;
   bool search_has_open = false, search_has_closed = false;  // for the legend
 
   void select_planner(const std::string& name);
@@ -179,15 +190,6 @@ struct App {
     bool operator==(const DiffKey&) const = default;
   } diff_key;
   std::array<ClosedDifference, 2> diff_views;  // what view A / view B expanded alone
-  // Cells the scene's circles block in the grid, by rule (centre, touch), for the overlay;
-  // recomputed when the map or the circles change.
-  struct CircleCells {
-    std::uint64_t uid = 0, version = 0;
-    std::vector<Circle> circles;
-    std::vector<CellXY> cells;
-    bool valid = false;
-  };
-  std::array<CircleCells, 2> circle_cells;
   bool auto_rerun = true;       // re-run stale views as soon as the document changes (live)
   bool compare_figures = false; // the compare table also lists every planner figure
   // The optimal answer to what the views ask, when no view's planner is optimal but the
@@ -257,12 +259,9 @@ struct App {
   bool playing = false;
   float fps = 30;
   double play_accum = 0;
-  // Breakpoints: stop playing when this cell is opened / expanded.
-  struct Breakpoint {
-    int x = 0, y = 0;
-    bool on_open = false;  // false: on expansion
-    bool operator==(const Breakpoint&) const = default;
-  };
+  // Breakpoints: stop playing when a node of this cell (or one heading of it) is opened /
+  // expanded; resolved through each view's trace's node spaces (viz/timeline.hpp).
+  using Breakpoint = CellBreak;
   std::vector<Breakpoint> breakpoints;
 
   // Files.

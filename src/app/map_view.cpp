@@ -10,7 +10,6 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
-#include "core/circle_raster.hpp"
 #include "viz/image.hpp"
 #include "viz/overlays.hpp"
 #include "viz/style.hpp"
@@ -313,40 +312,18 @@ void map_view_input(App& app) {
 
 namespace {
 
-// Open and closed nodes of `state` as one texel per grid cell in the style's colours (what
-// draw_search_state's per-cell rectangles would paint), or nullopt when some open or closed
-// node is not a grid cell: such frames keep the vector path.
-std::optional<Image> search_cells_image(const FrameState& state, int width, int height,
-                                        const Style& style, bool open, bool closed,
-                                        bool& any_open, bool& any_closed) {
-  any_open = any_closed = false;
-  Image image(width, height);
-  const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
-  for (const NodeState& n : state.nodes()) {
-    const bool is_open = n.status == NodeStatus::Open, is_closed = n.status == NodeStatus::Closed;
-    if (!(is_open && open) && !(is_closed && closed)) continue;
-    const auto cell = node_cell(n, width, height);
-    if (!cell) return std::nullopt;
-    image.set(cell->x, cell->y, is_open ? open_c : closed_c);
-    (is_open ? any_open : any_closed) = true;
-  }
-  return image;
-}
-
-// Keeps the view's search texture in step with the frame on screen; true when it shows that
-// frame's open and closed cells.
+// Keeps the view's search texture (open and closed nodes that stand on cells, search_image) in
+// step with the frame on screen; true when it shows that frame.
 bool update_search_texture(View& v, const GridMap& map, const Style& style, bool open, bool closed) {
   if (!v.renderer) return false;
   const View::SearchKey key{v.trace_generation, v.cursor->frame(), map.width(), map.height(),
                             open, closed, true};
   if (!(key == v.search_key)) {
-    auto image = search_cells_image(v.cursor->state(), map.width(), map.height(), style, open,
-                                    closed, v.search_has_open, v.search_has_closed);
-    v.search_texture_ok = image.has_value();
-    if (image) v.renderer->set_search(*image);
+    v.renderer->set_search(search_image(v.cursor->state(), map.width(), map.height(), style, open,
+                                        closed, &v.search_has_open, &v.search_has_closed));
     v.search_key = key;
   }
-  return v.search_texture_ok;
+  return true;
 }
 
 void build_tool_preview(const App& app, DrawList& dl, const Style& style) {
@@ -395,33 +372,6 @@ void build_tool_preview(const App& app, DrawList& dl, const Style& style) {
   }
 }
 
-// The grid cells the scene's circles block for view v's planner, if it has the "circles"
-// parameter and does not ignore them (grid planners: see planners/grid_world.hpp).
-const std::vector<CellXY>* blocked_by_circles(App& app, const View& v) {
-  const Scene& scene = app.scene();
-  if (scene.circles.empty()) return nullptr;
-  auto it = v.params.find("circles");
-  if (it == v.params.end() || (it->second != "centre" && it->second != "touch")) return nullptr;
-  const bool touch = it->second == "touch";
-  App::CircleCells& c = app.circle_cells[touch ? 1 : 0];
-  if (!c.valid || c.uid != scene.map.uid() || c.version != scene.map.version() ||
-      c.circles != scene.circles) {
-    c.cells.clear();
-    CircleRasterOptions o;
-    o.rule = touch ? CircleRasterRule::Touch : CircleRasterRule::Centre;
-    const std::vector<std::uint8_t> mask =
-        circle_cell_mask(scene.map.width(), scene.map.height(), scene.circles, o);
-    for (int y = 0; y < scene.map.height(); ++y)
-      for (int x = 0; x < scene.map.width(); ++x)
-        if (mask[std::size_t(y) * std::size_t(scene.map.width()) + std::size_t(x)]) c.cells.push_back({x, y});
-    c.uid = scene.map.uid();
-    c.version = scene.map.version();
-    c.circles = scene.circles;
-    c.valid = true;
-  }
-  return &c.cells;
-}
-
 }  // namespace
 
 void map_view_build(App& app) {
@@ -450,14 +400,6 @@ void map_view_build(App& app) {
     const MapRect visible{r.x0, r.y0, r.x1, r.y1};
     if (app.grid_lines && v.camera.zoom() >= 8)
       draw_grid_lines(dl, map.width(), map.height(), visible, style);
-    // Cells the circles block for this view's grid planner, under the circles themselves.
-    if (const std::vector<CellXY>* cells = blocked_by_circles(app, v); cells && dl.wants(Layer::Terrain)) {
-      dl.set_layer(Layer::Terrain);
-      const Rgba c = style.colour(Role::Obstacle).with_alpha(110);
-      for (const CellXY& k : *cells)
-        if (visible.overlaps_cell(k.x, k.y)) dl.cell(k.x, k.y, c);
-      if (!cells->empty()) dl.uses(StyleKey::of(Role::Obstacle));
-    }
     draw_scene_circles(dl, scene.circles, style);
     if (app.show_clearance && v.camera.zoom() >= 20) {
       const ClearanceGrid& grid =
@@ -477,30 +419,47 @@ void map_view_build(App& app) {
         const Agent& a = scene.agents[std::size_t(v.agent)];
         o.agent = SearchDrawOptions::AgentFilter{scene.capability_of(a), a.size};
       }
-      // Grid searches: open and closed cells come from a texture uploaded only when the frame
-      // changes, not one rectangle per cell each frame.
+      // Nodes on cells (Cells, and the cells of heading nodes) come from a texture uploaded
+      // only when the frame changes, not one rectangle per cell each frame; heading wedges,
+      // corners and free points are primitives (wedges only once a cell is big enough to hold
+      // them legibly).
       const bool textured = update_search_texture(v, map, style, o.open, o.closed);
       if (v.renderer) v.renderer->show_search = textured;
       if (textured) {
         dl.set_layer(Layer::Search);
         if (v.search_has_closed) dl.uses(StyleKey::of(Role::Closed));
         if (v.search_has_open) dl.uses(StyleKey::of(Role::Open));
-        o.open = o.closed = false;
+        o.cell_fills = false;
       }
+      o.heading_wedges = v.camera.zoom() >= 10;
       // Each view marks what it expanded and the other did not.
       if (diff) draw_closed_difference(dl, app.diff_views[vi], map.width(), style, visible);
       draw_search_state(dl, v.cursor->state(), style, o);
-      if (app.show_search_numbers && v.camera.zoom() >= 40)
-        draw_search_numbers(dl, v.cursor->state(), map.width(), map.height(), visible, style, 4096,
-                            float(std::min(14.0, v.camera.zoom() / 4.5)));
+      if (app.show_search_numbers && v.camera.zoom() >= 40) {
+        SearchNumberOptions numbers;
+        numbers.size_px = float(std::min(14.0, v.camera.zoom() / 4.5));
+        // A line a heading needs a cell about 150 pixels wide.
+        numbers.every_heading = v.camera.zoom() >= 150;
+        if (numbers.every_heading) numbers.size_px = float(std::min(13.0, v.camera.zoom() / 14));
+        draw_search_numbers(dl, v.cursor->state(), map.width(), map.height(), visible, style, numbers);
+      }
     } else {
       if (v.renderer) v.renderer->show_search = false;
       if (v.result.found && run_fits) draw_path(dl, v.result.pieces, style);
     }
     dl.set_layer(Layer::ToolPreview);
-    for (const App::Breakpoint& b : app.breakpoints)
-      dl.rect_outline({double(b.x), double(b.y)}, {b.x + 1.0, b.y + 1.0},
-                      style.colour(b.on_open ? Role::Open : Role::Current), 3.f);
+    for (const App::Breakpoint& b : app.breakpoints) {
+      const Rgba c = style.colour(b.on_open ? Role::Open : Role::Current);
+      dl.rect_outline({double(b.x), double(b.y)}, {b.x + 1.0, b.y + 1.0}, c, 3.f);
+      // A breakpoint on one heading shows it, as the space of this view's trace names it.
+      if (b.heading >= 0 && v.cursor)
+        for (const NodeSpace& sp : v.cursor->trace().spaces())
+          if (sp.kind == NodeSpace::Kind::CellHeadings && b.heading < sp.headings) {
+            draw_heading_wedge(dl, {b.x, b.y}, sp.heading_of_index(b.heading), sp.headings,
+                               c.with_alpha(120), 1.0);
+            break;
+          }
+    }
     for (std::size_t i = 0; i < scene.agents.size(); ++i) {
       AgentDrawOptions o;
       o.selected = int(i) == app.agent;

@@ -39,7 +39,7 @@ const std::vector<Preset>& presets() {
 }
 
 bool preset_available(const Preset& p) {
-  const Registry& reg = Registry::builtin();
+  const Registry& reg = registry();
   for (std::size_t i = 0; i < p.planners.size(); ++i) {
     const PlannerInfo* info = reg.find(p.planners[i]);
     if (!info) return false;
@@ -179,14 +179,32 @@ void cell_menu(App& app) {
     if (app.menu_cell) {
       const editor::Cell c = *app.menu_cell;
       ImGui::TextDisabled("cell (%d, %d)", c.x, c.y);
-      for (bool on_open : {true, false}) {
-        const App::Breakpoint b{c.x, c.y, on_open};
+      // A toggle for breakpoint b, labelled `label`.
+      auto toggle = [&](const App::Breakpoint& b, const char* label) {
         auto it = std::find(app.breakpoints.begin(), app.breakpoints.end(), b);
         const bool has = it != app.breakpoints.end();
-        const char* label = on_open ? "Stop when opened" : "Stop when expanded";
         if (ImGui::MenuItem(label, nullptr, has)) {
           if (has) app.breakpoints.erase(it);
           else app.breakpoints.push_back(b);
+        }
+      };
+      // Headings the active view's search gives this cell (a cells x headings space).
+      int headings = 0;
+      const NodeSpace* space = nullptr;
+      if (app.view().cursor)
+        for (const NodeSpace& sp : app.view().cursor->trace().spaces())
+          if (sp.kind == NodeSpace::Kind::CellHeadings && c.x < sp.width && c.y < sp.height)
+            headings = sp.headings, space = &sp;
+      for (bool on_open : {true, false}) {
+        const char* what = on_open ? "opened" : "expanded";
+        toggle(App::Breakpoint{c.x, c.y, -1, on_open},
+               (std::string("Stop when ") + (headings ? "any heading is " : "") + what).c_str());
+        if (headings && ImGui::BeginMenu(on_open ? "Stop when one heading is opened"
+                                                 : "Stop when one heading is expanded")) {
+          for (int i = 0; i < headings; ++i)
+            toggle(App::Breakpoint{c.x, c.y, i, on_open},
+                   (std::to_string(i) + ": " + heading_name(space->heading_of_index(i))).c_str());
+          ImGui::EndMenu();
         }
       }
       if (ImGui::MenuItem("Centre here")) {
@@ -371,7 +389,7 @@ void panel_compare(App& app) {
       double best = 0, optimum = 0;
       for (const auto& v : app.views) {
         if (!v->has_run || !v->result.found || app.stale(*v) || v->shown_agent != agent) continue;
-        const PlannerInfo* info = Registry::builtin().find(v->shown_planner);
+        const PlannerInfo* info = registry().find(v->shown_planner);
         if (best == 0 || v->result.length < best) best = v->result.length;
         if (info && info->optimal) optimum = v->result.length;
       }
@@ -395,7 +413,7 @@ void panel_compare(App& app) {
         ImGui::TableNextColumn();
         std::string label = v.has_run ? v.shown_planner : v.planner;
         for (const auto& [k, val] : v.has_run ? v.shown_params : v.params) {
-          const PlannerInfo* info = Registry::builtin().find(v.planner);
+          const PlannerInfo* info = registry().find(v.planner);
           bool non_default = true;
           if (info)
             for (const ParamDesc& d : info->params)

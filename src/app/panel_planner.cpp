@@ -58,7 +58,7 @@ void section_planner(App& app) {
       }
     }
     View& view = app.view();
-    const Registry& reg = Registry::builtin();
+    const Registry& reg = registry();
     if (ImGui::BeginCombo("planner", view.planner.c_str())) {
       for (const PlannerInfo& p : reg.all()) {
         if (ImGui::Selectable(p.name.c_str(), p.name == view.planner)) view.select_planner(p.name);

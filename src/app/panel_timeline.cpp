@@ -3,6 +3,7 @@
 // Locked views move together (App::seek_all).
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include <imgui.h>
@@ -18,11 +19,16 @@ void open_list(App& app, const FrameState& s) {
   const std::vector<const NodeState*> list = s.open_list(1000);
   ImGui::Text("open list (%llu, best first)", (unsigned long long)s.counters().open);
   if (list.empty()) return;
-  if (ImGui::BeginTable("##open", 4,
+  // Nodes are named through their node space (or the planner's own label); a search whose nodes
+  // have headings gets a column for them, so eight headings of one cell are eight distinct rows.
+  const Trace& t = s.trace();
+  const bool headings = t.has_headings();
+  if (ImGui::BeginTable("##open", headings ? 5 : 4,
                         ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV,
                         {0, 160})) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("node");
+    if (headings) ImGui::TableSetupColumn("heading");
     ImGui::TableSetupColumn("g");
     ImGui::TableSetupColumn("h");
     ImGui::TableSetupColumn("f");
@@ -34,12 +40,21 @@ void open_list(App& app, const FrameState& s) {
         const NodeState& n = *list[std::size_t(i)];
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        char label[64];
-        std::snprintf(label, sizeof label, "(%.1f, %.1f)##o%d", double(n.desc.x), double(n.desc.y), i);
+        const std::optional<CellXY> cell = t.cell_of(n.desc);
+        // A node on a cell is named by its cell (the heading has its own column) unless its
+        // planner named it; others by their label.
+        std::string name = t.label_of(n.desc);
+        if (cell && n.desc.label == kNoLabel)
+          name = "(" + std::to_string(cell->x) + ", " + std::to_string(cell->y) + ")";
+        name += "##o" + std::to_string(i);
         // Clicking an entry centres the views on it.
-        if (ImGui::Selectable(label, false, ImGuiSelectableFlags_SpanAllColumns)) {
-          app.view().camera.center_on({double(n.desc.x), double(n.desc.y)});
+        if (ImGui::Selectable(name.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) {
+          app.view().camera.center_on(t.position_of(n.desc));
           app.sync_cameras(app.active);
+        }
+        if (headings) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(heading_name(t.heading_of(n.desc)).c_str());
         }
         ImGui::TableNextColumn();
         ImGui::Text("%.3f", n.g);
@@ -153,10 +168,11 @@ void section_timeline(App& app) {
       for (const auto& [name, value] : s.named_counters())
         ImGui::Text("%.*s %g", int(name.size()), name.data(), value);
       if (const NodeState* cur = s.current()) {
-        ImGui::Text("expanding (%.1f, %.1f) g %.3f h %.3f f %.3f", double(cur->desc.x),
-                    double(cur->desc.y), cur->g, cur->h, cur->f());
+        const Trace& t = c.trace();
+        ImGui::TextWrapped("expanding %s", t.label_of(cur->desc).c_str());
+        ImGui::Text("  g %.3f h %.3f f %.3f", cur->g, cur->h, cur->f());
         if (const NodeState* p = s.parent_of(*cur))
-          ImGui::Text("  parent (%.1f, %.1f)", double(p->desc.x), double(p->desc.y));
+          ImGui::TextWrapped("  parent %s", t.label_of(p->desc).c_str());
       }
 
       if (!app.breakpoints.empty()) {
@@ -164,7 +180,11 @@ void section_timeline(App& app) {
         ImGui::TextUnformatted("breakpoints (right-click a cell to add)");
         for (std::size_t i = 0; i < app.breakpoints.size(); ++i) {
           const App::Breakpoint& b = app.breakpoints[i];
-          ImGui::Text("(%d, %d) when %s", b.x, b.y, b.on_open ? "opened" : "expanded");
+          if (b.heading >= 0)
+            ImGui::Text("(%d, %d) heading %d when %s", b.x, b.y, b.heading,
+                        b.on_open ? "opened" : "expanded");
+          else
+            ImGui::Text("(%d, %d) when %s", b.x, b.y, b.on_open ? "opened" : "expanded");
           ImGui::SameLine();
           if (ImGui::SmallButton(("remove##bp" + std::to_string(i)).c_str())) {
             app.breakpoints.erase(app.breakpoints.begin() + long(i));

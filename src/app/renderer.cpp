@@ -149,6 +149,13 @@ void MapRenderer::append_batch(const editor::Camera& cam, const DrawBatch& batch
     Vec2 p1 = cam.map_to_screen(to_vec(r.x1, r.y1));
     quad(p0, {p1.x, p0.y}, p1, {p0.x, p1.y}, r.colour);
   }
+  for (const TrianglePrim& t : batch.triangles) {
+    const std::uint32_t col = t.colour.packed();
+    for (const Vec2 m : {to_vec(t.x0, t.y0), to_vec(t.x1, t.y1), to_vec(t.x2, t.y2)}) {
+      const Vec2 p = cam.map_to_screen(m);
+      vertices_.push_back({float(p.x), float(p.y), 0, 0, 0, 0, 0, 0, col});
+    }
+  }
   for (const LinePrim& l : batch.lines)
     thick_line(cam.map_to_screen(to_vec(l.x0, l.y0)), cam.map_to_screen(to_vec(l.x1, l.y1)),
                l.width_px, l.colour);

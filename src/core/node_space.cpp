@@ -33,4 +33,19 @@ std::string NodeSpace::label(std::uint32_t id) const {
   return buf;
 }
 
+std::string heading_name(double heading) {
+  if (std::isnan(heading)) return {};
+  double deg = std::fmod(heading * 180.0 / std::numbers::pi, 360.0);
+  if (deg < 0) deg += 360.0;
+  const double octant = deg / 45.0;
+  if (std::abs(octant - std::round(octant)) < 1e-6) {
+    // Clockwise on screen from east: y grows downward, so a quarter turn is south.
+    static const char* const kNames[8] = {"E", "SE", "S", "SW", "W", "NW", "N", "NE"};
+    return kNames[int(std::round(octant)) % 8];
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g deg", std::round(deg * 10) / 10);
+  return buf;
+}
+
 }  // namespace pl

@@ -16,6 +16,12 @@
 //                 node (NodeDesc::x, y).
 //   Points        `size` free points (size 0 = unbounded: every id from base on); positions
 //                 travel with each node (circle tangent points, continuous poses).
+//
+// How the viewer shows each (viz/trace.hpp resolves a node's space once, viz/overlays.hpp
+// draws): Cells fill their cell; CellHeadings are wedges inside their cell pointing along the
+// heading, over a faint fill of the cell; Corners are dots on grid intersections; Layer and
+// Points nodes are dots at their reported positions. A node in no declared space is a free point
+// too. NodeDesc::label, when given, names a node; label() below is the default.
 #pragma once
 
 #include <cmath>
@@ -135,5 +141,10 @@ struct NodeSpace {
 
   bool operator==(const NodeSpace&) const = default;
 };
+
+// A short name for a heading (radians, 0 = east, clockwise on screen, so pi/2 is south): the
+// compass point for multiples of 45 degrees ("E", "SE", "S", ...), else degrees ("22.5 deg").
+// NaN gives "".
+std::string heading_name(double heading);
 
 }  // namespace pl

@@ -72,6 +72,7 @@ void DrawSink::path_piece(const PathPiece& piece, Rgba colour, float width_px) {
 
 void DrawBatch::clear() {
   rects.clear();
+  triangles.clear();
   lines.clear();
   circles.clear();
   arrows.clear();
@@ -82,7 +83,8 @@ void DrawBatch::clear() {
 }
 
 std::size_t DrawBatch::memory_bytes() const {
-  return rects.capacity() * sizeof(RectPrim) + lines.capacity() * sizeof(LinePrim) +
+  return rects.capacity() * sizeof(RectPrim) + triangles.capacity() * sizeof(TrianglePrim) +
+         lines.capacity() * sizeof(LinePrim) +
          circles.capacity() * sizeof(CirclePrim) + arrows.capacity() * sizeof(ArrowPrim) +
          points.capacity() * sizeof(PointPrim) + texts.capacity() * sizeof(TextPrim) +
          chars.capacity();
@@ -107,6 +109,12 @@ std::size_t DrawList::memory_bytes() const {
 void DrawList::rect(Vec2 min, Vec2 max, Rgba fill) {
   if (DrawBatch* b = target())
     b->rects.push_back({float(min.x), float(min.y), float(max.x), float(max.y), fill});
+}
+
+void DrawList::triangle(Vec2 a, Vec2 b, Vec2 c, Rgba fill) {
+  if (DrawBatch* t = target())
+    t->triangles.push_back({float(a.x), float(a.y), float(b.x), float(b.y), float(c.x),
+                            float(c.y), fill});
 }
 
 void DrawList::line(Vec2 a, Vec2 b, Rgba colour, float width_px) {

@@ -43,7 +43,7 @@ struct Rgba {
 };
 
 enum class Layer : std::uint8_t {
-  Terrain,      // the map itself: terrain texture, scene circles
+  Terrain,      // the map itself: terrain texture, scene circles, cells planners report blocked
   Clearance,    // clearance heat map and numbers, grid lines
   Search,       // open / closed / current nodes, parent arrows, g heat, difference overlay
   Shapes,       // what planners test() and mark(): lines of sight, entrances, clusters...
@@ -125,6 +125,8 @@ class DrawSink {
 
   // A filled axis-aligned rectangle.
   virtual void rect(Vec2 min, Vec2 max, Rgba fill) = 0;
+  // A filled triangle (e.g. a heading wedge inside a cell).
+  virtual void triangle(Vec2 a, Vec2 b, Vec2 c, Rgba fill) = 0;
   virtual void line(Vec2 a, Vec2 b, Rgba colour, float width_px) = 0;
   // Consecutive points joined by lines; `closed` joins the last point to the first.
   virtual void polyline(std::span<const Vec2> points, Rgba colour, float width_px,
@@ -168,6 +170,10 @@ struct RectPrim {
   float x0, y0, x1, y1;
   Rgba colour;
 };
+struct TrianglePrim {
+  float x0, y0, x1, y1, x2, y2;
+  Rgba colour;
+};
 struct LinePrim {
   float x0, y0, x1, y1;
   float width_px;
@@ -200,9 +206,11 @@ struct TextPrim {
   TextAnchor anchor;
 };
 
-// Everything recorded on one layer. Within a vector, later primitives draw on top.
+// Everything recorded on one layer. Within a vector, later primitives draw on top; the
+// vectors draw in the order listed (rects, then triangles, then lines, ...).
 struct DrawBatch {
   std::vector<RectPrim> rects;
+  std::vector<TrianglePrim> triangles;
   std::vector<LinePrim> lines;  // polylines and rectangle outlines become lines
   std::vector<CirclePrim> circles;
   std::vector<ArrowPrim> arrows;
@@ -213,7 +221,7 @@ struct DrawBatch {
 
   std::string_view label(const TextPrim& t) const { return {chars.data() + t.offset, t.length}; }
   std::size_t primitive_count() const {
-    return rects.size() + lines.size() + circles.size() + arrows.size() + points.size() +
+    return rects.size() + triangles.size() + lines.size() + circles.size() + arrows.size() + points.size() +
            texts.size();
   }
   bool empty() const { return primitive_count() == 0 && used.none(); }
@@ -238,6 +246,7 @@ class DrawList final : public DrawSink {
   std::size_t memory_bytes() const;
 
   void rect(Vec2 min, Vec2 max, Rgba fill) override;
+  void triangle(Vec2 a, Vec2 b, Vec2 c, Rgba fill) override;
   void line(Vec2 a, Vec2 b, Rgba colour, float width_px) override;
   void arc(Vec2 centre, double radius, double start, double sweep, Rgba colour,
            float width_px) override;

@@ -27,19 +27,6 @@ Image::Image(int w, int h, Rgba fill) : width(w), height(h) {
   }
 }
 
-std::optional<CellXY> node_cell(const NodeState& node, int width, int height) {
-  if (node.status == NodeStatus::Unseen || node.desc.level != 0) return std::nullopt;
-  // From the position to the cell, then compare ids: no division, which on searches of
-  // hundreds of thousands of nodes was most of an overlay's cost.
-  const float x = node.desc.x, y = node.desc.y;
-  if (!(x > 0 && y > 0 && x < float(width) && y < float(height))) return std::nullopt;  // NaN too
-  const int cx = int(x), cy = int(y);
-  if (x == float(cx) || y == float(cy)) return std::nullopt;  // on a border: not strictly inside
-  if (node.desc.id != std::uint32_t(cy) * std::uint32_t(width) + std::uint32_t(cx))
-    return std::nullopt;
-  return CellXY{cx, cy};
-}
-
 Image terrain_image(const GridMap& map) {
   Image img(map.width(), map.height());
   // One lookup per terrain instead of per cell; ids beyond the palette show as magenta, the
@@ -77,23 +64,60 @@ Image clearance_image(const ClearanceGrid& grid, int width, int height, const He
   return img;
 }
 
+Image search_image(const FrameState& state, int width, int height, const Style& style, bool open,
+                   bool closed, bool* any_open, bool* any_closed) {
+  Image img(width, height);
+  bool saw_open = false, saw_closed = false;
+  const CellIndexer cell(state.trace(), width, height);
+  if (cell.any() && (open || closed)) {
+    const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
+    const Rgba open_tint = heading_cell_tint(open_c), closed_tint = heading_cell_tint(closed_c);
+    for (const NodeState& n : state.nodes()) {
+      const bool is_open = n.status == NodeStatus::Open, is_closed = n.status == NodeStatus::Closed;
+      if (!(is_open && open) && !(is_closed && closed)) continue;
+      const std::int64_t c = cell(n.desc);
+      if (c < 0) continue;
+      const auto i = std::size_t(c);
+      if (!cell.shared(n.desc)) {
+        img.set_index(i, is_open ? open_c : closed_c);
+      } else if (is_closed) {
+        img.set_index(i, closed_tint);
+      } else if (!(img.at_index(i) == closed_tint)) {
+        img.set_index(i, open_tint);  // a closed heading of the same cell wins
+      }
+      (is_open ? saw_open : saw_closed) = true;
+    }
+  }
+  if (any_open) *any_open = saw_open;
+  if (any_closed) *any_closed = saw_closed;
+  return img;
+}
+
 Image g_image(const FrameState& state, int width, int height, const HeatOptions& options,
               HeatRange* range) {
   const ColourMap& cm = options.colours ? *options.colours : ColourMap::ordered();
   Image img(width, height, options.empty);
+  const CellIndexer cell(state.trace(), width, height);
+  if (!cell.any()) {
+    if (range) *range = {0.0, std::max(options.max_value, 0.0)};
+    return img;
+  }
+  // The smallest g a cell's nodes have (its best heading, for cells x headings).
+  std::vector<double> g(std::size_t(width) * std::size_t(height), INFINITY);
+  for (const NodeState& n : state.nodes()) {
+    if (!std::isfinite(n.g)) continue;
+    const std::int64_t c = cell(n.desc);
+    if (c >= 0) g[std::size_t(c)] = std::min(g[std::size_t(c)], n.g);
+  }
   double top = options.max_value;
   if (!(top > 0)) {
     top = 0;
-    for (const NodeState& n : state.nodes())
-      if (std::isfinite(n.g) && node_cell(n, width, height)) top = std::max(top, n.g);
+    for (const double v : g)
+      if (std::isfinite(v)) top = std::max(top, v);
   }
   if (range) *range = {0.0, top};
-  for (const NodeState& n : state.nodes()) {
-    if (!std::isfinite(n.g)) continue;
-    const auto c = node_cell(n, width, height);
-    if (!c) continue;
-    img.set(c->x, c->y, cm.at(top > 0 ? n.g / top : 0.0).with_alpha(options.alpha));
-  }
+  for (std::size_t i = 0; i < g.size(); ++i)
+    if (std::isfinite(g[i])) img.set_index(i, cm.at(top > 0 ? g[i] / top : 0.0).with_alpha(options.alpha));
   return img;
 }
 

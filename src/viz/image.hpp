@@ -3,9 +3,10 @@
 // over [0, width] x [0, height] map units with nearest filtering.
 //
 // terrain_image: the palette's colours. clearance_image: a heat map of a ClearanceGrid.
-// g_image: a heat map of the g values a search has found so far, for the cells whose search
-// node is a grid cell (see node_cell). Heat maps leave cells with nothing to show in the
-// `empty` colour (transparent by default) so they can be laid over the terrain.
+// g_image: a heat map of the g values a search has found so far, for the nodes that stand on a
+// cell through their declared node space (Cells; CellHeadings show their best heading: the
+// smallest g of the cell). Heat maps leave cells with nothing to show in the `empty` colour
+// (transparent by default) so they can be laid over the terrain.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +27,9 @@ struct Image {
 
   Image() = default;
   Image(int w, int h, Rgba fill = {0, 0, 0, 0});
-  Rgba at(int x, int y) const {
-    const std::uint8_t* p = &pixels[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4];
+  Rgba at(int x, int y) const { return at_index(std::size_t(y) * std::size_t(width) + std::size_t(x)); }
+  Rgba at_index(std::size_t i) const {
+    const std::uint8_t* p = &pixels[i * 4];
     return {p[0], p[1], p[2], p[3]};
   }
   void set(int x, int y, Rgba c) { set_index(std::size_t(y) * std::size_t(width) + std::size_t(x), c); }
@@ -63,15 +65,17 @@ Image terrain_image(const GridMap& map);
 Image clearance_image(const ClearanceGrid& grid, int width, int height,
                       const HeatOptions& options = {}, HeatRange* range = nullptr);
 
-// g = 0 is the bottom of the ramp. Nodes that are not grid cells are ignored.
+// Open and closed nodes of `state` that stand on a cell (through their node spaces) as one texel
+// per cell, in the colours draw_search_state gives them with cell_fills on: a Cells node in its
+// status colour, a cell of CellHeadings nodes in the faint heading tint (closed when any of its
+// headings is; the wedges are drawn over it). Other nodes are left to draw_search_state, which
+// draws them as dots. any_open / any_closed tell whether such cells were painted (the legend).
+Image search_image(const FrameState& state, int width, int height, const Style& style, bool open,
+                   bool closed, bool* any_open = nullptr, bool* any_closed = nullptr);
+
+// g = 0 is the bottom of the ramp. Nodes that stand on no cell of a width x height map
+// (corners, abstract layers, free points, spaces over another map) are ignored.
 Image g_image(const FrameState& state, int width, int height, const HeatOptions& options = {},
               HeatRange* range = nullptr);
-
-// The grid cell a search node stands for, if it is one: its id is the cell index y*width + x,
-// it lies on level 0 and its position is strictly inside that cell (grid planners report the
-// centre). The position check keeps planners with other id schemes (corner points, circle
-// tangents, abstract nodes) from being drawn on unrelated cells. Unseen nodes have no position
-// and are never cells. (CellXY is in core/grid.hpp.)
-std::optional<CellXY> node_cell(const NodeState& node, int width, int height);
 
 }  // namespace pl

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <iterator>
@@ -62,10 +63,6 @@ CellRange cells_in(const MapRect& r, int width, int height) {
   return {lo(r.x0, width), lo(r.y0, height), hi(r.x1, width), hi(r.y1, height)};
 }
 
-Vec2 position(const NodeState& n) {
-  return {n.desc.x, n.desc.y};
-}
-
 // The shape itself, or (halo) a wider outline of it behind it.
 void shape_geometry(DrawSink& sink, const Shape& s, Rgba colour, float width_px, bool halo) {
   switch (s.kind) {
@@ -100,40 +97,118 @@ void shape_geometry(DrawSink& sink, const Shape& s, Rgba colour, float width_px,
   }
 }
 
+// How a node is drawn, from its declared space and the map the view shows.
+enum class NodeLook : std::uint8_t { Cell, Wedge, Dot };
+
+// Per space index (kNoSpace included): Cells over this map draw as cells, CellHeadings over it
+// as wedges inside their cell, everything else as a dot at its position.
+std::array<NodeLook, 256> node_looks(const Trace& t, int width, int height) {
+  std::array<NodeLook, 256> look;
+  look.fill(NodeLook::Dot);
+  const auto spaces = t.spaces();
+  for (std::size_t i = 0; i < spaces.size() && i < kMaxSpaces; ++i) {
+    const NodeSpace& s = spaces[i];
+    if (s.width != width || s.height != height || width <= 0) continue;
+    if (s.kind == NodeSpace::Kind::Cells) look[i] = NodeLook::Cell;
+    if (s.kind == NodeSpace::Kind::CellHeadings) look[i] = NodeLook::Wedge;
+  }
+  return look;
+}
+
 void draw_nodes(DrawSink& sink, const FrameState& state, const Style& style,
                 const SearchDrawOptions& o) {
-  const int w = o.grid_width, h = o.grid_height;
-  auto level_ok = [&](const NodeState& n) { return !o.level || n.desc.level == *o.level; };
-  // Emits node n in colour c; false when culled.
-  auto node = [&](const NodeState& n, Rgba c, double inset, float px) {
-    if (const auto cell = node_cell(n, w, h)) {
-      if (o.visible && !o.visible->overlaps_cell(cell->x, cell->y)) return false;
-      sink.cell(cell->x, cell->y, c, inset);
-      return true;
-    }
-    const Vec2 p = position(n);
-    if (o.visible && !o.visible->contains(p)) return false;
-    sink.point(p, c, px);
-    // Nodes that differ only by heading (directional planners) would be one dot; a tick tells
-    // them apart.
-    if (std::isfinite(n.desc.heading))
-      sink.line(p, p + Vec2{std::cos(n.desc.heading), std::sin(n.desc.heading)} * 0.4, c, 1.5f);
-    return true;
+  const Trace& t = state.trace();
+  const std::array<NodeLook, 256> look = node_looks(t, o.grid_width, o.grid_height);
+  auto level_ok = [&](const NodeState& n) { return !o.level || t.level_of(n.desc) == *o.level; };
+  auto cell_visible = [&](CellXY c) { return !o.visible || o.visible->overlaps_cell(c.x, c.y); };
+  // Where parent arrows start and end: a heading node's anchor sits out along its wedge, so
+  // turning on the spot (a parent in the same cell) still shows.
+  auto anchor = [&](const NodeState& n) {
+    const Vec2 p = t.position_of(n.desc);
+    if (look[n.desc.space] != NodeLook::Wedge) return p;
+    const double a = t.heading_of(n.desc);
+    return p + Vec2{std::cos(a), std::sin(a)} * 0.25;
   };
-
-  // One pass: a grid cell holds one node, so open and closed cells never cover each other and
-  // need no ordering; the pass is memory-bound on large searches, so a second one would double
-  // the cost.
-  if (o.open || o.closed) {
-    const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
-    bool any_open = false, any_closed = false;
-    for (const NodeState& n : state.nodes()) {
-      if (n.status == NodeStatus::Open) {
-        if (o.open && level_ok(n)) any_open |= node(n, open_c, 0, o.node_px);
-      } else if (n.status == NodeStatus::Closed) {
-        if (o.closed && level_ok(n)) any_closed |= node(n, closed_c, 0, o.node_px);
+  // Emits node n in colour c (the current node: `current`); false when culled or not drawn.
+  auto node = [&](const NodeState& n, Rgba c, bool current, float px) {
+    switch (look[n.desc.space]) {
+      case NodeLook::Cell: {
+        const CellXY cell = *t.cell_of(n.desc);
+        if (!cell_visible(cell) || (!o.cell_fills && !current)) return false;
+        sink.cell(cell.x, cell.y, c, current ? 0.15 : 0);
+        return true;
+      }
+      case NodeLook::Wedge: {
+        const CellXY cell = *t.cell_of(n.desc);
+        if (!cell_visible(cell)) return false;
+        const NodeSpace& space = *t.space_of(n.desc);
+        if (current && !o.heading_wedges) {
+          sink.cell(cell.x, cell.y, c, 0.15);
+          return true;
+        }
+        if (!o.heading_wedges) return false;
+        draw_heading_wedge(sink, cell, t.heading_of(n.desc), space.headings,
+                           current ? c : heading_wedge_colour(c), current ? 1.0 : 0.85);
+        if (current)
+          sink.rect_outline({cell.x + 0.06, cell.y + 0.06}, {cell.x + 0.94, cell.y + 0.94}, c, 1.5f);
+        return true;
+      }
+      case NodeLook::Dot: {
+        const Vec2 p = t.position_of(n.desc);
+        if (o.visible && !o.visible->contains(p)) return false;
+        sink.point(p, c, px);
+        // Free nodes that differ only by heading would be one dot; a tick tells them apart.
+        if (const double a = t.heading_of(n.desc); std::isfinite(a))
+          sink.line(p, p + Vec2{std::cos(a), std::sin(a)} * 0.4, c, 1.5f);
+        return true;
       }
     }
+    return false;
+  };
+
+  // Whether the pass below has anything to draw: not when every node is a Cells node and a
+  // texture shows them (the app's common case, a million nodes a frame otherwise).
+  bool work = false;
+  for (std::size_t si = 0; si < look.size(); ++si)
+    if (t.nodes_in_space(std::uint8_t(si)) > 0)
+      work |= look[si] == NodeLook::Dot || o.cell_fills ||
+              (look[si] == NodeLook::Wedge && o.heading_wedges);
+
+  // One pass: a Cells cell holds one node, so open and closed cells never cover each other and
+  // need no ordering; the pass is memory-bound on large searches, so a second one would double
+  // the cost. Heading nodes also tint their cell once (closed when any heading is), collected
+  // here and drawn under the wedges.
+  if ((o.open || o.closed) && work) {
+    const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
+    bool any_open = false, any_closed = false;
+    std::vector<std::pair<std::uint64_t, bool>> tints;  // (cell, closed), heading nodes only
+    std::vector<const NodeState*> wedges;
+    for (const NodeState& n : state.nodes()) {
+      const bool is_open = n.status == NodeStatus::Open, is_closed = n.status == NodeStatus::Closed;
+      if (!(is_open && o.open) && !(is_closed && o.closed)) continue;
+      if (!level_ok(n)) continue;
+      if (look[n.desc.space] == NodeLook::Wedge) {
+        const CellXY c = *t.cell_of(n.desc);
+        if (!cell_visible(c)) continue;
+        if (o.cell_fills)
+          tints.emplace_back(std::uint64_t(c.y) * std::uint64_t(o.grid_width) + std::uint64_t(c.x),
+                             is_closed);
+        wedges.push_back(&n);
+        (is_open ? any_open : any_closed) = true;
+        continue;
+      }
+      if (node(n, is_open ? open_c : closed_c, false, o.node_px)) (is_open ? any_open : any_closed) = true;
+    }
+    // Closed sorts after open, so the last entry of a cell says whether any heading is closed.
+    std::sort(tints.begin(), tints.end());
+    for (std::size_t i = 0; i < tints.size(); ++i) {
+      if (i + 1 < tints.size() && tints[i + 1].first == tints[i].first) continue;
+      const auto x = int(tints[i].first % std::uint64_t(o.grid_width));
+      const auto y = int(tints[i].first / std::uint64_t(o.grid_width));
+      sink.cell(x, y, heading_cell_tint(tints[i].second ? closed_c : open_c));
+    }
+    for (const NodeState* n : wedges)
+      node(*n, n->status == NodeStatus::Open ? open_c : closed_c, false, o.node_px);
     if (any_closed) sink.uses(StyleKey::of(Role::Closed));
     if (any_open) sink.uses(StyleKey::of(Role::Open));
   }
@@ -145,7 +220,7 @@ void draw_nodes(DrawSink& sink, const FrameState& state, const Style& style,
       const NodeState* p = state.parent_of(n);
       if (!p || n.status == NodeStatus::Unseen || p->status == NodeStatus::Unseen || !level_ok(n))
         continue;
-      const Vec2 from = position(n), to = position(*p);
+      const Vec2 from = anchor(n), to = anchor(*p);
       const Box b{std::min(from.x, to.x), std::min(from.y, to.y), std::max(from.x, to.x),
                   std::max(from.y, to.y)};
       if (!shows(o.visible, b)) continue;
@@ -158,8 +233,29 @@ void draw_nodes(DrawSink& sink, const FrameState& state, const Style& style,
 
   if (o.current)
     if (const NodeState* cur = state.current(); cur && level_ok(*cur))
-      if (node(*cur, style.colour(Role::Current), 0.15, 2 * o.node_px))
+      if (node(*cur, style.colour(Role::Current), true, 2 * o.node_px))
         sink.uses(StyleKey::of(Role::Current));
+}
+
+// Cells a planner reported it treated as blocked (Role::Obstacle cell marks, e.g. the grid
+// planners' circles rasterised into their grid): shaded cells on Layer::Terrain, under the
+// search, one rectangle each, culled to the view. They are the world the planner searched, not
+// a step's geometry: no halo, no history limit.
+void draw_blocked_cells(DrawSink& sink, const FrameState& state, const Style& style,
+                        const SearchDrawOptions& o) {
+  // Hidden, they stay in the legend (as hidden shapes do) so a viewer can offer them back.
+  const bool hidden = o.hidden_roles.test(std::size_t(Role::Obstacle));
+  const Rgba c = blocked_cell_colour(style);
+  bool any = false;
+  for (const ShapeRecord& r : state.shapes()) {
+    if (!is_blocked_cell(r) || (o.level && r.shape.level != *o.level)) continue;
+    if (o.agent && !r.shape.requirement.admits(o.agent->capability, o.agent->size)) continue;
+    any = true;
+    if (hidden) break;
+    const int x = int(std::floor(r.shape.a.x)), y = int(std::floor(r.shape.a.y));
+    if (!o.visible || o.visible->overlaps_cell(x, y)) sink.cell(x, y, c);
+  }
+  if (any) sink.uses(StyleKey::of(Role::Obstacle));
 }
 
 void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
@@ -167,7 +263,7 @@ void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
   const std::size_t frame = state.frame();
   const Rgba halo = style.colour(StyleItem::ThisFrame);
   for (const ShapeRecord& r : state.shapes()) {
-    if (o.level && r.shape.level != *o.level) continue;
+    if (is_blocked_cell(r) || (o.level && r.shape.level != *o.level)) continue;
     if (o.agent && !r.shape.requirement.admits(o.agent->capability, o.agent->size)) continue;
     if (o.hidden_roles.test(std::size_t(r.role))) {
       sink.uses(StyleKey::of(r.role));
@@ -190,6 +286,20 @@ void draw_shape(DrawSink& sink, const Shape& shape, Rgba colour, float width_px)
   shape_geometry(sink, shape, colour, width_px, false);
 }
 
+void draw_heading_wedge(DrawSink& sink, CellXY cell, double heading, int k, Rgba fill,
+                        double scale) {
+  // k slices tile the cell's inscribed disc; one heading alone gets a third of it.
+  const double half = std::min(kPi / std::max(k, 1), kPi / 3) * scale;
+  const double r = 0.47;
+  const Vec2 c{cell.x + 0.5, cell.y + 0.5};
+  auto rim = [&](double a) { return c + Vec2{std::cos(a), std::sin(a)} * r; };
+  sink.triangle(c, rim(heading - half), rim(heading + half), fill);
+}
+
+bool is_blocked_cell(const ShapeRecord& r) {
+  return !r.is_test && r.role == Role::Obstacle && r.shape.kind == Shape::Kind::Cell;
+}
+
 void draw_path(DrawSink& sink, std::span<const PathPiece> pieces, const Style& style,
                float width_px) {
   if (pieces.empty() || !sink.wants(Layer::Path)) return;
@@ -201,6 +311,10 @@ void draw_path(DrawSink& sink, std::span<const PathPiece> pieces, const Style& s
 
 void draw_search_state(DrawSink& sink, const FrameState& state, const Style& style,
                        const SearchDrawOptions& options) {
+  if (options.blocked_cells && sink.wants(Layer::Terrain)) {
+    sink.set_layer(Layer::Terrain);
+    draw_blocked_cells(sink, state, style, options);
+  }
   if (sink.wants(Layer::Search)) {
     sink.set_layer(Layer::Search);
     draw_nodes(sink, state, style, options);
@@ -213,27 +327,54 @@ void draw_search_state(DrawSink& sink, const FrameState& state, const Style& sty
 }
 
 std::size_t draw_search_numbers(DrawSink& sink, const FrameState& state, int width, int height,
-                                const MapRect& visible, const Style& style, std::size_t max_cells,
-                                float size_px) {
+                                const MapRect& visible, const Style& style,
+                                const SearchNumberOptions& options) {
   if (!sink.wants(Layer::Search) || width <= 0 || height <= 0) return 0;
   const CellRange r = cells_in(visible, width, height);
-  if (r.count() == 0 || r.count() > max_cells) return 0;
+  if (r.count() == 0 || r.count() > options.max_cells) return 0;
   sink.set_layer(Layer::Search);
+  const Trace& t = state.trace();
   const Rgba c = style.colour(StyleItem::ClearanceLabel);
   std::size_t n = 0;
-  char buf[32];
+  char buf[64];
+  auto line = [&](double x, double y, int len, float size_px) {
+    sink.text({x, y}, std::string_view(buf, std::size_t(std::clamp(len, 0, int(sizeof buf) - 1))),
+              c, TextAnchor::Center, size_px);
+  };
   for (int y = r.y0; y < r.y1; ++y)
     for (int x = r.x0; x < r.x1; ++x) {
-      const NodeState* node = state.node_by_id(std::uint32_t(y) * std::uint32_t(width) + std::uint32_t(x));
-      if (!node || node->status == NodeStatus::Unseen || !node_cell(*node, width, height)) continue;
-      const double rows[3] = {node->g, node->h, node->f()};
-      const char* names[3] = {"g", "h", "f"};
-      for (int k = 0; k < 3; ++k) {
-        const int len = std::snprintf(buf, sizeof buf, "%s %.1f", names[k], rows[k]);
-        sink.text({x + 0.5, y + 0.22 + 0.28 * k}, std::string_view(buf, std::size_t(std::max(len, 0))), c,
-                  TextAnchor::Center, size_px);
-      }
+      const std::vector<const NodeState*> nodes = state.nodes_at(x, y);
+      if (nodes.empty()) continue;
       ++n;
+      const bool headings = t.heading_index_of(nodes.front()->desc) >= 0;
+      if (headings && options.every_heading) {
+        // One line a heading, stacked around the cell's centre.
+        const double step = std::min(0.28, 0.9 / double(nodes.size()));
+        const double top = y + 0.5 - step * double(nodes.size() - 1) / 2;
+        for (std::size_t k = 0; k < nodes.size(); ++k) {
+          const NodeState& v = *nodes[k];
+          const std::string name = heading_name(t.heading_of(v.desc));
+          line(x + 0.5, top + step * double(k),
+               std::snprintf(buf, sizeof buf, "%s g %.1f h %.1f f %.1f", name.c_str(), v.g, v.h, v.f()),
+               options.size_px);
+        }
+        continue;
+      }
+      // The cell's best node (its only one for a Cells space); a heading cell names its heading
+      // after f, a little smaller so the longer line still fits the cell.
+      const NodeState* best = nodes.front();
+      for (const NodeState* v : nodes)
+        if (FrameState::better(*v, *best)) best = v;
+      const float px = headings ? options.size_px * 0.8f : options.size_px;
+      line(x + 0.5, y + 0.22, std::snprintf(buf, sizeof buf, "g %.1f", best->g), px);
+      line(x + 0.5, y + 0.5, std::snprintf(buf, sizeof buf, "h %.1f", best->h), px);
+      if (headings)
+        line(x + 0.5, y + 0.78,
+             std::snprintf(buf, sizeof buf, "f %.1f %s", best->f(),
+                           heading_name(t.heading_of(best->desc)).c_str()),
+             px);
+      else
+        line(x + 0.5, y + 0.78, std::snprintf(buf, sizeof buf, "f %.1f", best->f()), px);
     }
   return n;
 }
@@ -365,10 +506,15 @@ void draw_scene_circles(DrawSink& sink, std::span<const Circle> circles, const S
 
 namespace {
 
+// The cells of a width x height map on which some node is closed (a cell of heading nodes
+// counts when any of its headings is), as cell indices, ascending.
 std::vector<std::uint32_t> closed_cells(const FrameState& s, int width, int height) {
   std::vector<std::uint32_t> out;
+  const CellIndexer cell(s.trace(), width, height);
+  if (!cell.any()) return out;
   for (const NodeState& n : s.nodes())
-    if (n.status == NodeStatus::Closed && node_cell(n, width, height)) out.push_back(n.desc.id);
+    if (n.status == NodeStatus::Closed)
+      if (const std::int64_t c = cell(n.desc); c >= 0) out.push_back(std::uint32_t(c));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -394,8 +540,11 @@ ClosedDifference closed_difference(const FrameState& a, const FrameState& b, int
   // linear where sorting hundreds of thousands of ids was the bottleneck.
   std::vector<std::uint8_t> mark(cells, 0);
   auto fill = [&](const FrameState& s, std::uint8_t bit) {
+    const CellIndexer cell(s.trace(), width, height);
+    if (!cell.any()) return;
     for (const NodeState& n : s.nodes())
-      if (n.status == NodeStatus::Closed && node_cell(n, width, height)) mark[n.desc.id] |= bit;
+      if (n.status == NodeStatus::Closed)
+        if (const std::int64_t c = cell(n.desc); c >= 0) mark[std::size_t(c)] |= bit;
   };
   fill(a, 1);
   fill(b, 2);

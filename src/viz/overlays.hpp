@@ -3,9 +3,12 @@
 // duDebugDraw* functions draw a navmesh query. They choose the layer themselves, colour through a
 // Style, tell the sink which legend keys they used, and skip layers the sink does not want.
 //
-// Nothing here knows a planner: search nodes that are grid cells (see node_cell in
-// viz/image.hpp) draw as cells, any other node as a dot at its position, and every shape a
-// planner reported is drawn from its Shape kind and Role alone.
+// Nothing here knows a planner. Search nodes are drawn through the node space the planner
+// declared for them (viz/trace.hpp): nodes of a Cells space fill their cell, nodes of a
+// CellHeadings space are wedges inside their cell (over a faint fill of it), Corners nodes are
+// dots on grid intersections, Layer and Points nodes (and nodes in no declared space) dots at
+// their positions. Every shape a planner reported is drawn from its Shape kind and Role alone;
+// Role::Obstacle cell marks are the cells the planner treated as blocked.
 //
 // Builders that could emit one primitive per cell take the visible map rectangle and emit only
 // what falls inside it, so a zoomed-in view of a 1024x1024 map costs what the screen shows.
@@ -31,8 +34,18 @@ namespace pl {
 // ---- Search state ----------------------------------------------------------------------------
 
 struct SearchDrawOptions {
-  // The map's size, to recognise grid-cell nodes; 0 x 0 draws every node as a dot.
+  // The map the view shows: nodes of Cells and CellHeadings spaces over a map of this size are
+  // drawn as cells and wedges; over another size (or 0 x 0), every node is a dot.
   int grid_width = 0, grid_height = 0;
+  // Cells nodes as filled cells and the faint fill of the cells of heading nodes. Off when a
+  // texture already shows them (search_image in viz/image.hpp); the current node still draws.
+  bool cell_fills = true;
+  // CellHeadings nodes as wedges inside their cells. Off when cells are too small on screen to
+  // show them (the current node then draws as an inset cell).
+  bool heading_wedges = true;
+  // Role::Obstacle cell marks as shaded cells on Layer::Terrain (what the planner treated as
+  // blocked).
+  bool blocked_cells = true;
   // Draw only what overlaps this rectangle; nullopt = everything.
   std::optional<MapRect> visible;
   bool open = true, closed = true, current = true;
@@ -69,6 +82,16 @@ void draw_search_state(DrawSink& sink, const FrameState& state, const Style& sty
 // it stands for). Poses draw as an arrow one cell long along the heading.
 void draw_shape(DrawSink& sink, const Shape& shape, Rgba colour, float width_px);
 
+// A CellHeadings node on the sink's current layer: a wedge (a slice from the cell's centre)
+// pointing along `heading` (radians, 0 = east, clockwise on screen); the k slices of a cell
+// tile its inscribed disc. scale 1 is the whole slice; below 1 narrows it so neighbouring
+// headings stay apart.
+void draw_heading_wedge(DrawSink& sink, CellXY cell, double heading, int k, Rgba fill,
+                        double scale = 0.85);
+
+// A Role::Obstacle cell mark: a cell the planner treated as blocked.
+bool is_blocked_cell(const ShapeRecord& r);
+
 // A path (e.g. a PlanResult's pieces, when nothing was recorded) on Layer::Path in Role::Path.
 void draw_path(DrawSink& sink, std::span<const PathPiece> pieces, const Style& style,
                float width_px = 3);
@@ -83,12 +106,24 @@ struct ClearanceLabelOptions {
   float size_px = 0;       // 0 = the renderer's default
 };
 
-// g, h and f of every open or closed grid cell in view, three small lines per cell, on
-// Layer::Search (for close zooms: a cell must be some 40 pixels wide to read them). Nothing when
-// more than max_cells are visible. Returns the number of cells labelled.
+struct SearchNumberOptions {
+  // More visible cells than this and nothing is emitted.
+  std::size_t max_cells = 4096;
+  float size_px = 10;
+  // Cells of heading nodes: one line per heading seen ("SE g 3.4 h 5.0 f 8.4") instead of the
+  // g, h and f of the cell's best node. For very close zooms (a cell some 150 pixels wide).
+  bool every_heading = false;
+};
+
+// g, h and f of the nodes standing on each visible cell (through their node spaces) that are
+// open or closed, on Layer::Search (for close zooms: a cell must be some 40 pixels wide to read
+// them): three small lines for a Cells node, or for a cell of heading nodes its best node's
+// (smallest f, then larger g) with that node's heading after f, or every heading's line
+// (options.every_heading). Nothing when more than max_cells are visible. Returns the number of
+// cells labelled.
 std::size_t draw_search_numbers(DrawSink& sink, const FrameState& state, int width, int height,
                                 const MapRect& visible, const Style& style,
-                                std::size_t max_cells = 4096, float size_px = 10);
+                                const SearchNumberOptions& options = {});
 
 // The clearance value at the centre of each visible cell, on Layer::Clearance. Returns the
 // number of labels emitted.
@@ -130,7 +165,8 @@ void draw_scene_circles(DrawSink& sink, std::span<const Circle> circles, const S
 // ---- Comparing two searches ------------------------------------------------------------------
 
 // Cells expanded (closed at the frames given) by one grid search and not the other. Only nodes
-// that are grid cells of a width x height map count.
+// standing on cells of a width x height map count (Cells and CellHeadings spaces; a cell of
+// heading nodes counts as expanded when any of its headings is).
 struct ClosedDifference {
   std::vector<std::uint32_t> only_a, only_b;  // cell indices y * width + x, ascending
   std::size_t both = 0;                       // cells closed by both

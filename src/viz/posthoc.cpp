@@ -170,12 +170,22 @@ void write_posthoc(const Trace& trace, std::ostream& out) {
       w.raw("null");
     else
       w.integer(trace.node_id(k.parent));
-    if (k.desc != kNoNode) {
-      const NodeDesc& d = descs[k.desc];
-      w.field("x", d.x);
-      w.field("y", d.y);
-      if (!std::isnan(d.heading)) w.field("heading", d.heading);
-      if (d.level != 0) w.field("level", d.level);
+    // Positions, headings and levels through the node's declared space (a grid node named only
+    // by relax or close still has its cell); a free point has what its description said.
+    NodeInfo d;
+    d.id = trace.node_id(n);
+    d.space = trace.node_space(n);
+    if (k.desc != kNoNode) d = descs[k.desc];
+    if (k.desc != kNoNode || trace.space_of(d)) {
+      const Vec2 p = trace.position_of(d);
+      w.field("x", p.x);
+      w.field("y", p.y);
+      if (const double h = trace.heading_of(d); !std::isnan(h)) w.field("heading", h);
+      if (const int level = trace.level_of(d); level != 0) w.field("level", level);
+    }
+    if (d.label != kNoLabel) {
+      w.key("label");
+      w.string(trace.labels()[d.label]);
     }
     w.field("g", k.g);
     w.field("h", k.h);

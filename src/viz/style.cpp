@@ -49,6 +49,18 @@ const Style& Style::standard() {
   return s;
 }
 
+Rgba heading_cell_tint(Rgba status) {
+  return status.with_alpha(std::uint8_t(status.a / 3));
+}
+
+Rgba heading_wedge_colour(Rgba status) {
+  return status.with_alpha(std::uint8_t(std::min(255, status.a + 80)));
+}
+
+Rgba blocked_cell_colour(const Style& style) {
+  return style.colour(Role::Obstacle).with_alpha(110);
+}
+
 std::vector<LegendEntry> build_legend(const DrawList& list, const Style& style) {
   std::bitset<kStyleKeyCount> used;
   for (std::size_t l = 0; l < kLayerCount; ++l)

@@ -48,6 +48,16 @@ struct LegendEntry {
   std::string label;
 };
 
+// Derived colours for node spaces and blocked cells, one rule for the overlays and the app's
+// textures. A CellHeadings cell is tinted faintly in the status colour (closed when any of its
+// headings is) and each heading node is a wedge in a more opaque version of it, so both read
+// over the tint.
+Rgba heading_cell_tint(Rgba status);
+Rgba heading_wedge_colour(Rgba status);
+// The shade of a cell a planner treated as blocked (Role::Obstacle cell marks): lighter than
+// the obstacle colour, so the terrain beneath still shows.
+Rgba blocked_cell_colour(const Style& style);
+
 // One entry per key used on any enabled layer of `list`, in key order (roles in Role order,
 // then overlay items), so the legend does not reshuffle from frame to frame.
 std::vector<LegendEntry> build_legend(const DrawList& list, const Style& style);

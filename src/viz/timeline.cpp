@@ -1,7 +1,6 @@
 #include "viz/timeline.hpp"
 
 #include <algorithm>
-#include <vector>
 
 namespace pl {
 
@@ -30,6 +29,19 @@ std::optional<std::size_t> find_break(const Trace& trace, std::size_t from, std:
     }
   }
   return std::nullopt;
+}
+
+std::vector<NodeBreak> node_breaks(const Trace& trace, std::span<const CellBreak> breaks) {
+  std::vector<NodeBreak> out;
+  for (const CellBreak& b : breaks)
+    for (const std::uint32_t id : trace.cell_node_ids(b.x, b.y, b.heading))
+      out.push_back({id, b.on_open});
+  return out;
+}
+
+std::optional<std::size_t> find_break(const Trace& trace, std::size_t from, std::size_t to,
+                                      std::span<const CellBreak> breaks) {
+  return find_break(trace, from, to, node_breaks(trace, breaks));
 }
 
 std::optional<std::size_t> next_phase_frame(const Trace& trace, std::size_t frame) {

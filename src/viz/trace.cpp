@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace pl {
 
@@ -11,9 +12,10 @@ bool same_float(double a, double b) {
   return a == b || (std::isnan(a) && std::isnan(b));
 }
 
-bool same_desc(const NodeDesc& a, const NodeDesc& b) {
+bool same_desc(const NodeInfo& a, const NodeInfo& b) {
   return a.id == b.id && same_float(a.x, b.x) && same_float(a.y, b.y) &&
-         same_float(a.heading, b.heading) && a.level == b.level;
+         same_float(a.heading, b.heading) && a.level == b.level && a.space == b.space &&
+         a.label == b.label;
 }
 
 bool same_node(const NodeState& a, const NodeState& b) {
@@ -53,7 +55,10 @@ struct TraceReplay {
     if (fi.node_count > old) {
       s.nodes_.resize(fi.node_count);
       s.open_pos_.resize(fi.node_count, kNoNode);
-      for (std::size_t i = old; i < fi.node_count; ++i) s.nodes_[i].desc.id = t.node_ids_[i];
+      for (std::size_t i = old; i < fi.node_count; ++i) {
+        s.nodes_[i].desc.id = t.node_ids_[i];
+        s.nodes_[i].desc.space = t.node_spaces_[i];
+      }
     }
     if (fi.counter_count > s.named_.size()) s.named_.resize(fi.counter_count, 0.0);
   }
@@ -214,16 +219,32 @@ std::span<const PathPiece> FrameState::path() const {
   return trace_->paths_[path_];
 }
 
+bool FrameState::better(const NodeState& a, const NodeState& b) {
+  const double fa = a.f(), fb = b.f();
+  if (fa != fb) return fa < fb;
+  if (a.g != b.g) return a.g > b.g;
+  return a.desc.id < b.desc.id;
+}
+
+std::vector<const NodeState*> FrameState::nodes_at(int x, int y, int heading) const {
+  std::vector<const NodeState*> out;
+  for (const std::uint32_t id : trace_->cell_node_ids(x, y, heading))
+    if (const NodeState* n = node_by_id(id); n && n->status != NodeStatus::Unseen) out.push_back(n);
+  return out;
+}
+
+const NodeState* FrameState::best_at(int x, int y) const {
+  const NodeState* best = nullptr;
+  for (const NodeState* n : nodes_at(x, y))
+    if (!best || better(*n, *best)) best = n;
+  return best;
+}
+
 std::vector<const NodeState*> FrameState::open_list(std::size_t max_count) const {
   std::vector<const NodeState*> out;
   if (max_count == 0) return out;
   out.reserve(std::min(open_.size(), max_count));
-  auto better = [](const NodeState* a, const NodeState* b) {
-    const double fa = a->f(), fb = b->f();
-    if (fa != fb) return fa < fb;
-    if (a->g != b->g) return a->g > b->g;
-    return a->desc.id < b->desc.id;
-  };
+  auto better = [](const NodeState* a, const NodeState* b) { return FrameState::better(*a, *b); };
   // A bounded max-heap of the best max_count so far: the UI asks for a few dozen rows out of
   // possibly millions of open nodes, so this beats sorting everything.
   for (const std::uint32_t i : open_) {
@@ -351,6 +372,86 @@ std::uint32_t Trace::index_of(std::uint32_t id) const {
   return ids_.find(id);
 }
 
+std::optional<CellXY> Trace::cell_of(const NodeInfo& d) const {
+  const NodeSpace* s = space_of(d);
+  return s ? s->cell(d.id) : std::nullopt;
+}
+
+std::optional<CellXY> Trace::corner_of(const NodeInfo& d) const {
+  const NodeSpace* s = space_of(d);
+  return s ? s->corner(d.id) : std::nullopt;
+}
+
+int Trace::heading_index_of(const NodeInfo& d) const {
+  const NodeSpace* s = space_of(d);
+  return s ? s->heading_index(d.id) : -1;
+}
+
+double Trace::heading_of(const NodeInfo& d) const {
+  const NodeSpace* s = space_of(d);
+  return s && s->kind == NodeSpace::Kind::CellHeadings ? s->heading(d.id) : double(d.heading);
+}
+
+Vec2 Trace::position_of(const NodeInfo& d) const {
+  if (const NodeSpace* s = space_of(d))
+    if (auto p = s->position(d.id)) return *p;
+  return {d.x, d.y};
+}
+
+int Trace::level_of(const NodeInfo& d) const {
+  const NodeSpace* s = space_of(d);
+  if (!s || s->kind == NodeSpace::Kind::Points) return d.level;
+  return s->kind == NodeSpace::Kind::Layer ? s->level : 0;
+}
+
+std::string Trace::label_of(const NodeInfo& d) const {
+  if (d.label < labels_.size()) return labels_[d.label];
+  if (const NodeSpace* s = space_of(d)) return s->label(d.id);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "point (%.2f, %.2f)", double(d.x), double(d.y));
+  return buf;
+}
+
+bool Trace::has_headings() const {
+  return std::any_of(spaces_.begin(), spaces_.end(), [](const NodeSpace& s) {
+    return s.kind == NodeSpace::Kind::CellHeadings;
+  });
+}
+
+std::vector<std::uint32_t> Trace::cell_node_ids(int x, int y, int heading) const {
+  std::vector<std::uint32_t> out;
+  // An id counts only if the trace found its node in this very space: a node named before the
+  // space was declared, or of a space declared later over the same ids, is not on the cell.
+  auto add = [&](std::size_t space, std::uint32_t id) {
+    const std::uint32_t index = index_of(id);
+    if (index != kNoNode && node_spaces_[index] == space) out.push_back(id);
+  };
+  for (std::size_t si = 0; si < spaces_.size(); ++si) {
+    const NodeSpace& s = spaces_[si];
+    if (x < 0 || y < 0 || x >= s.width || y >= s.height) continue;
+    if (s.kind == NodeSpace::Kind::Cells) {
+      if (heading < 0) add(si, s.cell_id(x, y));
+    } else if (s.kind == NodeSpace::Kind::CellHeadings) {
+      if (heading >= s.headings) continue;
+      for (int i = heading < 0 ? 0 : heading; i < (heading < 0 ? s.headings : heading + 1); ++i)
+        add(si, s.heading_id(x, y, i));
+    }
+  }
+  return out;
+}
+
+CellIndexer::CellIndexer(const Trace& trace, int width, int height) {
+  const auto spaces = trace.spaces();
+  for (std::size_t i = 0; i < spaces.size() && i < kMaxSpaces; ++i) {
+    const NodeSpace& s = spaces[i];
+    if (s.width != width || s.height != height) continue;
+    if (s.kind == NodeSpace::Kind::Cells) table_[i] = {s.base, 1};
+    if (s.kind == NodeSpace::Kind::CellHeadings && s.headings > 0)
+      table_[i] = {s.base, std::uint32_t(s.headings)};
+    any_ |= table_[i].per_cell != 0;
+  }
+}
+
 std::span<const TraceEvent> Trace::frame_events(std::size_t k) const {
   if (k == 0 || k >= frames_.size()) return {};
   return std::span<const TraceEvent>(events_).subspan(
@@ -361,14 +462,16 @@ std::size_t Trace::memory_bytes() const {
   std::size_t b = sizeof(*this);
   b += events_.capacity() * sizeof(TraceEvent);
   b += frames_.capacity() * sizeof(FrameInfo);
-  b += descs_.capacity() * sizeof(NodeDesc);
-  b += node_ids_.capacity() * sizeof(std::uint32_t);
+  b += descs_.capacity() * sizeof(NodeInfo);
+  b += node_ids_.capacity() * sizeof(std::uint32_t) + node_spaces_.capacity();
+  b += spaces_.capacity() * sizeof(NodeSpace);
+  for (const NodeSpace& s : spaces_) b += s.name.capacity();
   b += ids_.memory_bytes();
   b += shapes_.capacity() * sizeof(ShapeRecord);
   for (const ShapeRecord& s : shapes_) b += s.shape.points.capacity() * sizeof(Vec2);
   b += paths_.capacity() * sizeof(std::vector<PathPiece>);
   for (const auto& p : paths_) b += p.capacity() * sizeof(PathPiece);
-  for (const auto* names : {&phase_names_, &counter_names_}) {
+  for (const auto* names : {&phase_names_, &counter_names_, &labels_}) {
     b += names->capacity() * sizeof(std::string);
     for (const std::string& s : *names) b += s.capacity();
   }
@@ -387,6 +490,8 @@ void Trace::finish() {
                                 std::uint32_t(counter_names_.size()),
                                 std::uint32_t(shapes_.size())});
 
+  space_nodes_.fill(0);
+  for (const std::uint8_t s : node_spaces_) ++space_nodes_[s];
   keyframes_.clear();
   keyframes_.emplace_back();
   max_replay_ = 0;
@@ -412,6 +517,7 @@ void Trace::finish() {
   frames_.shrink_to_fit();
   descs_.shrink_to_fit();
   node_ids_.shrink_to_fit();
+  node_spaces_.shrink_to_fit();
   shapes_.shrink_to_fit();
   paths_.shrink_to_fit();
 }
@@ -426,10 +532,38 @@ std::uint32_t TraceRecorder::node_index(std::uint32_t id) {
   const auto next = std::uint32_t(trace_.node_ids_.size());
   const std::uint32_t i = trace_.ids_.insert(id, next, inserted);
   if (inserted) {
+    const std::uint8_t space = find_space(id);
     trace_.node_ids_.push_back(id);
-    last_desc_.push_back(kNoNode);
+    trace_.node_spaces_.push_back(space);
+    known_.push_back({kNoNode, space});
   }
   return i;
+}
+
+std::uint8_t TraceRecorder::find_space(std::uint32_t id) {
+  // A search names most of its nodes from one space: try the last one first.
+  if (last_space_ != kNoSpace) {
+    const SpaceRange& r = ranges_[last_space_];
+    if (id >= r.base && id < r.end) return last_space_;
+  }
+  // The latest declaration wins should two ever overlap (they must not: node_space.hpp).
+  for (std::size_t i = ranges_.size(); i-- > 0;)
+    if (id >= ranges_[i].base && id < ranges_[i].end) return last_space_ = std::uint8_t(i);
+  return kNoSpace;
+}
+
+void TraceRecorder::space(const NodeSpace& s) {
+  const std::uint64_t n = s.count();
+  const bool unbounded = s.kind == NodeSpace::Kind::Points && n == 0;
+  const SpaceRange r{s.base, unbounded ? std::uint64_t(1) << 32 : s.base + n};
+  for (std::size_t i = 0; i < ranges_.size(); ++i)
+    if (ranges_[i].base == r.base && ranges_[i].end == r.end) {
+      trace_.spaces_[i] = s;  // the same range again: the new declaration replaces the old
+      return;
+    }
+  if (trace_.spaces_.size() >= kMaxSpaces) return;
+  trace_.spaces_.push_back(s);
+  ranges_.push_back(r);
 }
 
 std::uint32_t TraceRecorder::name_index(NameIndex& index, std::vector<std::string>& names,
@@ -454,11 +588,16 @@ void TraceRecorder::phase(std::string_view name) {
 void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, double h) {
   const std::uint32_t i = node_index(node.id);
   const std::uint32_t p = parent == kNoNode ? kNoNode : node_index(parent);
-  std::uint32_t d = last_desc_[i];
-  if (d == kNoNode || !same_desc(trace_.descs_[d], node)) {
+  // The label pointer is valid only during this call: intern its text.
+  const std::uint32_t label =
+      node.label ? name_index(label_index_, trace_.labels_, node.label) : kNoLabel;
+  Known& k = known_[i];
+  const NodeInfo info{node.id, node.x, node.y, node.heading, node.level, k.space, 0, label};
+  std::uint32_t d = k.last_desc;
+  if (d == kNoNode || !same_desc(trace_.descs_[d], info)) {
     d = std::uint32_t(trace_.descs_.size());
-    trace_.descs_.push_back(node);
-    last_desc_[i] = d;
+    trace_.descs_.push_back(info);
+    k.last_desc = d;
   }
   TraceEvent e;
   e.kind = TraceEvent::Kind::Open;
@@ -560,9 +699,12 @@ Trace TraceRecorder::take() {
   trace_.finish();
   Trace out = std::move(trace_);
   trace_ = Trace();
-  last_desc_.clear();
+  known_.clear();
   phase_index_.clear();
   counter_index_.clear();
+  label_index_.clear();
+  ranges_.clear();
+  last_space_ = kNoSpace;
   return out;
 }
 

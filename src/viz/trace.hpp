@@ -7,19 +7,27 @@
 //                  side tables (node descriptions, shapes, paths, names) and keyframes.
 //   TraceCursor    a replay position on a Trace; its FrameState is what a view shows.
 //
+// Node spaces: what an id means is only ever what the planner declared (SearchObserver::space,
+// core/node_space.hpp). The recorder keeps the declared spaces in a small table and finds each
+// node's space once, when the node is first named; Trace and FrameState then answer "which
+// cell, heading, corner, position, label" through that space. A node in no declared space is a
+// free point drawn at the position its NodeDesc gave: no code here reads meaning into an id.
+// Labels a planner gives (NodeDesc::label) are interned once in a side table.
+//
 // Frames: frame 0 is the state before any event; frame k (k >= 1) is the state after all events
 // reported before the k-th frame() call; if events follow the last frame() call, one more frame
 // holds them, so the last frame is always the state after every event.
 //
 // Keyframe policy: a snapshot of the replay state is kept at frame 0, and after any frame at
 // which the events since the previous keyframe reach max(4096, N), N = nodes seen so far. A
-// snapshot costs O(N) (at most 56 bytes a node) and is preceded by at least N events (32 bytes
+// snapshot costs O(N) (at most 56 bytes a node: a 48-byte NodeState and the open index) and is preceded by at least N events (32 bytes
 // each), so keyframes add at most 1.75x the event memory: O(events). A seek copies one snapshot and
 // replays fewer than max(4096, N) events plus one frame, i.e. it costs O(N + largest frame),
 // the same order as drawing the state it produces. (2N, which would halve the memory, gives
 // grid A* only one keyframe: it reports about two events per node.)
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -39,17 +47,37 @@ namespace pl {
 enum class NodeStatus : std::uint8_t { Unseen, Open, Closed };
 const char* node_status_name(NodeStatus s);
 
+inline constexpr std::uint8_t kNoSpace = 0xFF;       // a node in no declared space
+inline constexpr std::uint32_t kNoLabel = kNoNode;   // a node without a label of its own
+// At most this many distinct spaces a trace (re-declaring a range reuses its slot); nodes of
+// spaces declared beyond it are free points.
+inline constexpr std::size_t kMaxSpaces = kNoSpace;
+
+// A NodeDesc as a trace keeps it: the label interned (an index into the trace's label table)
+// and the node's declared space resolved (an index into Trace::spaces()). 24 bytes.
+struct NodeInfo {
+  std::uint32_t id = kNoNode;  // the planner's node id
+  float x = 0, y = 0;          // map units, as the planner described the node
+  float heading = std::numeric_limits<float>::quiet_NaN();  // as described; NaN = none
+  std::int16_t level = 0;                                    // as described
+  std::uint8_t space = kNoSpace;
+  std::uint8_t spare = 0;
+  std::uint32_t label = kNoLabel;
+};
+static_assert(sizeof(NodeInfo) == 24);
+
 // One node as of some frame. A node that has only been named as a parent is Unseen; it, and a
-// node relaxed or closed without ever being opened, has no position (desc.x = desc.y = 0).
+// node relaxed or closed without ever being opened, has no described position (desc.x = desc.y
+// = 0), but its space (and so a grid node's cell) is known from its id's first appearance.
 struct NodeState {
-  NodeDesc desc;  // desc.id is the planner's node id
+  NodeInfo desc;
   double g = std::numeric_limits<double>::infinity();
   double h = 0;
   std::uint32_t parent = kNoNode;  // index into FrameState::nodes(), kNoNode = none
   NodeStatus status = NodeStatus::Unseen;
   double f() const { return g + h; }
 };
-static_assert(sizeof(NodeState) <= 56, "keyframe memory (see the policy above) assumes this");
+static_assert(sizeof(NodeState) <= 48, "keyframe memory (see the policy above) assumes this");
 
 struct SearchCounters {
   std::uint64_t expanded = 0;   // close() events
@@ -102,6 +130,8 @@ class Trace;
 // valid only while its Trace lives.
 class FrameState {
  public:
+  // The recording this state replays (node spaces, labels, raw events).
+  const Trace& trace() const { return *trace_; }
   std::size_t frame() const { return frame_; }
   // Name of the latest phase() so far; empty before the first one.
   std::string_view phase() const;
@@ -130,6 +160,15 @@ class FrameState {
   // Up to max_count open nodes, best first: smallest f, then larger g (the usual A* tie
   // break), then smaller id, so the UI's clipped list is stable. O(open x log max_count).
   std::vector<const NodeState*> open_list(std::size_t max_count) const;
+  // The open list's order: true when a comes before b.
+  static bool better(const NodeState& a, const NodeState& b);
+
+  // The nodes standing on cell (x, y) that this frame has opened or closed, through the
+  // declared Cells and CellHeadings spaces (Trace::cell_node_ids): one for a Cells space, up to
+  // k for a CellHeadings one, in space then heading order. heading >= 0: only that heading.
+  std::vector<const NodeState*> nodes_at(int x, int y, int heading = -1) const;
+  // Of nodes_at(x, y), the best in the open list's order (closed nodes included); nullptr if none.
+  const NodeState* best_at(int x, int y) const;
 
   // Same frame and same content. NaN headings compare equal to each other.
   bool operator==(const FrameState& o) const;
@@ -190,8 +229,10 @@ class Trace {
   const FrameInfo& frame_info(std::size_t k) const { return frames_[k]; }
   // The events that take frame k-1 to frame k (empty for k = 0).
   std::span<const TraceEvent> frame_events(std::size_t k) const;
-  std::span<const NodeDesc> descriptions() const { return descs_; }
+  std::span<const NodeInfo> descriptions() const { return descs_; }
   std::uint32_t node_id(std::uint32_t index) const { return node_ids_[index]; }
+  // The space of the node with this dense index (kNoSpace = a free point).
+  std::uint8_t node_space(std::uint32_t index) const { return node_spaces_[index]; }
   // Dense index of a planner node id, or kNoNode if it never appears.
   std::uint32_t index_of(std::uint32_t id) const;
   std::span<const ShapeRecord> shapes() const { return shapes_; }
@@ -200,6 +241,42 @@ class Trace {
   const std::string& phase_name(std::uint32_t index) const { return phase_names_[index]; }
   const std::string& counter_name(std::uint32_t index) const { return counter_names_[index]; }
   std::size_t counter_name_count() const { return counter_names_.size(); }
+
+  // ---- Node spaces (see the top of this file). Every question about what a node is goes
+  // through the space it was found in when first named; nodes in none are free points.
+  // The declared spaces, in declaration order (a re-declared range keeps its slot).
+  std::span<const NodeSpace> spaces() const { return spaces_; }
+  // The space of a node; nullptr for a free point.
+  const NodeSpace* space_of(const NodeInfo& d) const {
+    return d.space < spaces_.size() ? &spaces_[d.space] : nullptr;
+  }
+  // The grid cell the node stands on (Cells and CellHeadings nodes), else nullopt.
+  std::optional<CellXY> cell_of(const NodeInfo& d) const;
+  // The integer point of a Corners node, else nullopt.
+  std::optional<CellXY> corner_of(const NodeInfo& d) const;
+  // The heading index in [0, k) of a CellHeadings node, else -1.
+  int heading_index_of(const NodeInfo& d) const;
+  // Radians, 0 = east, clockwise on screen: a CellHeadings node's heading, else the heading the
+  // planner described (NaN = none).
+  double heading_of(const NodeInfo& d) const;
+  // Where the node is drawn: a grid space's position (cell centre, corner point), else the
+  // position the planner described.
+  Vec2 position_of(const NodeInfo& d) const;
+  // A Layer space's level, 0 for the grid spaces, else the level the planner described.
+  int level_of(const NodeInfo& d) const;
+  // The planner's label for the node, else its space's label ("(3,4) heading 2/8 (90 deg)"),
+  // else "point (x, y)" from the described position.
+  std::string label_of(const NodeInfo& d) const;
+  // The interned labels (NodeInfo::label indexes them).
+  std::span<const std::string> labels() const { return labels_; }
+  // Whether some declared space gives its nodes headings (the open list's heading column).
+  bool has_headings() const;
+  // How many of the trace's nodes are in space `space` (kNoSpace: in none), over the whole trace.
+  std::size_t nodes_in_space(std::uint8_t space) const { return space_nodes_[space]; }
+  // The ids of the trace's nodes that stand on cell (x, y): those the trace found in a declared
+  // Cells or CellHeadings space whose map contains the cell (all k headings, or only `heading`
+  // when >= 0), in space then heading order.
+  std::vector<std::uint32_t> cell_node_ids(int x, int y, int heading = -1) const;
 
   std::size_t keyframe_count() const { return keyframes_.size(); }
   std::size_t keyframe_frame(std::size_t i) const { return keyframes_[i].frame_; }
@@ -248,8 +325,12 @@ class Trace {
 
   std::vector<TraceEvent> events_;
   std::vector<FrameInfo> frames_;
-  std::vector<NodeDesc> descs_;
+  std::vector<NodeInfo> descs_;
   std::vector<std::uint32_t> node_ids_;
+  std::vector<std::uint8_t> node_spaces_;  // by node index: its space, kNoSpace = none
+  std::vector<NodeSpace> spaces_;
+  std::array<std::uint32_t, 256> space_nodes_{};  // nodes per space index, set by finish()
+  std::vector<std::string> labels_;
   IdMap ids_;
   std::vector<ShapeRecord> shapes_;
   std::vector<std::vector<PathPiece>> paths_;
@@ -259,13 +340,44 @@ class Trace {
   std::size_t max_replay_ = 0;
 };
 
-// Records everything it is told. Per event: one or two id look-ups and a 32-byte push; shapes,
-// paths and names are copied to side tables (names once each).
+// The dense per-cell view of a frame's nodes, for passes over every node (search textures, g
+// heat maps, differences): which cell index (y * width + x) of a width x height map a node
+// stands on, through its declared space, for the price of a table look-up. Cells nodes map to
+// their cell, CellHeadings nodes to the cell they stand on; nodes of other spaces, of spaces
+// over a map of another size, and free points map to none.
+class CellIndexer {
+ public:
+  CellIndexer(const Trace& trace, int width, int height);
+  // -1: the node stands on no cell of this map.
+  std::int64_t operator()(const NodeInfo& d) const {
+    const Entry& e = table_[d.space];
+    if (e.per_cell == 0) return -1;
+    const std::uint32_t i = d.id - e.base;
+    return e.per_cell == 1 ? std::int64_t(i) : std::int64_t(i / e.per_cell);
+  }
+  // True when some node of the trace can stand on a cell (a texture pass has work to do).
+  bool any() const { return any_; }
+  // True when the node's space has several nodes a cell (headings): a cell shows the best.
+  bool shared(const NodeInfo& d) const { return table_[d.space].per_cell > 1; }
+
+ private:
+  struct Entry {
+    std::uint32_t base = 0;
+    std::uint32_t per_cell = 0;  // ids a cell: 1 for Cells, k for CellHeadings, 0 = no cells
+  };
+  std::array<Entry, 256> table_{};
+  bool any_ = false;
+};
+
+// Records everything it is told. Per event: one or two id look-ups and a 32-byte push; a node's
+// space is found once, when it is first named (the space of the previous new node is tried
+// first); shapes, paths, names and labels are copied to side tables (names and labels once each).
 class TraceRecorder final : public SearchObserver {
  public:
   TraceRecorder();
 
   void phase(std::string_view name) override;
+  void space(const NodeSpace& space) override;
   void open(const NodeDesc& node, std::uint32_t parent, double g, double h) override;
   void relax(std::uint32_t node, std::uint32_t parent, double g) override;
   void close(std::uint32_t node) override;
@@ -289,13 +401,26 @@ class TraceRecorder final : public SearchObserver {
   using NameIndex = std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>>;
 
   std::uint32_t node_index(std::uint32_t id);
+  std::uint8_t find_space(std::uint32_t id);
   static std::uint32_t name_index(NameIndex& index, std::vector<std::string>& names,
                                   std::string_view name);
   void push_shape(const Shape& shape, Role role, bool is_test, bool ok);
 
   Trace trace_;
-  std::vector<std::uint32_t> last_desc_;  // per node index: its latest description
-  NameIndex phase_index_, counter_index_;
+  // Per node index, what open() needs at hand: its latest description and its space.
+  struct Known {
+    std::uint32_t last_desc = kNoNode;
+    std::uint8_t space = kNoSpace;
+  };
+  std::vector<Known> known_;
+  NameIndex phase_index_, counter_index_, label_index_;
+  // The id range of each declared space (end = base + count(), 2^32 for unbounded Points), so
+  // a new node finds its space with two comparisons a space; the last hit is tried first.
+  struct SpaceRange {
+    std::uint64_t base = 0, end = 0;
+  };
+  std::vector<SpaceRange> ranges_;
+  std::uint8_t last_space_ = kNoSpace;
 };
 
 // A replay position. Moves between frames by the cheapest of: replaying forward from the

@@ -33,6 +33,9 @@ Trace run(const Scene& scene, const char* planner, std::uint64_t* expanded = nul
   q.start = Pose{0.5, 0.5, 0};
   q.goal = Pose{kSide - 0.5, kSide - 0.5, 0};
   TraceRecorder rec;
+  // The grid planners declare this themselves (planners/grid_search); declared here too, the
+  // overlays are measured drawing cells whatever the planners do.
+  rec.space(NodeSpace::cells(scene.map.width(), scene.map.height()));
   RunContext ctx;
   ctx.observer = &rec;
   const PlanResult r = Registry::builtin().create(planner)->plan(scene, q, ctx);

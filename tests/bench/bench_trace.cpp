@@ -33,6 +33,7 @@ std::size_t grid_search(SearchObserver& obs, Reporter& rep, std::size_t events) 
   };
   std::size_t n = 0;
   obs.phase("search");
+  obs.space(NodeSpace::cells(kSide, kSide));  // as the grid planners declare it
   g[start] = 0;
   rep.open(desc(start), kNoNode, 0, 0);
   open.push({0, start});
