@@ -125,9 +125,8 @@ pl::Rgba terrain(const pl::GridMap& map, int x, int y) {
 
 const std::string kSample = PATHLAB_SOURCE_DIR "/assets/sample.json";
 
-// Whether `planner` declares a Cells node space for the map it searches. The app draws a node
-// as a cell only through a declared space; a planner that declares none has its nodes drawn as
-// points, and the tests that look for cells have nothing to check.
+// Whether `planner` declares a Cells node space for the map it searches: the app draws a node
+// as a cell only through a declared space.
 bool declares_cells(const std::string& planner) {
   pl::Scene s;
   s.map = pl::GridMap(4, 4);
@@ -146,10 +145,9 @@ bool declares_cells(const std::string& planner) {
 
 }  // namespace
 
-// Skips a test whose planner declares no Cells space (see declares_cells).
-#define REQUIRE_CELLS_SPACE(planner)                                                        \
-  if (!declares_cells(planner))                                                              \
-  GTEST_SKIP() << (planner) << " declares no node space: its nodes are points, not cells"
+// The cell checks below rely on the planner declaring its nodes as grid cells.
+#define REQUIRE_CELLS_SPACE(planner) \
+  ASSERT_TRUE(declares_cells(planner)) << (planner) << " declares no Cells node space"
 
 TEST(AppScreenshot, SampleSceneShowsTheTerrain) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
