@@ -534,8 +534,8 @@ TEST(Trace, IdsKeepTheirIndexWhenTheTableGrows) {
   EXPECT_EQ(c.state().node_by_id(3 * 299999)->desc.id, 3 * 299999u);
 }
 
-// The batched hot path (StepReporter -> batch) records exactly what single calls record,
-// including steps with more events than the reporter buffers.
+// The batched hot path (StepReporter -> batch) records exactly what single calls record, node
+// events, tests and marks in order, including steps with more events than the reporter buffers.
 TEST(Trace, BatchEqualsSingleCalls) {
   TraceRecorder single, batched;
   StepReporter steps(&batched);
@@ -548,7 +548,17 @@ TEST(Trace, BatchEqualsSingleCalls) {
     for (int i = 0; i < n; ++i) {
       const std::uint32_t id = std::uint32_t(rng() % 2000);
       const double g = double(rng() % 100), h = double(rng() % 100);
-      if (rng() % 3) {
+      const unsigned kind = rng() % 8;
+      if (kind == 0) {  // geometry in the same batch: a tested segment
+        const Shape seg = Shape::segment({g, h}, {h, g});
+        single.test(seg, id % 2 == 0);
+        steps.test(seg, id % 2 == 0);
+      } else if (kind == 1) {  // a mark; every 5th a polyline (its points are copied)
+        const Shape m = id % 5 == 0 ? Shape::polyline({{g, h}, {h, g}, {g, g}})
+                                    : Shape::cell(int(id % 40), int(id / 40));
+        single.mark(m, Role::Candidate);
+        steps.mark(m, Role::Candidate);
+      } else if (kind < 6) {
         const NodeDesc d{id, float(id % 40) + 0.5f, float(id / 40) + 0.5f};
         single.open(d, cur, g, h);
         steps.open(d, cur, g, h);
@@ -568,6 +578,24 @@ TEST(Trace, BatchEqualsSingleCalls) {
   const Trace a = single.take(), b = batched.take();
   ASSERT_EQ(a.event_count(), b.event_count());
   ASSERT_EQ(a.frame_count(), b.frame_count());
+  // Same events in the same order (tests and marks interleaved with node events), same shapes.
+  for (std::size_t i = 0; i < a.event_count(); ++i) {
+    ASSERT_EQ(a.events()[i].kind, b.events()[i].kind) << i;
+    ASSERT_EQ(a.events()[i].a, b.events()[i].a) << i;
+    ASSERT_EQ(a.events()[i].flag, b.events()[i].flag) << i;
+  }
+  ASSERT_EQ(a.shapes().size(), b.shapes().size());
+  ASSERT_GT(a.shapes().size(), 100u);
+  for (std::size_t i = 0; i < a.shapes().size(); ++i) {
+    const ShapeRecord &x = a.shapes()[i], &y = b.shapes()[i];
+    ASSERT_EQ(x.shape.kind, y.shape.kind) << i;
+    ASSERT_EQ(x.shape.a, y.shape.a) << i;
+    ASSERT_EQ(x.shape.b, y.shape.b) << i;
+    ASSERT_EQ(x.shape.points, y.shape.points) << i;
+    ASSERT_EQ(x.frame, y.frame) << i;
+    ASSERT_EQ(x.role, y.role) << i;
+    ASSERT_EQ(x.ok, y.ok) << i;
+  }
   TraceCursor ca(a), cb(b);
   while (ca.step_forward()) {
     ASSERT_TRUE(cb.step_forward());

@@ -10,6 +10,8 @@ void SearchObserver::batch(std::uint32_t closed, std::span<const NodeEvent> even
       case NodeEvent::Kind::Open: open(e.node, e.parent, e.g, e.h); break;
       case NodeEvent::Kind::Relax: relax(e.node.id, e.parent, e.g); break;
       case NodeEvent::Kind::Close: close(e.node.id); break;
+      case NodeEvent::Kind::Test: test(*e.shape, e.parent != 0); break;
+      case NodeEvent::Kind::Mark: mark(*e.shape, Role(e.parent)); break;
     }
   }
   if (ends_frame) frame();

@@ -116,12 +116,15 @@ struct Shape {
 };
 
 // One node event of a search step, for the batched hot path (SearchObserver::batch).
+// Geometry travels in the same batch (Test, Mark): line-of-sight tests and candidate curves come
+// by the hundred thousand, and a virtual call each would cost as much as the test.
 struct NodeEvent {
-  enum class Kind : std::uint8_t { Open, Relax, Close };
+  enum class Kind : std::uint8_t { Open, Relax, Close, Test, Mark };
   Kind kind = Kind::Open;
-  std::uint32_t parent = kNoNode;  // Open, Relax
+  std::uint32_t parent = kNoNode;  // Open, Relax; Test: 1 = passed; Mark: the Role
   NodeDesc node;                   // Relax and Close use node.id only
   double g = 0, h = 0;             // Open: g, h; Relax: g
+  const Shape* shape = nullptr;    // Test, Mark: valid during the batch() call
 };
 
 class SearchObserver {
@@ -149,7 +152,8 @@ class SearchObserver {
   // A step boundary; by default one per expansion.
   virtual void frame() {}
   // The hot path: close(`closed`) first unless it is kNoNode (a step usually starts by
-  // expanding a node), then the node events in order, then a frame boundary if `ends_frame`.
+  // expanding a node), then the node and geometry events in order, then a frame boundary if
+  // `ends_frame`.
   // Search loops report through this (one virtual call per step instead of one per generated
   // node); the default forwards to close / open / relax and then frame().
   virtual void batch(std::uint32_t closed, std::span<const NodeEvent> events, bool ends_frame);
@@ -185,6 +189,24 @@ class StepReporter {
     e.kind = NodeEvent::Kind::Close;
     e.node.id = id;
   }
+  // Geometry tried or worth seeing, in order with the node events. The shape is copied into the
+  // reporter's own slots: no allocation unless it is a polyline.
+  void test(const Shape& shape, bool ok) {
+    const std::size_t i = slot();
+    shapes_[i] = shape;
+    NodeEvent& e = buf_[i];
+    e.kind = NodeEvent::Kind::Test;
+    e.parent = ok ? 1 : 0;
+    e.shape = &shapes_[i];
+  }
+  void mark(const Shape& shape, Role role) {
+    const std::size_t i = slot();
+    shapes_[i] = shape;
+    NodeEvent& e = buf_[i];
+    e.kind = NodeEvent::Kind::Mark;
+    e.parent = std::uint32_t(role);
+    e.shape = &shapes_[i];
+  }
   // Ends the step: hands the events over with a frame boundary.
   void frame() {
     o_->batch(closed_, {buf_, n_}, true);
@@ -200,12 +222,14 @@ class StepReporter {
 
  private:
   static constexpr std::size_t kCapacity = 64;
-  NodeEvent& next() {
+  NodeEvent& next() { return buf_[slot()]; }
+  std::size_t slot() {
     if (n_ == kCapacity) flush();
-    return buf_[n_++];
+    return n_++;
   }
   SearchObserver* o_;
   NodeEvent buf_[kCapacity];
+  Shape shapes_[kCapacity];  // Test and Mark events' shapes, by event slot
   std::size_t n_ = 0;
   std::uint32_t closed_ = kNoNode;
 };

@@ -6,8 +6,8 @@
 //              queries: a new search bumps the number instead of clearing anything;
 //   OpenList   an indexed binary heap (positions kept in the pool) with decrease-key and the
 //              project's tie rule: smaller f first, then smaller h (= larger g);
-//   listener   Unwatched compiles every report out of the loop; Watched batches node events
-//              through a StepReporter (one virtual call per expansion).
+//   listener   Unwatched compiles every report out of the loop; Watched batches node events,
+//              tests and marks through a StepReporter (one virtual call per expansion).
 //
 // best_first() is the loop. A problem's speed tricks are policies of it, not forks:
 //   - Cost: OctileCost keeps g as exact counts of straight and diagonal moves, so equal f
@@ -282,13 +282,15 @@ struct Unwatched {
   void open(const NodeDesc&, std::uint32_t, double, double) {}
   void relax(std::uint32_t, std::uint32_t, double) {}
   void close(std::uint32_t) {}
+  void test(const Shape&, bool) {}
+  void mark(const Shape&, Role) {}
   void frame() {}
   void flush() {}
   SearchObserver* observer() const { return nullptr; }
 };
 
-// Reports node events in batches (StepReporter); anything else (phases, tests, marks) goes to
-// observer() after flush().
+// Reports node events, tests and marks in batches (StepReporter); anything else (phases,
+// counters, paths) goes to observer() after flush().
 class Watched {
  public:
   static constexpr bool kActive = true;
@@ -298,6 +300,9 @@ class Watched {
   }
   void relax(std::uint32_t id, std::uint32_t parent, double g) { rep_.relax(id, parent, g); }
   void close(std::uint32_t id) { rep_.close(id); }
+  // Geometry in the same batch as the node events (no virtual call, no flush needed).
+  void test(const Shape& s, bool ok) { rep_.test(s, ok); }
+  void mark(const Shape& s, Role role) { rep_.mark(s, role); }
   void frame() { rep_.frame(); }
   void flush() { rep_.flush(); }
   SearchObserver* observer() const { return rep_.observer(); }
@@ -390,8 +395,9 @@ class Reach {
   }
   // The node being expanded (its reported id when watched).
   std::uint32_t current() const { return std::uint32_t(cur_); }
-  // The listener, for problems that report geometry while they expand: call flush() on it
-  // before any observer() call so events stay in order.
+  // The listener, for problems that report geometry while they expand: listener().test() and
+  // .mark() travel in the step's batch; for anything else call flush() first and then
+  // listener().observer().
   L& listener() { return l_; }
 
   // Loop state, shared with best_first().

@@ -711,10 +711,7 @@ class CircleProblem {
     graph_.edges(n, edges_);
     for (const Edge& e : edges_) {
       if constexpr (std::decay_t<decltype(l)>::kActive) {
-        if (mark_edges_) {
-          l.flush();
-          l.observer()->mark(graph_.edge_shape(n, e.to), Role::Candidate);
-        }
+        if (mark_edges_) l.mark(graph_.edge_shape(n, e.to), Role::Candidate);
       }
       out.reach(e.to, g + e.cost);
     }

@@ -690,6 +690,12 @@ void TraceRecorder::batch(std::uint32_t closed, std::span<const NodeEvent> event
       case NodeEvent::Kind::Close:
         close(e.node.id);
         break;
+      case NodeEvent::Kind::Test:
+        test(*e.shape, e.parent != 0);
+        break;
+      case NodeEvent::Kind::Mark:
+        mark(*e.shape, Role(e.parent));
+        break;
     }
   }
   if (ends_frame) frame();

@@ -119,6 +119,39 @@ void BM_RecordSearchBatched(benchmark::State& state) {
 }
 BENCHMARK(BM_RecordSearchBatched)->Unit(benchmark::kMillisecond);
 
+// 1,000,000 segment tests (a line-of-sight planner's workload: short segments between cell
+// corners, every third one rejected), one frame per 8 tests. Arg 0: each test a virtual call to
+// the recorder; arg 1: through the planners' batched StepReporter.
+void BM_RecordSegmentTests(benchmark::State& state) {
+  constexpr std::size_t kTests = 1'000'000;
+  const bool batched = state.range(0) != 0;
+  for (auto _ : state) {
+    TraceRecorder rec;
+    StepReporter rep(&rec);
+    for (std::size_t i = 0; i < kTests; ++i) {
+      const double x = double(i % 997), y = double(i % 991);
+      const Shape seg = Shape::segment({x, y}, {x + double(i % 7), y + double(i % 5)});
+      if (batched)
+        rep.test(seg, i % 3 != 0);
+      else
+        rec.test(seg, i % 3 != 0);
+      if (i % 8 == 7) {
+        if (batched)
+          rep.frame();
+        else
+          rec.frame();
+      }
+    }
+    if (batched) rep.flush();
+    Trace t = rec.take();
+    benchmark::DoNotOptimize(t.event_count());
+    state.counters["MB"] = double(t.memory_bytes()) / 1e6;
+    state.counters["bytes/test"] = double(t.memory_bytes()) / double(kTests);
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * kTests));
+}
+BENCHMARK(BM_RecordSegmentTests)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 void BM_SearchNullObserver(benchmark::State& state) {
   for (auto _ : state) {
     NullObserver obs;
