@@ -3,7 +3,6 @@
 // Planner specs may end in "+null" (a do-nothing observer attached, to measure the hook's cost)
 // or "+recorder" (a full trace recorded per query).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include "cli/cli.hpp"
 #include "core/error.hpp"
 #include "core/io.hpp"
+#include "core/search.hpp"
 #include "viz/trace.hpp"
 
 namespace pl::cli {
@@ -147,10 +147,9 @@ int run_bench(const BenchOptions& opt) {
             rec = std::make_unique<TraceRecorder>();
             ctx.observer = rec.get();
           }
-          const auto t0 = std::chrono::steady_clock::now();
+          const Stopwatch clock;
           PlanResult r = planners[s]->plan(scene, q, ctx);
-          const double ms =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+          const double ms = clock.ms();
           times[i] = ms;
           total += ms;
           expanded += double(r.expanded);
