@@ -30,8 +30,8 @@
 //        // it improved the successor (the problem may then record how it got there)
 //   float progress(const OpenEntry& top) const;       // 0..1, or < 0 when unknown
 //   // watched searches only:
-//   std::uint32_t id(std::uint32_t n) const;          // the id reported to the observer
-//   NodeDesc desc(std::uint32_t n) const;             // its description (id included)
+//   std::uint32_t id(std::uint32_t n[, hint...]) const;  // the id reported to the observer
+//   NodeDesc desc(std::uint32_t n[, hint...]) const;     // its description (id included)
 //
 // Nodes are never re-opened once closed: every problem here has a consistent heuristic.
 #pragma once
@@ -381,7 +381,7 @@ class Reach {
         open_.push(en, pos_);
       }
       ++generated_;
-      if constexpr (L::kActive) l_.open(p_.desc(nb), std::uint32_t(cur_id_), cost_value(ng), h);
+      if constexpr (L::kActive) l_.open(desc(nb, hint...), std::uint32_t(cur_id_), cost_value(ng), h);
     } else {
       if (pos_[nb] == Pool::kInSlot)
         slot_ = en;
@@ -389,7 +389,7 @@ class Reach {
         open_.update(pos_[nb], en, pos_);
       else
         open_.decrease(pos_[nb], en, pos_);
-      if constexpr (L::kActive) l_.relax(p_.id(nb), std::uint32_t(cur_id_), cost_value(ng));
+      if constexpr (L::kActive) l_.relax(id(nb, hint...), std::uint32_t(cur_id_), cost_value(ng));
     }
     return true;
   }
@@ -399,6 +399,23 @@ class Reach {
   // .mark() travel in the step's batch; for anything else call flush() first and then
   // listener().observer().
   L& listener() { return l_; }
+
+  // A problem may take the hint in desc() and id() too (the grid then needs no division to
+  // name a successor).
+  template <class... Hint>
+  NodeDesc desc(std::uint32_t n, const Hint&... hint) const {
+    if constexpr (requires { p_.desc(n, hint...); })
+      return p_.desc(n, hint...);
+    else
+      return p_.desc(n);
+  }
+  template <class... Hint>
+  std::uint32_t id(std::uint32_t n, const Hint&... hint) const {
+    if constexpr (requires { p_.id(n, hint...); })
+      return p_.id(n, hint...);
+    else
+      return p_.id(n);
+  }
 
   // Loop state, shared with best_first().
   void refresh() {

@@ -204,16 +204,17 @@ struct GridSearch::Problem {
     }
   }
 
-  std::uint32_t id(std::uint32_t n) const {
-    return space.cell_id(int(n) % pw - 1, int(n) / pw - 1);
-  }
-  NodeDesc desc(std::uint32_t n) const {
+  // Successors come with their x, y (the hint): naming them needs no division.
+  std::uint32_t id(std::uint32_t, int x, int y) const { return space.cell_id(x, y); }
+  std::uint32_t id(std::uint32_t n) const { return id(n, int(n) % pw - 1, int(n) / pw - 1); }
+  NodeDesc desc(std::uint32_t, int x, int y) const {
     NodeDesc d;
-    d.id = id(n);
-    d.x = float(int(n) % pw - 1 + 0.5);
-    d.y = float(int(n) / pw - 1 + 0.5);
+    d.id = space.cell_id(x, y);
+    d.x = float(x + 0.5);
+    d.y = float(y + 0.5);
     return d;
   }
+  NodeDesc desc(std::uint32_t n) const { return desc(n, int(n) % pw - 1, int(n) / pw - 1); }
 };
 
 template <bool kUniform>
