@@ -19,21 +19,6 @@ const Registry* g_registry = nullptr;
 const Registry& registry() { return g_registry ? *g_registry : Registry::builtin(); }
 void use_registry(const Registry& r) { g_registry = &r; }
 
-const char* tool_name(ToolKind t) {
-  switch (t) {
-    case ToolKind::Pan: return "Pan";
-    case ToolKind::Brush: return "Brush";
-    case ToolKind::Eraser: return "Erase";
-    case ToolKind::Rect: return "Rect";
-    case ToolKind::Line: return "Line";
-    case ToolKind::Fill: return "Fill";
-    case ToolKind::Circle: return "Circle";
-    case ToolKind::Agent: return "Agent";
-    case ToolKind::Count: break;
-  }
-  return "?";
-}
-
 // ---- Run
 
 Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
@@ -163,7 +148,7 @@ bool App::load(const std::string& path) {
     map_source_version = scene().map.version();
     clearance_cache.clear();
     clearance_cap = 0;
-    selected_circle.reset();
+    tool_state.selected_circle.reset();
     breakpoints.clear();
     playing = false;
     agent = 0;
@@ -263,7 +248,7 @@ void App::new_scene() {
   scenario.reset();
   load_error.clear();
   status_message = "new scene";
-  selected_circle.reset();
+  tool_state.selected_circle.reset();
   breakpoints.clear();
   playing = false;
   agent = 0;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/renderer.hpp"
+#include "app/tools/tool.hpp"
 #include "core/clearance.hpp"
 #include "core/generators.hpp"
 #include "core/io.hpp"
@@ -141,20 +142,6 @@ struct View {
   void clear_run();
 };
 
-enum class ToolKind { Pan, Brush, Eraser, Rect, Line, Fill, Circle, Agent, Count };
-const char* tool_name(ToolKind t);
-
-// What a drag with the current tool is doing between press and release.
-struct ToolDrag {
-  bool active = false;
-  editor::Cell anchor{}, last{};  // cells: brush, rect, line
-  enum class CircleMode { Create, Move, Resize } circle_mode = CircleMode::Create;
-  std::size_t circle = 0;
-  Vec2 grab_offset{};  // circle move: centre - press
-  std::optional<editor::AgentHandle> agent_handle;
-  bool agent_heading = false;  // dragging the heading handle, not the point
-};
-
 // A question the app asks before it throws away unsaved changes.
 enum class PendingAction { None, Open, New, Quit };
 // A file dialog a menu asked for (files.cpp shows it).
@@ -245,13 +232,13 @@ struct App {
   }
 
   // Editing.
-  ToolKind tool = ToolKind::Pan;
-  editor::BrushShape brush_shape = editor::BrushShape::Square;
-  int brush_size = 1;
-  TerrainId paint_terrain = 4;  // hard obstacle: the first thing people paint is a wall
+  // The tools (tools/tool.hpp; keys 1-8 pick tools[i]) and what outlives them.
+  std::vector<std::unique_ptr<Tool>> tools = make_tools();
+  int tool_index = 0;
+  Tool& tool() { return *tools[std::size_t(tool_index)]; }
+  const Tool& tool() const { return *tools[std::size_t(tool_index)]; }
+  ToolState tool_state;
   ToolDrag drag;
-  std::optional<std::size_t> selected_circle;
-  editor::Endpoint place_endpoint = editor::Endpoint::Start;
   GeneratorParams generator;
   int new_width = 64, new_height = 64;
 

@@ -18,152 +18,6 @@ namespace pl::app {
 
 namespace {
 
-editor::Cell cell_of(Vec2 p) { return {int(std::floor(p.x)), int(std::floor(p.y))}; }
-
-editor::Brush current_brush(const App& app) {
-  if (app.tool == ToolKind::Eraser)
-    return editor::eraser(app.scene().map.palette(), app.brush_size, app.brush_shape);
-  editor::Brush b;
-  b.terrain = app.paint_terrain;
-  b.size = app.brush_size;
-  b.shape = app.brush_shape;
-  return b;
-}
-
-// The start or goal whose heading handle (the arrow's tip) is within tol of p.
-std::optional<editor::AgentHandle> pick_heading_handle(const Scene& scene, Vec2 p, double tol) {
-  std::optional<editor::AgentHandle> best;
-  double best_d = tol;
-  for (std::size_t i = 0; i < scene.agents.size(); ++i) {
-    const Agent& a = scene.agents[i];
-    const double len = agent_heading_length(a);
-    for (editor::Endpoint w : {editor::Endpoint::Start, editor::Endpoint::Goal}) {
-      const Pose& pose = w == editor::Endpoint::Start ? a.start : a.goal;
-      const Vec2 tip = pose.position() + Vec2{std::cos(pose.heading), std::sin(pose.heading)} * len;
-      const double d = distance(tip, p);
-      if (d <= best_d) best_d = d, best = editor::AgentHandle{i, w};
-    }
-  }
-  return best;
-}
-
-void tool_press(App& app, Vec2 m, double px) {
-  editor::Document& doc = app.doc;
-  ToolDrag& d = app.drag;
-  d = {};
-  d.active = true;
-  d.anchor = d.last = cell_of(m);
-  switch (app.tool) {
-    case ToolKind::Pan:
-    case ToolKind::Count: break;
-    case ToolKind::Brush:
-    case ToolKind::Eraser:
-      doc.begin_stroke(tool_name(app.tool));
-      editor::paint_brush(doc, current_brush(app), d.anchor.x, d.anchor.y);
-      break;
-    case ToolKind::Rect:
-    case ToolKind::Line: break;  // applied on release; previewed meanwhile
-    case ToolKind::Fill:
-      editor::flood_fill(doc, app.paint_terrain, d.anchor.x, d.anchor.y);
-      d.active = false;
-      break;
-    case ToolKind::Circle: {
-      const double tol = 6 * px;
-      if (auto rim = editor::pick_circle_rim(app.scene(), m, tol)) {
-        d.circle_mode = ToolDrag::CircleMode::Resize;
-        d.circle = *rim;
-        doc.begin_step("Resize circle");
-      } else if (auto in = editor::pick_circle(app.scene(), m)) {
-        d.circle_mode = ToolDrag::CircleMode::Move;
-        d.circle = *in;
-        d.grab_offset = app.scene().circles[*in].center() - m;
-        doc.begin_step("Move circle");
-      } else {
-        d.circle_mode = ToolDrag::CircleMode::Create;
-        doc.begin_step("Add circle");
-        d.circle = editor::add_circle(doc, m, editor::kMinCircleRadius);
-      }
-      app.selected_circle = d.circle;
-      break;
-    }
-    case ToolKind::Agent: {
-      const double tol = std::max(0.45, 8 * px);
-      if (auto h = pick_heading_handle(app.scene(), m, std::max(0.3, 6 * px))) {
-        d.agent_handle = h;
-        d.agent_heading = true;
-        app.select_agent(int(h->agent));
-        doc.begin_step("Agent heading");
-      } else if (auto e = editor::pick_agent_endpoint(app.scene(), m, tol)) {
-        d.agent_handle = e;
-        app.select_agent(int(e->agent));
-        doc.begin_step(e->which == editor::Endpoint::Start ? "Move start" : "Move goal");
-      } else {
-        doc.begin_step(app.place_endpoint == editor::Endpoint::Start ? "Place start" : "Place goal");
-        if (app.scene().agents.empty()) {
-          Agent a;
-          a.name = "agent";
-          a.start = a.goal = {editor::snap_to_cell_centre(m).x, editor::snap_to_cell_centre(m).y, 0};
-          app.select_agent(int(editor::add_agent(doc, a)));
-        }
-        app.agent = std::clamp(app.agent, 0, int(app.scene().agents.size()) - 1);
-        d.agent_handle = editor::AgentHandle{std::size_t(app.agent), app.place_endpoint};
-        editor::set_agent_position(doc, std::size_t(app.agent), app.place_endpoint,
-                                   editor::snap_to_cell_centre(m));
-      }
-      break;
-    }
-  }
-}
-
-void tool_drag(App& app, Vec2 m) {
-  editor::Document& doc = app.doc;
-  ToolDrag& d = app.drag;
-  const editor::Cell c = cell_of(m);
-  switch (app.tool) {
-    case ToolKind::Brush:
-    case ToolKind::Eraser:
-      if (!(c == d.last)) editor::paint_line(doc, current_brush(app), d.last.x, d.last.y, c.x, c.y);
-      break;
-    case ToolKind::Circle:
-      if (d.circle >= app.scene().circles.size()) break;  // undone meanwhile
-      if (d.circle_mode == ToolDrag::CircleMode::Move)
-        editor::move_circle(doc, d.circle, m + d.grab_offset);
-      else
-        editor::resize_circle(doc, d.circle,
-                              std::max(editor::kMinCircleRadius,
-                                       distance(app.scene().circles[d.circle].center(), m)));
-      break;
-    case ToolKind::Agent:
-      if (!d.agent_handle || d.agent_handle->agent >= app.scene().agents.size()) break;
-      if (d.agent_heading)
-        editor::aim_agent_heading(doc, d.agent_handle->agent, d.agent_handle->which, m);
-      else
-        editor::set_agent_position(doc, d.agent_handle->agent, d.agent_handle->which,
-                                   editor::snap_to_cell_centre(m));
-      break;
-    default: break;
-  }
-  d.last = c;
-}
-
-void tool_release(App& app, Vec2 m) {
-  editor::Document& doc = app.doc;
-  ToolDrag& d = app.drag;
-  const editor::Cell c = cell_of(m);
-  switch (app.tool) {
-    case ToolKind::Brush:
-    case ToolKind::Eraser: doc.end_stroke(); break;
-    case ToolKind::Rect: editor::paint_rect(doc, app.paint_terrain, d.anchor.x, d.anchor.y, c.x, c.y); break;
-    case ToolKind::Line:
-      editor::paint_line(doc, current_brush(app), d.anchor.x, d.anchor.y, c.x, c.y);
-      break;
-    case ToolKind::Circle:
-    case ToolKind::Agent: doc.end_step(); break;
-    default: break;
-  }
-  d.active = false;
-}
-
 // Distance from p to what a shape draws (segments, polylines, points, cells, circle rims).
 double shape_distance(const Shape& s, Vec2 p) {
   auto seg = [](Vec2 a, Vec2 b, Vec2 q) {
@@ -257,14 +111,19 @@ void map_view_input(App& app) {
       }
       const bool pan_drag = ImGui::IsMouseDragging(ImGuiMouseButton_Right, 0) ||
                             ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 0) ||
-                            (app.tool == ToolKind::Pan && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0));
+                            (!app.tool().edits() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0));
       if (pan_drag) {
         v.camera.pan({io.MouseDelta.x * sx, io.MouseDelta.y * sy});
         app.sync_cameras(target);
       }
       if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
         app.active = target;
-        if (app.tool != ToolKind::Pan) tool_press(app, m, px);
+        if (app.tool().edits()) {
+          app.drag = {};
+          app.drag.active = true;
+          app.drag.anchor = app.drag.last = cell_of(m);
+          app.tool().press(app, m, px);
+        }
       }
       // Right click without a drag: breakpoint menu for the cell.
       if (ImGui::IsMouseReleased(ImGuiMouseButton_Right) &&
@@ -278,8 +137,13 @@ void map_view_input(App& app) {
     if (app.hover_view >= 0 && !io.WantCaptureMouse && !app.drag.active && v.cursor)
       shape_tooltip(app, v, m, 6 * px);
     if (app.drag.active) {
-      if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) tool_drag(app, m);
-      else tool_release(app, m);
+      if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+        app.tool().drag(app, m);
+        app.drag.last = cell_of(m);
+      } else {
+        app.tool().release(app, m);
+        app.drag.active = false;
+      }
     }
   } else if (app.drag.active && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
     app.drag.active = false;
@@ -301,12 +165,7 @@ void map_view_input(App& app) {
     }
     if (ImGui::IsKeyPressed('F', false) && !io.KeyCtrl)
       for (auto& w2 : app.views) w2->fit_pending = true;
-    if (app.tool == ToolKind::Circle && app.selected_circle &&
-        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Delete), false) &&
-        *app.selected_circle < app.scene().circles.size()) {
-      editor::remove_circle(app.doc, *app.selected_circle);
-      app.selected_circle.reset();
-    }
+    app.tool().keys(app);
   }
 }
 
@@ -328,48 +187,8 @@ bool update_search_texture(View& v, const GridMap& map, const Style& style, bool
 
 void build_tool_preview(const App& app, DrawList& dl, const Style& style) {
   if (!app.hover_map) return;
-  const GridMap& map = app.scene().map;
   dl.set_layer(Layer::ToolPreview);
-  const Rgba c = style.colour(Role::Highlight);
-  const editor::Cell h = cell_of(*app.hover_map);
-  auto outline_cells = [&](const std::vector<editor::Cell>& cells) {
-    for (const editor::Cell& k : cells)
-      dl.rect_outline({double(k.x), double(k.y)}, {k.x + 1.0, k.y + 1.0}, c, 1.5f);
-  };
-  switch (app.tool) {
-    case ToolKind::Brush:
-    case ToolKind::Eraser:
-      outline_cells(editor::brush_footprint(current_brush(app), h.x, h.y, map.width(), map.height()));
-      break;
-    case ToolKind::Fill: outline_cells({h}); break;
-    case ToolKind::Rect:
-      if (app.drag.active) {
-        const editor::Cell a = app.drag.anchor;
-        dl.rect_outline({double(std::min(a.x, h.x)), double(std::min(a.y, h.y))},
-                        {std::max(a.x, h.x) + 1.0, std::max(a.y, h.y) + 1.0}, c, 2.f);
-      } else {
-        outline_cells({h});
-      }
-      break;
-    case ToolKind::Line:
-      if (app.drag.active) {
-        std::vector<editor::Cell> cells;
-        for (const editor::Cell& k : editor::bresenham_line(app.drag.anchor.x, app.drag.anchor.y, h.x, h.y))
-          for (const editor::Cell& f : editor::brush_footprint(current_brush(app), k.x, k.y, map.width(), map.height()))
-            cells.push_back(f);
-        outline_cells(cells);
-      } else {
-        outline_cells(editor::brush_footprint(current_brush(app), h.x, h.y, map.width(), map.height()));
-      }
-      break;
-    case ToolKind::Circle:
-      if (app.selected_circle && *app.selected_circle < app.scene().circles.size()) {
-        const Circle& k = app.scene().circles[*app.selected_circle];
-        dl.circle(k.center(), k.r, c, 2.5f);
-      }
-      break;
-    default: break;
-  }
+  app.tool().preview(app, dl, style.colour(Role::Highlight), cell_of(*app.hover_map));
 }
 
 }  // namespace

@@ -494,10 +494,10 @@ void shortcuts(App& app) {
     return;
   }
   if (io.WantCaptureKeyboard) return;
-  for (int t = 0; t < int(ToolKind::Count); ++t)
+  for (int t = 0; t < int(app.tools.size()); ++t)
     if (pressed('1' + t)) {
-      app.tool = ToolKind(t);
-      if (app.tool != ToolKind::Pan) app.side_tab_request = 1;  // show the tool's options
+      app.tool_index = t;
+      if (app.tool().edits()) app.side_tab_request = 1;  // show the tool's options
     }
   if (pressed('R') && !app.view().run) app.start_run(app.view());
 }

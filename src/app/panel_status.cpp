@@ -76,7 +76,7 @@ void panel_status(App& app, float x, float y, float width, float height) {
     }
     ImGui::Text("%s%s  %dx%d  zoom %.2f  %s", app.doc.dirty() ? "* " : "",
                 app.scene_path.empty() ? "(unsaved scene)" : app.scene_path.c_str(), map.width(),
-                map.height(), view.camera.zoom(), tool_name(app.tool));
+                map.height(), view.camera.zoom(), app.tool().name());
     if (app.hover_map) {
       const int cx = int(std::floor(app.hover_map->x)), cy = int(std::floor(app.hover_map->y));
       if (cx >= 0 && cy >= 0 && cx < map.width() && cy < map.height()) {

@@ -1,4 +1,4 @@
-// Tools panel: the editing tool (RecastDemo-style tool objects act in map_view.cpp), its options,
+// Tools panel: the editing tool (RecastDemo-style tool objects in tools/, each drawing its own options), its options,
 // and the editors of the selected circle and agent. Every change goes through editor:: calls,
 // so each is one undo step.
 #include <algorithm>
@@ -11,27 +11,6 @@
 
 namespace pl::app {
 namespace {
-
-ImVec4 terrain_colour(const Terrain& t) {
-  return {t.colour.r / 255.f, t.colour.g / 255.f, t.colour.b / 255.f, 1.f};
-}
-
-void terrain_picker(App& app) {
-  const Palette& pal = app.scene().map.palette();
-  for (int t = 0; t < pal.size(); ++t) {
-    const Terrain& type = pal[TerrainId(t)];
-    if (t) ImGui::SameLine();
-    const bool chosen = app.paint_terrain == TerrainId(t);
-    if (chosen) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 3.f);
-    if (ImGui::ColorButton(("##terrain" + std::to_string(t)).c_str(), terrain_colour(type),
-                           ImGuiColorEditFlags_NoTooltip, {28, 28}))
-      app.paint_terrain = TerrainId(t);
-    if (chosen) ImGui::PopStyleVar();
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s (cost %g)%s", type.name.c_str(), type.cost, type.obstacle ? ", obstacle" : "");
-  }
-  ImGui::Text("paint: %s", pal[app.paint_terrain].name.c_str());
-}
 
 void agent_editor(App& app) {
   const Scene& scene = app.scene();
@@ -102,32 +81,14 @@ void agent_editor(App& app) {
   bool reverse = a.can_reverse;
   if (ImGui::Checkbox("can reverse", &reverse)) editor::set_agent_can_reverse(app.doc, i, reverse);
   ImGui::Text("start (%.1f, %.1f)  goal (%.1f, %.1f)", a.start.x, a.start.y, a.goal.x, a.goal.y);
-  int which = app.place_endpoint == editor::Endpoint::Start ? 0 : 1;
+  int which = app.tool_state.place_endpoint == editor::Endpoint::Start ? 0 : 1;
   ImGui::TextUnformatted("click places:");
   ImGui::SameLine();
   ImGui::RadioButton("start", &which, 0);
   ImGui::SameLine();
   ImGui::RadioButton("goal", &which, 1);
-  app.place_endpoint = which == 0 ? editor::Endpoint::Start : editor::Endpoint::Goal;
+  app.tool_state.place_endpoint = which == 0 ? editor::Endpoint::Start : editor::Endpoint::Goal;
   ImGui::TextDisabled("drag a start/goal to move it, its arrow tip to turn it");
-}
-
-void circle_editor(App& app) {
-  const Scene& scene = app.scene();
-  ImGui::TextDisabled("drag on empty ground: new circle; drag inside: move;\ndrag the rim: resize; Delete: remove");
-  if (!app.selected_circle || *app.selected_circle >= scene.circles.size()) return;
-  const std::size_t i = *app.selected_circle;
-  const Circle& c = scene.circles[i];
-  ImGui::Text("circle %zu at (%.2f, %.2f)", i, c.x, c.y);
-  float r = float(c.r);
-  const bool changed = ImGui::SliderFloat("circle radius", &r, float(editor::kMinCircleRadius), 50.f, "%.2f");
-  if (ImGui::IsItemActivated()) app.doc.begin_step("Resize circle");
-  if (changed) editor::resize_circle(app.doc, i, double(r));
-  if (ImGui::IsItemDeactivated()) app.doc.end_step();
-  if (ImGui::Button("Delete circle")) {
-    editor::remove_circle(app.doc, i);
-    app.selected_circle.reset();
-  }
 }
 
 }  // namespace
@@ -136,36 +97,14 @@ void section_tools(App& app) {
   {
     // Four a row, in fixed columns so the labels line up and none is cut.
     const float col = std::max(70.f, (ImGui::GetContentRegionAvail().x) / 4.f);
-    for (int t = 0; t < int(ToolKind::Count); ++t) {
+    for (int t = 0; t < int(app.tools.size()); ++t) {
       if (t % 4) ImGui::SameLine(float(t % 4) * col + ImGui::GetStyle().WindowPadding.x);
-      const std::string label = std::to_string(t + 1) + " " + tool_name(ToolKind(t));
-      if (ImGui::RadioButton(label.c_str(), app.tool == ToolKind(t))) app.tool = ToolKind(t);
+      const std::string label = std::to_string(t + 1) + " " + app.tools[std::size_t(t)]->name();
+      if (ImGui::RadioButton(label.c_str(), app.tool_index == t)) app.tool_index = t;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("key %d", t + 1);
     }
     ImGui::Separator();
-    switch (app.tool) {
-      case ToolKind::Pan:
-        ImGui::TextDisabled("drag to pan; wheel zooms; right or middle drag pans with any tool");
-        break;
-      case ToolKind::Brush:
-      case ToolKind::Eraser:
-      case ToolKind::Line:
-        if (app.tool != ToolKind::Eraser) terrain_picker(app);
-        ImGui::SliderInt("brush size", &app.brush_size, 1, 32);
-        {
-          int round = app.brush_shape == editor::BrushShape::Round;
-          ImGui::RadioButton("square", &round, 0);
-          ImGui::SameLine();
-          ImGui::RadioButton("round", &round, 1);
-          app.brush_shape = round ? editor::BrushShape::Round : editor::BrushShape::Square;
-        }
-        break;
-      case ToolKind::Rect:
-      case ToolKind::Fill: terrain_picker(app); break;
-      case ToolKind::Circle: circle_editor(app); break;
-      case ToolKind::Agent: break;
-      case ToolKind::Count: break;
-    }
+    app.tool().panel(app);
     ImGui::Separator();
     if (ImGui::CollapsingHeader("Agent", ImGuiTreeNodeFlags_DefaultOpen)) agent_editor(app);
     ImGui::Separator();

@@ -61,8 +61,8 @@ void load_settings(App& app, const std::string& path) {
   std::string metric;
   read(j, "clearance_metric", metric);
   if (metric == "brushfire") app.clearance_metric = ClearanceMetric::Brushfire;
-  read(j, "brush_size", app.brush_size);
-  if (app.brush_size < 1 || app.brush_size > 32) app.brush_size = 1;
+  read(j, "brush_size", app.tool_state.brush_size);
+  if (app.tool_state.brush_size < 1 || app.tool_state.brush_size > 32) app.tool_state.brush_size = 1;
   if (!(app.fps >= 1 && app.fps <= 5000)) app.fps = 30;
   if (auto it = j.find("layers"); it != j.end() && it->is_object())
     for (std::size_t l = 0; l < kLayerCount; ++l) read(*it, layer_name(Layer(l)), app.layers[l]);
@@ -73,7 +73,7 @@ bool save_settings(const App& app, const std::string& path) {
   for (const auto& [key, field] : flags(app)) j[key] = *field;
   j["fps"] = app.fps;
   j["clearance_metric"] = app.clearance_metric == ClearanceMetric::Brushfire ? "brushfire" : "true";
-  j["brush_size"] = app.brush_size;
+  j["brush_size"] = app.tool_state.brush_size;
   json layers = json::object();
   for (std::size_t l = 0; l < kLayerCount; ++l) layers[layer_name(Layer(l))] = bool(app.layers[l]);
   j["layers"] = layers;
