@@ -167,7 +167,7 @@ pl::app::App* app_of(GLFWwindow* w) { return static_cast<pl::app::App*>(glfwGetW
 
 // Files dropped onto the window open next frame (after the unsaved-changes question).
 void on_drop(GLFWwindow* w, int count, const char** paths) {
-  if (pl::app::App* app = app_of(w); app && count > 0) app->dropped.emplace_back(paths[0]);
+  if (pl::app::App* app = app_of(w); app && count > 0) app->ui.dropped.emplace_back(paths[0]);
 }
 
 // F12: the whole window as a PNG in the current directory. Caught in the key callback (then
@@ -180,16 +180,16 @@ void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
     char name[64];
     const std::time_t t = std::time(nullptr);
     std::strftime(name, sizeof name, "pathlab-%Y%m%d-%H%M%S.png", std::localtime(&t));
-    app->window_shot_path = name;
+    app->ui.window_shot_path = name;
   }
 }
 
 // Closing the window with unsaved changes asks first.
 void on_close(GLFWwindow* w) {
   pl::app::App* app = app_of(w);
-  if (!app || app->quit_confirmed || app->ignore_input || !app->doc.dirty()) return;
+  if (!app || app->ui.quit_confirmed || app->ui.ignore_input || !app->document.doc.dirty()) return;
   glfwSetWindowShouldClose(w, GLFW_FALSE);
-  app->pending = pl::app::PendingAction::Quit;
+  app->ui.pending = pl::app::PendingAction::Quit;
 }
 
 }  // namespace
@@ -234,25 +234,25 @@ int pl::app::app_main(int argc, char** argv) {
   int status = 0;
   {
     pl::app::App app;
-    app.ignore_input = headless;
+    app.ui.ignore_input = headless;
     // Saved settings first, so the command line wins over them.
     if (!headless) pl::app::load_settings(app, config_file("settings.json"));
     if (opt.clearance || opt.g_heat) {
-      app.show_clearance = opt.clearance && !opt.g_heat;
-      app.show_g_heat = opt.g_heat;
+      app.ui.show_clearance = opt.clearance && !opt.g_heat;
+      app.ui.show_g_heat = opt.g_heat;
     }
-    app.compare_figures = opt.figures;
+    app.ui.compare_figures = opt.figures;
     for (std::size_t pos = 0; pos < opt.hide.size();) {
       std::size_t end = opt.hide.find(',', pos);
       if (end == std::string::npos) end = opt.hide.size();
       const std::string name = opt.hide.substr(pos, end - pos);
       bool known = false;
       for (std::size_t r = 0; r < std::size_t(pl::Role::Count); ++r)
-        if (name == pl::role_name(pl::Role(r))) app.hidden_roles.set(r), known = true;
+        if (name == pl::role_name(pl::Role(r))) app.ui.hidden_roles.set(r), known = true;
       if (!known) usage(("--hide: unknown role " + name).c_str());
       pos = end + 1;
     }
-    app.run_on_open = !headless;
+    app.views.run_on_open = !headless;
     try {
       app.views[0]->renderer = std::make_unique<pl::app::MapRenderer>();  // fails early if GL does
     } catch (const std::exception& e) {
@@ -260,7 +260,7 @@ int pl::app::app_main(int argc, char** argv) {
       return 1;
     }
     if (!app.load(opt.scene)) {
-      std::fprintf(stderr, "pathlab: %s\n", app.load_error.c_str());
+      std::fprintf(stderr, "pathlab: %s\n", app.document.load_error.c_str());
       if (headless) return 1;
     }
     // "NAME[:K=V,K=V]" -> planner and parameters.
@@ -306,8 +306,8 @@ int pl::app::app_main(int argc, char** argv) {
     // A set-up on the command line replaces the scene's saved views: view A runs --planner (or
     // the scene's first set-up), one more view per --compare, all for the first view's agent.
     if (!opt.planner.empty() || !opt.compare.empty() || !opt.sets.empty()) {
-      while (app.views.size() > 1) app.views.pop_back();
-      app.active = 0;
+      while (app.views.size() > 1) app.views.list.pop_back();
+      app.views.active = 0;
       if (!opt.planner.empty()) app.view().select_planner(opt.planner);
       for (const auto& [k, val] : a_params) app.view().params[k] = val;
       check_setup(app.view().planner, app.view().params);
@@ -317,7 +317,7 @@ int pl::app::app_main(int argc, char** argv) {
         for (const auto& [k, val] : params) v.params[k] = val;
       }
     }
-    app.active = 0;
+    app.views.active = 0;
     if (!opt.preset.empty() && !pl::app::apply_preset(app, opt.preset)) {
       std::string known;
       for (const std::string& id : pl::app::preset_ids()) known += " " + id;
@@ -353,9 +353,9 @@ int pl::app::app_main(int argc, char** argv) {
         continue;
       }
       if (app.poll_runs() && !app.any_run()) seek_requested();
-      if (app.quit_confirmed) glfwSetWindowShouldClose(window, GLFW_TRUE);
+      if (app.ui.quit_confirmed) glfwSetWindowShouldClose(window, GLFW_TRUE);
       if (app.views.size() > 1) app.update_reference();
-      if (app.auto_rerun)
+      if (app.views.auto_rerun)
         for (auto& v : app.views)
           if (!v->run && app.stale(*v)) app.start_run(*v);
 
@@ -370,11 +370,11 @@ int pl::app::app_main(int argc, char** argv) {
       pl::app::main_menu(app);
       pl::app::shortcuts(app);
       pl::app::panel_side(app);
-      const int side = int(app.side_width * scale);
-      const int top = int(app.menu_height * scale);
+      const int side = int(app.ui.side_width * scale);
+      const int top = int(app.ui.menu_height * scale);
       const int status_h = int(pl::app::kStatusHeight * scale);
       const int compare_h = int(pl::app::compare_height(app) * scale);
-      app.map_area = {side, top, std::max(1, fb_w - side), std::max(1, fb_h - status_h - top - compare_h)};
+      app.ui.map_area = {side, top, std::max(1, fb_w - side), std::max(1, fb_h - status_h - top - compare_h)};
       pl::app::panel_compare(app);
       pl::app::panel_status(app, 0, io.DisplaySize.y - pl::app::kStatusHeight, io.DisplaySize.x,
                             pl::app::kStatusHeight);
@@ -429,20 +429,20 @@ int pl::app::app_main(int argc, char** argv) {
           v.renderer->set_terrain(pl::terrain_image(map));
           v.terrain_key = tkey;
         }
-        if (app.show_g_heat && v.cursor && v.shown_width == map.width() && v.shown_height == map.height()) {
+        if (app.ui.show_g_heat && v.cursor && v.shown_width == map.width() && v.shown_height == map.height()) {
           // g of the frame on screen: rebuilt when the trace or the frame changes.
-          const pl::app::View::HeatKey key{map.uid(), map.version(), 0, app.clearance_metric,
+          const pl::app::View::HeatKey key{map.uid(), map.version(), 0, app.ui.clearance_metric,
                                            v.trace_generation + 1, v.cursor->frame(), true};
           if (!(key == v.heat_key)) {
             v.renderer->set_heat(pl::g_image(v.cursor->state(), map.width(), map.height()));
             v.heat_key = key;
           }
           v.renderer->heat_opacity = 0.7f;
-        } else if (app.show_clearance) {
+        } else if (app.ui.show_clearance) {
           const pl::app::View::HeatKey key{map.uid(), map.version(), app.overlay_capability(),
-                                           app.clearance_metric, 0, 0, true};
+                                           app.ui.clearance_metric, 0, 0, true};
           if (!(key == v.heat_key)) {
-            const pl::ClearanceGrid& grid = app.clearance_cache.get(map, key.cap, key.metric);
+            const pl::ClearanceGrid& grid = app.document.clearance_cache.get(map, key.cap, key.metric);
             v.renderer->set_heat(pl::clearance_image(grid, map.width(), map.height()));
             v.heat_key = key;
           }
@@ -452,15 +452,15 @@ int pl::app::app_main(int argc, char** argv) {
         }
         v.renderer->draw(v.camera, v.viewport, fb_h, v.draw_list);
       }
-      if (!app.export_view_path.empty()) {
+      if (!app.ui.export_view_path.empty()) {
         const pl::app::Viewport& r = app.view().viewport;
-        if (!write_region(app.export_view_path, r.x, fb_h - r.y - r.height, r.width, r.height)) {
-          app.load_error = "could not write " + app.export_view_path;
+        if (!write_region(app.ui.export_view_path, r.x, fb_h - r.y - r.height, r.width, r.height)) {
+          app.document.load_error = "could not write " + app.ui.export_view_path;
         } else {
-          app.status_message = "exported " + app.export_view_path;
-          app.load_error.clear();
+          app.document.status_message = "exported " + app.ui.export_view_path;
+          app.document.load_error.clear();
         }
-        app.export_view_path.clear();
+        app.ui.export_view_path.clear();
       }
       glViewport(0, 0, fb_w, fb_h);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -478,10 +478,10 @@ int pl::app::app_main(int argc, char** argv) {
       } else if (frames_left == 0 && app.any_run()) {
         frames_left = 1;
       }
-      if (!app.window_shot_path.empty()) {
-        if (write_screenshot(app.window_shot_path, fb_w, fb_h)) app.status_message = "saved " + app.window_shot_path;
-        else app.load_error = "could not write " + app.window_shot_path;
-        app.window_shot_path.clear();
+      if (!app.ui.window_shot_path.empty()) {
+        if (write_screenshot(app.ui.window_shot_path, fb_w, fb_h)) app.document.status_message = "saved " + app.ui.window_shot_path;
+        else app.document.load_error = "could not write " + app.ui.window_shot_path;
+        app.ui.window_shot_path.clear();
       }
       glfwSwapBuffers(window);
       if (bench) {

@@ -67,7 +67,7 @@ void size_dialog(App& app, const char* title, const char* note, const char* butt
   app.new_height = std::clamp(app.new_height, 1, kMaxMapSide);
   ImGui::TextDisabled("%s", note);
   if (ImGui::Button(button, {120, 0})) {
-    apply(app.doc, app.new_width, app.new_height);
+    apply(app.document.doc, app.new_width, app.new_height);
     for (auto& v : app.views) v->fit_pending = true;
     ImGui::CloseCurrentPopup();
   }
@@ -123,7 +123,7 @@ void map_dialogs(App& app) {
     if (!error.empty()) ImGui::TextColored({1, 0.4f, 0.4f, 1}, "%s", error.c_str());
     if (ImGui::Button("Generate", {120, 0})) {
       try {
-        editor::apply_generator(app.doc, g);
+        editor::apply_generator(app.document.doc, g);
         error.clear();
         ImGui::CloseCurrentPopup();
       } catch (const InputError& e) {
@@ -137,29 +137,29 @@ void map_dialogs(App& app) {
 }
 
 void unsaved_dialog(App& app) {
-  if (app.pending != PendingAction::None &&
+  if (app.ui.pending != PendingAction::None &&
       !ImGui::IsPopupOpen("Unsaved changes"))
     ImGui::OpenPopup("Unsaved changes");
   if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::Text("The scene has changes that are not saved%s%s.",
-                app.scene_path.empty() ? "" : " to ", app.scene_path.c_str());
-    const char* what = app.pending == PendingAction::Quit ? "quitting"
-                       : app.pending == PendingAction::New ? "starting a new scene"
+                app.document.scene_path.empty() ? "" : " to ", app.document.scene_path.c_str());
+    const char* what = app.ui.pending == PendingAction::Quit ? "quitting"
+                       : app.ui.pending == PendingAction::New ? "starting a new scene"
                                                            : "opening another file";
     ImGui::Text("Save them before %s?", what);
     auto proceed = [&] {
-      const PendingAction a = app.pending;
-      app.pending = PendingAction::None;
-      if (a == PendingAction::Open) app.load(app.pending_path);
+      const PendingAction a = app.ui.pending;
+      app.ui.pending = PendingAction::None;
+      if (a == PendingAction::Open) app.load(app.ui.pending_path);
       else if (a == PendingAction::New) app.new_scene();
-      else if (a == PendingAction::Quit) app.quit_confirmed = true;
+      else if (a == PendingAction::Quit) app.ui.quit_confirmed = true;
       ImGui::CloseCurrentPopup();
     };
     if (ImGui::Button("Save", {110, 0})) {
-      if (app.scene_path.empty()) {
-        app.file_request = FileRequest::Save;  // the pending action waits for Save As
+      if (app.document.scene_path.empty()) {
+        app.ui.file_request = FileRequest::Save;  // the pending action waits for Save As
         ImGui::CloseCurrentPopup();
-      } else if (app.save(app.scene_path)) {
+      } else if (app.save(app.document.scene_path)) {
         proceed();
       }
     }
@@ -167,7 +167,7 @@ void unsaved_dialog(App& app) {
     if (ImGui::Button("Don't save", {110, 0})) proceed();
     ImGui::SameLine();
     if (ImGui::Button("Cancel", {110, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-      app.pending = PendingAction::None;
+      app.ui.pending = PendingAction::None;
       ImGui::CloseCurrentPopup();
     }
     ImGui::EndPopup();
@@ -176,16 +176,16 @@ void unsaved_dialog(App& app) {
 
 void cell_menu(App& app) {
   if (ImGui::BeginPopup("##cellmenu")) {
-    if (app.menu_cell) {
-      const editor::Cell c = *app.menu_cell;
+    if (app.ui.menu_cell) {
+      const editor::Cell c = *app.ui.menu_cell;
       ImGui::TextDisabled("cell (%d, %d)", c.x, c.y);
       // A toggle for breakpoint b, labelled `label`.
-      auto toggle = [&](const App::Breakpoint& b, const char* label) {
-        auto it = std::find(app.breakpoints.begin(), app.breakpoints.end(), b);
-        const bool has = it != app.breakpoints.end();
+      auto toggle = [&](const Views::Breakpoint& b, const char* label) {
+        auto it = std::find(app.views.breakpoints.begin(), app.views.breakpoints.end(), b);
+        const bool has = it != app.views.breakpoints.end();
         if (ImGui::MenuItem(label, nullptr, has)) {
-          if (has) app.breakpoints.erase(it);
-          else app.breakpoints.push_back(b);
+          if (has) app.views.breakpoints.erase(it);
+          else app.views.breakpoints.push_back(b);
         }
       };
       // Headings the active view's search gives this cell (a cells x headings space).
@@ -197,19 +197,19 @@ void cell_menu(App& app) {
             headings = sp.headings, space = &sp;
       for (bool on_open : {true, false}) {
         const char* what = on_open ? "opened" : "expanded";
-        toggle(App::Breakpoint{c.x, c.y, -1, on_open},
+        toggle(Views::Breakpoint{c.x, c.y, -1, on_open},
                (std::string("Stop when ") + (headings ? "any heading is " : "") + what).c_str());
         if (headings && ImGui::BeginMenu(on_open ? "Stop when one heading is opened"
                                                  : "Stop when one heading is expanded")) {
           for (int i = 0; i < headings; ++i)
-            toggle(App::Breakpoint{c.x, c.y, i, on_open},
+            toggle(Views::Breakpoint{c.x, c.y, i, on_open},
                    (std::to_string(i) + ": " + heading_name(space->heading_of_index(i))).c_str());
           ImGui::EndMenu();
         }
       }
       if (ImGui::MenuItem("Centre here")) {
         app.view().camera.center_on({c.x + 0.5, c.y + 0.5});
-        app.sync_cameras(app.active);
+        app.sync_cameras(app.views.active);
       }
     }
     ImGui::EndPopup();
@@ -217,14 +217,14 @@ void cell_menu(App& app) {
 }
 
 void scenario_window(App& app) {
-  if (!app.scenario) return;
+  if (!app.document.scenario) return;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos({io.DisplaySize.x - 310, app.menu_height + 10}, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos({io.DisplaySize.x - 310, app.ui.menu_height + 10}, ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize({300, 260}, ImGuiCond_FirstUseEver);
   bool open = true;
   if (ImGui::Begin("Scenario", &open)) {
     ImGui::TextWrapped("%s: %zu problems. Click one to make it the agent's start and goal.",
-                       app.scenario_path.c_str(), app.scenario->problems.size());
+                       app.document.scenario_path.c_str(), app.document.scenario->problems.size());
     if (ImGui::BeginTable("##scen", 4, ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableSetupColumn("#");
@@ -233,15 +233,15 @@ void scenario_window(App& app) {
       ImGui::TableSetupColumn("optimal");
       ImGui::TableHeadersRow();
       ImGuiListClipper clip;
-      clip.Begin(int(app.scenario->problems.size()));
+      clip.Begin(int(app.document.scenario->problems.size()));
       while (clip.Step())
         for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
-          const ScenProblem& p = app.scenario->problems[std::size_t(i)];
+          const ScenProblem& p = app.document.scenario->problems[std::size_t(i)];
           ImGui::TableNextRow();
           ImGui::TableNextColumn();
           char label[32];
           std::snprintf(label, sizeof label, "%d##p", i);
-          if (ImGui::Selectable(label, app.scenario_pick == i, ImGuiSelectableFlags_SpanAllColumns))
+          if (ImGui::Selectable(label, app.document.scenario_pick == i, ImGuiSelectableFlags_SpanAllColumns))
             app.pick_scenario_problem(i);
           ImGui::TableNextColumn();
           ImGui::Text("%d,%d", p.start_x, p.start_y);
@@ -254,7 +254,7 @@ void scenario_window(App& app) {
     }
   }
   ImGui::End();
-  if (!open) app.scenario.reset();
+  if (!open) app.document.scenario.reset();
 }
 
 }  // namespace
@@ -263,7 +263,7 @@ bool apply_preset(App& app, const std::string& id) {
   for (const Preset& p : presets())
     if (id == p.id && preset_available(p)) {
       app.preset_compare(p.planners, p.params);
-      app.compare_figures |= p.figures;
+      app.ui.compare_figures |= p.figures;
       return true;
     }
   return false;
@@ -278,11 +278,11 @@ std::vector<std::string> preset_ids() {
 
 void main_menu(App& app) {
   if (!ImGui::BeginMainMenuBar()) return;
-  app.menu_height = ImGui::GetWindowSize().y;
+  app.ui.menu_height = ImGui::GetWindowSize().y;
   bool new_map = false, resize = false, generate = false;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("New scene")) app.request_new();
-    if (ImGui::MenuItem("Open...", "Ctrl+O")) app.file_request = FileRequest::Open;
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) app.ui.file_request = FileRequest::Open;
     if (ImGui::BeginMenu("Open recent", !recent_paths().empty())) {
       std::string chosen;
       for (const std::string& p : recent_paths())
@@ -291,23 +291,23 @@ void main_menu(App& app) {
       if (!chosen.empty()) open_recent(app, chosen);
     }
     if (ImGui::MenuItem("Save", "Ctrl+S")) {
-      if (app.scene_path.empty()) app.file_request = FileRequest::Save;
-      else app.save(app.scene_path);
+      if (app.document.scene_path.empty()) app.ui.file_request = FileRequest::Save;
+      else app.save(app.document.scene_path);
     }
-    if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) app.file_request = FileRequest::Save;
+    if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) app.ui.file_request = FileRequest::Save;
     ImGui::Separator();
-    if (ImGui::MenuItem("Import PNG...")) app.file_request = FileRequest::ImportPng;
-    if (ImGui::MenuItem("Export view as PNG...")) app.file_request = FileRequest::ExportView;
-    if (ImGui::MenuItem("Export map as .map...")) app.file_request = FileRequest::ExportMap;
+    if (ImGui::MenuItem("Import PNG...")) app.ui.file_request = FileRequest::ImportPng;
+    if (ImGui::MenuItem("Export view as PNG...")) app.ui.file_request = FileRequest::ExportView;
+    if (ImGui::MenuItem("Export map as .map...")) app.ui.file_request = FileRequest::ExportMap;
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.pending = app.doc.dirty() ? PendingAction::Quit : PendingAction::None,
-                                            app.quit_confirmed = !app.doc.dirty();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.ui.pending = app.document.doc.dirty() ? PendingAction::Quit : PendingAction::None,
+                                            app.ui.quit_confirmed = !app.document.doc.dirty();
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Edit")) {
-    const std::string undo = "Undo " + app.doc.undo_label(), redo = "Redo " + app.doc.redo_label();
-    if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, app.doc.can_undo())) app.doc.undo();
-    if (ImGui::MenuItem(redo.c_str(), "Ctrl+Y", false, app.doc.can_redo())) app.doc.redo();
+    const std::string undo = "Undo " + app.document.doc.undo_label(), redo = "Redo " + app.document.doc.redo_label();
+    if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, app.document.doc.can_undo())) app.document.doc.undo();
+    if (ImGui::MenuItem(redo.c_str(), "Ctrl+Y", false, app.document.doc.can_redo())) app.document.doc.redo();
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Map")) {
@@ -318,10 +318,10 @@ void main_menu(App& app) {
   }
   if (ImGui::BeginMenu("View")) {
     if (ImGui::MenuItem("Add view")) app.add_view(app.view().planner);
-    if (ImGui::MenuItem("Remove this view", nullptr, false, app.views.size() > 1)) app.remove_view(app.active);
-    ImGui::MenuItem("Lock cameras", nullptr, &app.lock_cameras);
-    ImGui::MenuItem("Lock timelines", nullptr, &app.lock_timelines);
-    ImGui::MenuItem("Difference overlay", nullptr, &app.show_difference, app.views.size() == 2);
+    if (ImGui::MenuItem("Remove this view", nullptr, false, app.views.size() > 1)) app.remove_view(app.views.active);
+    ImGui::MenuItem("Lock cameras", nullptr, &app.views.lock_cameras);
+    ImGui::MenuItem("Lock timelines", nullptr, &app.views.lock_timelines);
+    ImGui::MenuItem("Difference overlay", nullptr, &app.ui.show_difference, app.views.size() == 2);
     if (ImGui::MenuItem("Fit", "F"))
       for (auto& v : app.views) v->fit_pending = true;
     ImGui::EndMenu();
@@ -367,15 +367,15 @@ std::vector<std::string> figure_names(const App& app) {
 float compare_height(const App& app) {
   if (app.views.size() < 2) return 0;
   float h = 56.f + 22.f * float(app.views.size());
-  if (app.reference_run || app.reference) h += 18.f;
-  if (app.compare_figures) h += 24.f + 19.f * float(std::min<std::size_t>(figure_names(app).size() + 1, 12));
+  if (app.views.reference_run || app.views.reference) h += 18.f;
+  if (app.ui.compare_figures) h += 24.f + 19.f * float(std::min<std::size_t>(figure_names(app).size() + 1, 12));
   return h;
 }
 
 void panel_compare(App& app) {
   if (app.views.size() < 2) return;
   const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.f;
-  const Viewport& a = app.map_area;
+  const Viewport& a = app.ui.map_area;
   const float h = compare_height(app);
   ImGui::SetNextWindowPos({float(a.x) / scale, float(a.y + a.height) / scale});
   ImGui::SetNextWindowSize({float(a.width) / scale, h});
@@ -393,8 +393,8 @@ void panel_compare(App& app) {
         if (best == 0 || v->result.length < best) best = v->result.length;
         if (info && info->optimal) optimum = v->result.length;
       }
-      if (optimum == 0 && app.reference && app.reference->found && app.reference_key.agent == agent)
-        optimum = app.reference->length;
+      if (optimum == 0 && app.views.reference && app.views.reference->found && app.views.reference_key.agent == agent)
+        optimum = app.views.reference->length;
       is_optimum = optimum > 0;
       return is_optimum ? optimum : best;
     };
@@ -446,11 +446,11 @@ void panel_compare(App& app) {
       }
       ImGui::EndTable();
     }
-    if (app.reference_run) ImGui::TextDisabled("optimal length: running %s...", app.reference_planner.c_str());
-    else if (app.reference && app.reference->found)
-      ImGui::TextDisabled("optimal length %.4f (%s)", app.reference->length, app.reference_planner.c_str());
-    ImGui::Checkbox("planner figures (expansions per phase, graph sizes, build time...)", &app.compare_figures);
-    const std::vector<std::string> names = app.compare_figures ? figure_names(app) : std::vector<std::string>{};
+    if (app.views.reference_run) ImGui::TextDisabled("optimal length: running %s...", app.views.reference_planner.c_str());
+    else if (app.views.reference && app.views.reference->found)
+      ImGui::TextDisabled("optimal length %.4f (%s)", app.views.reference->length, app.views.reference_planner.c_str());
+    ImGui::Checkbox("planner figures (expansions per phase, graph sizes, build time...)", &app.ui.compare_figures);
+    const std::vector<std::string> names = app.ui.compare_figures ? figure_names(app) : std::vector<std::string>{};
     if (!names.empty() &&
         ImGui::BeginTable("##figures", int(app.views.size()) + 1,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY)) {
@@ -480,16 +480,16 @@ void shortcuts(App& app) {
   if (io.WantTextInput) return;
   auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
   if (io.KeyCtrl) {
-    if (pressed('Z') && !io.KeyShift) app.doc.undo();
-    if (pressed('Y') || (pressed('Z') && io.KeyShift)) app.doc.redo();
-    if (pressed('O')) app.file_request = FileRequest::Open;
+    if (pressed('Z') && !io.KeyShift) app.document.doc.undo();
+    if (pressed('Y') || (pressed('Z') && io.KeyShift)) app.document.doc.redo();
+    if (pressed('O')) app.ui.file_request = FileRequest::Open;
     if (pressed('S')) {
-      if (io.KeyShift || app.scene_path.empty()) app.file_request = FileRequest::Save;
-      else app.save(app.scene_path);
+      if (io.KeyShift || app.document.scene_path.empty()) app.ui.file_request = FileRequest::Save;
+      else app.save(app.document.scene_path);
     }
     if (pressed('Q')) {
-      if (app.doc.dirty()) app.pending = PendingAction::Quit;
-      else app.quit_confirmed = true;
+      if (app.document.doc.dirty()) app.ui.pending = PendingAction::Quit;
+      else app.ui.quit_confirmed = true;
     }
     return;
   }
@@ -497,7 +497,7 @@ void shortcuts(App& app) {
   for (int t = 0; t < int(app.tools.size()); ++t)
     if (pressed('1' + t)) {
       app.tool_index = t;
-      if (app.tool().edits()) app.side_tab_request = 1;  // show the tool's options
+      if (app.tool().edits()) app.ui.side_tab_request = 1;  // show the tool's options
     }
   if (pressed('R') && !app.view().run) app.start_run(app.view());
 }

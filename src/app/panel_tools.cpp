@@ -19,7 +19,7 @@ void agent_editor(App& app) {
     a.name = "agent " + std::to_string(scene.agents.size() + 1);
     const Vec2 c{scene.map.width() * 0.5, scene.map.height() * 0.5};
     a.start = a.goal = {std::floor(c.x) + 0.5, std::floor(c.y) + 0.5, 0};
-    app.select_agent(int(editor::add_agent(app.doc, a)));
+    app.select_agent(int(editor::add_agent(app.document.doc, a)));
   }
   if (scene.agents.empty()) return;
   app.agent = std::clamp(app.agent, 0, int(scene.agents.size()) - 1);
@@ -34,7 +34,7 @@ void agent_editor(App& app) {
   }
   ImGui::SameLine();
   if (ImGui::Button("Remove")) {
-    editor::remove_agent(app.doc, i);
+    editor::remove_agent(app.document.doc, i);
     app.select_agent(std::max(0, app.agent - 1));
     for (auto& v : app.views) v->agent = std::clamp(v->agent, 0, std::max(0, int(app.scene().agents.size()) - 1));
     return;
@@ -43,9 +43,9 @@ void agent_editor(App& app) {
   char name[64];
   std::snprintf(name, sizeof name, "%s", a.name.c_str());
   if (ImGui::InputText("name", name, sizeof name, ImGuiInputTextFlags_EnterReturnsTrue))
-    editor::set_agent_name(app.doc, i, name);
+    editor::set_agent_name(app.document.doc, i, name);
   int size = a.size;
-  if (ImGui::SliderInt("size", &size, 1, 8)) editor::set_agent_size(app.doc, i, size);
+  if (ImGui::SliderInt("size", &size, 1, 8)) editor::set_agent_size(app.document.doc, i, size);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Side of the square agent in cells (HAA*, Annotated A*)");
   const Palette& pal = scene.map.palette();
   CapabilityMask cap = scene.capability_of(a);
@@ -57,7 +57,7 @@ void agent_editor(App& app) {
     if (shown++ % 3) ImGui::SameLine();
     if (ImGui::Checkbox((pal[TerrainId(t)].name + "##cap").c_str(), &on)) {
       const CapabilityMask next = on ? (cap | (1u << t)) : (cap & ~(1u << t));
-      if (next) editor::set_agent_capability(app.doc, i, next);  // an agent must move on something
+      if (next) editor::set_agent_capability(app.document.doc, i, next);  // an agent must move on something
     }
   }
   // Sliders edit continuously; each change is its own small step, so one drag is grouped by
@@ -65,21 +65,21 @@ void agent_editor(App& app) {
   auto slider = [&](const char* label, double value, float lo, float hi, auto apply) {
     float v = float(value);
     const bool changed = ImGui::SliderFloat(label, &v, lo, hi, "%.2f");
-    if (ImGui::IsItemActivated()) app.doc.begin_step(label);
+    if (ImGui::IsItemActivated()) app.document.doc.begin_step(label);
     if (changed) apply(double(v));
-    if (ImGui::IsItemDeactivated()) app.doc.end_step();
+    if (ImGui::IsItemDeactivated()) app.document.doc.end_step();
   };
-  slider("radius", a.radius, 0.f, 10.f, [&](double v) { editor::set_agent_radius(app.doc, i, v); });
+  slider("radius", a.radius, 0.f, 10.f, [&](double v) { editor::set_agent_radius(app.document.doc, i, v); });
   slider("turning radius", a.turning_radius, 0.f, 20.f,
-         [&](double v) { editor::set_agent_turning_radius(app.doc, i, v); });
+         [&](double v) { editor::set_agent_turning_radius(app.document.doc, i, v); });
   slider("start heading", a.start.heading * 180 / kPi, 0.f, 359.f, [&](double v) {
-    editor::set_agent_heading(app.doc, i, editor::Endpoint::Start, v * kPi / 180);
+    editor::set_agent_heading(app.document.doc, i, editor::Endpoint::Start, v * kPi / 180);
   });
   slider("goal heading", a.goal.heading * 180 / kPi, 0.f, 359.f, [&](double v) {
-    editor::set_agent_heading(app.doc, i, editor::Endpoint::Goal, v * kPi / 180);
+    editor::set_agent_heading(app.document.doc, i, editor::Endpoint::Goal, v * kPi / 180);
   });
   bool reverse = a.can_reverse;
-  if (ImGui::Checkbox("can reverse", &reverse)) editor::set_agent_can_reverse(app.doc, i, reverse);
+  if (ImGui::Checkbox("can reverse", &reverse)) editor::set_agent_can_reverse(app.document.doc, i, reverse);
   ImGui::Text("start (%.1f, %.1f)  goal (%.1f, %.1f)", a.start.x, a.start.y, a.goal.x, a.goal.y);
   int which = app.tool_state.place_endpoint == editor::Endpoint::Start ? 0 : 1;
   ImGui::TextUnformatted("click places:");
@@ -108,17 +108,17 @@ void section_tools(App& app) {
     ImGui::Separator();
     if (ImGui::CollapsingHeader("Agent", ImGuiTreeNodeFlags_DefaultOpen)) agent_editor(app);
     ImGui::Separator();
-    ImGui::BeginDisabled(!app.doc.can_undo());
-    if (ImGui::Button("Undo")) app.doc.undo();
+    ImGui::BeginDisabled(!app.document.doc.can_undo());
+    if (ImGui::Button("Undo")) app.document.doc.undo();
     ImGui::EndDisabled();
-    if (app.doc.can_undo() && ImGui::IsItemHovered())
-      ImGui::SetTooltip("Undo %s (Ctrl+Z)", app.doc.undo_label().c_str());
+    if (app.document.doc.can_undo() && ImGui::IsItemHovered())
+      ImGui::SetTooltip("Undo %s (Ctrl+Z)", app.document.doc.undo_label().c_str());
     ImGui::SameLine();
-    ImGui::BeginDisabled(!app.doc.can_redo());
-    if (ImGui::Button("Redo")) app.doc.redo();
+    ImGui::BeginDisabled(!app.document.doc.can_redo());
+    if (ImGui::Button("Redo")) app.document.doc.redo();
     ImGui::EndDisabled();
-    if (app.doc.can_redo() && ImGui::IsItemHovered())
-      ImGui::SetTooltip("Redo %s (Ctrl+Y)", app.doc.redo_label().c_str());
+    if (app.document.doc.can_redo() && ImGui::IsItemHovered())
+      ImGui::SetTooltip("Redo %s (Ctrl+Y)", app.document.doc.redo_label().c_str());
   }
 }
 

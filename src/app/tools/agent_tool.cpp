@@ -29,7 +29,7 @@ std::optional<editor::AgentHandle> pick_heading_handle(const Scene& scene, Vec2 
 }  // namespace
 
 void AgentTool::press(App& app, Vec2 m, double px) {
-  editor::Document& doc = app.doc;
+  editor::Document& doc = app.document.doc;
   const editor::Endpoint place = app.tool_state.place_endpoint;
   handle_.reset();
   heading_ = false;
@@ -60,13 +60,13 @@ void AgentTool::press(App& app, Vec2 m, double px) {
 void AgentTool::drag(App& app, Vec2 m) {
   if (!handle_ || handle_->agent >= app.scene().agents.size()) return;
   if (heading_)
-    editor::aim_agent_heading(app.doc, handle_->agent, handle_->which, m);
+    editor::aim_agent_heading(app.document.doc, handle_->agent, handle_->which, m);
   else
-    editor::set_agent_position(app.doc, handle_->agent, handle_->which, editor::snap_to_cell_centre(m));
+    editor::set_agent_position(app.document.doc, handle_->agent, handle_->which, editor::snap_to_cell_centre(m));
 }
 
 void AgentTool::release(App& app, Vec2) {
-  app.doc.end_step();
+  app.document.doc.end_step();
   handle_.reset();
 }
 

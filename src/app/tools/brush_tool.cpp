@@ -15,16 +15,16 @@ editor::Brush paint_brush(const App& app) {
 editor::Brush BrushTool::brush(const App& app) const { return paint_brush(app); }
 
 void BrushTool::press(App& app, Vec2, double) {
-  app.doc.begin_stroke(name());
-  editor::paint_brush(app.doc, brush(app), app.drag.anchor.x, app.drag.anchor.y);
+  app.document.doc.begin_stroke(name());
+  editor::paint_brush(app.document.doc, brush(app), app.drag.anchor.x, app.drag.anchor.y);
 }
 
 void BrushTool::drag(App& app, Vec2 m) {
   const editor::Cell c = cell_of(m), last = app.drag.last;
-  if (!(c == last)) editor::paint_line(app.doc, brush(app), last.x, last.y, c.x, c.y);
+  if (!(c == last)) editor::paint_line(app.document.doc, brush(app), last.x, last.y, c.x, c.y);
 }
 
-void BrushTool::release(App& app, Vec2) { app.doc.end_stroke(); }
+void BrushTool::release(App& app, Vec2) { app.document.doc.end_stroke(); }
 
 void BrushTool::preview(const App& app, DrawList& dl, Rgba colour, editor::Cell h) const {
   const GridMap& map = app.scene().map;

@@ -9,7 +9,7 @@
 namespace pl::app {
 
 void CircleTool::press(App& app, Vec2 m, double px) {
-  editor::Document& doc = app.doc;
+  editor::Document& doc = app.document.doc;
   const double tol = 6 * px;
   if (auto rim = editor::pick_circle_rim(app.scene(), m, tol)) {
     mode_ = Mode::Resize;
@@ -32,14 +32,14 @@ void CircleTool::press(App& app, Vec2 m, double px) {
 void CircleTool::drag(App& app, Vec2 m) {
   if (circle_ >= app.scene().circles.size()) return;  // undone meanwhile
   if (mode_ == Mode::Move)
-    editor::move_circle(app.doc, circle_, m + grab_offset_);
+    editor::move_circle(app.document.doc, circle_, m + grab_offset_);
   else
-    editor::resize_circle(app.doc, circle_,
+    editor::resize_circle(app.document.doc, circle_,
                           std::max(editor::kMinCircleRadius,
                                    distance(app.scene().circles[circle_].center(), m)));
 }
 
-void CircleTool::release(App& app, Vec2) { app.doc.end_step(); }
+void CircleTool::release(App& app, Vec2) { app.document.doc.end_step(); }
 
 void CircleTool::preview(const App& app, DrawList& dl, Rgba colour, editor::Cell) const {
   const std::optional<std::size_t>& sel = app.tool_state.selected_circle;
@@ -58,11 +58,11 @@ void CircleTool::panel(App& app) {
   ImGui::Text("circle %zu at (%.2f, %.2f)", i, c.x, c.y);
   float r = float(c.r);
   const bool changed = ImGui::SliderFloat("circle radius", &r, float(editor::kMinCircleRadius), 50.f, "%.2f");
-  if (ImGui::IsItemActivated()) app.doc.begin_step("Resize circle");
-  if (changed) editor::resize_circle(app.doc, i, double(r));
-  if (ImGui::IsItemDeactivated()) app.doc.end_step();
+  if (ImGui::IsItemActivated()) app.document.doc.begin_step("Resize circle");
+  if (changed) editor::resize_circle(app.document.doc, i, double(r));
+  if (ImGui::IsItemDeactivated()) app.document.doc.end_step();
   if (ImGui::Button("Delete circle")) {
-    editor::remove_circle(app.doc, i);
+    editor::remove_circle(app.document.doc, i);
     sel.reset();
   }
 }
@@ -71,7 +71,7 @@ void CircleTool::keys(App& app) {
   std::optional<std::size_t>& sel = app.tool_state.selected_circle;
   if (sel && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Delete), false) &&
       *sel < app.scene().circles.size()) {
-    editor::remove_circle(app.doc, *sel);
+    editor::remove_circle(app.document.doc, *sel);
     sel.reset();
   }
 }

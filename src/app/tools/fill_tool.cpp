@@ -5,7 +5,7 @@
 namespace pl::app {
 
 void FillTool::press(App& app, Vec2, double) {
-  editor::flood_fill(app.doc, app.tool_state.paint_terrain, app.drag.anchor.x, app.drag.anchor.y);
+  editor::flood_fill(app.document.doc, app.tool_state.paint_terrain, app.drag.anchor.x, app.drag.anchor.y);
   app.drag.active = false;
 }
 

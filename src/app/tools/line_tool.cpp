@@ -7,7 +7,7 @@ namespace pl::app {
 
 void LineTool::release(App& app, Vec2 m) {
   const editor::Cell a = app.drag.anchor, c = cell_of(m);
-  editor::paint_line(app.doc, paint_brush(app), a.x, a.y, c.x, c.y);
+  editor::paint_line(app.document.doc, paint_brush(app), a.x, a.y, c.x, c.y);
 }
 
 void LineTool::preview(const App& app, DrawList& dl, Rgba colour, editor::Cell h) const {

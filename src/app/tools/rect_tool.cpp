@@ -8,7 +8,7 @@ namespace pl::app {
 
 void RectTool::release(App& app, Vec2 m) {
   const editor::Cell a = app.drag.anchor, c = cell_of(m);
-  editor::paint_rect(app.doc, app.tool_state.paint_terrain, a.x, a.y, c.x, c.y);
+  editor::paint_rect(app.document.doc, app.tool_state.paint_terrain, a.x, a.y, c.x, c.y);
 }
 
 void RectTool::preview(const App& app, DrawList& dl, Rgba colour, editor::Cell h) const {
