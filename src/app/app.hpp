@@ -137,6 +137,8 @@ bool save_settings(const App& app, const std::string& path);
 // unknown id or one whose planners the registry lacks.
 bool apply_preset(App& app, const std::string& id);
 std::vector<std::string> preset_ids();
+// The Compare menu's items, one per preset (greyed when the registry lacks its planners).
+void compare_menu_items(App& app);
 
 // Panels and menus.
 void main_menu(App& app);
@@ -149,7 +151,9 @@ void section_overlays(App& app);
 void section_tools(App& app);
 void panel_compare(App& app);
 void panel_status(App& app, float x, float y, float width, float height);
+// The modal dialogs and the cell menu (dialogs.cpp), and the scenario window.
 void dialogs(App& app);
+void scenario_window(App& app);
 // File dialogs, recent files, drag and drop, autosave (files.cpp).
 void file_dialogs(App& app);
 const std::vector<std::string>& recent_paths();
