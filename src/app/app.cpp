@@ -19,21 +19,6 @@ const Registry* g_registry = nullptr;
 const Registry& registry() { return g_registry ? *g_registry : Registry::builtin(); }
 void use_registry(const Registry& r) { g_registry = &r; }
 
-const char* tool_name(ToolKind t) {
-  switch (t) {
-    case ToolKind::Pan: return "Pan";
-    case ToolKind::Brush: return "Brush";
-    case ToolKind::Eraser: return "Erase";
-    case ToolKind::Rect: return "Rect";
-    case ToolKind::Line: return "Line";
-    case ToolKind::Fill: return "Fill";
-    case ToolKind::Circle: return "Circle";
-    case ToolKind::Agent: return "Agent";
-    case ToolKind::Count: break;
-  }
-  return "?";
-}
-
 // ---- Run
 
 Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
@@ -117,9 +102,9 @@ void View::clear_run() {
 // ---- App
 
 App::App() {
-  layers.fill(true);
-  views.push_back(std::make_unique<View>());
-  views.back()->select_planner("astar");
+  ui.layers.fill(true);
+  views.list.push_back(std::make_unique<View>());
+  views.list.back()->select_planner("astar");
 }
 
 void App::select_agent(int i) {
@@ -154,29 +139,29 @@ bool App::load(const std::string& path) {
     }
     // Past this point nothing throws: the document and the views change together.
     for (auto& v : views) v->clear_run();
-    doc.reset(std::move(s));
-    scene_path = ext == ".json" || ext == ".scene" ? path : std::string();
-    load_error.clear();
-    status_message = "opened " + path;
-    map_source = map_path.empty() ? std::string() : fs::absolute(map_path).lexically_normal().string();
-    map_source_uid = scene().map.uid();
-    map_source_version = scene().map.version();
-    clearance_cache.clear();
-    clearance_cap = 0;
-    selected_circle.reset();
-    breakpoints.clear();
-    playing = false;
+    document.doc.reset(std::move(s));
+    document.scene_path = ext == ".json" || ext == ".scene" ? path : std::string();
+    document.load_error.clear();
+    document.status_message = "opened " + path;
+    document.map_source = map_path.empty() ? std::string() : fs::absolute(map_path).lexically_normal().string();
+    document.map_source_uid = scene().map.uid();
+    document.map_source_version = scene().map.version();
+    document.clearance_cache.clear();
+    ui.clearance_cap = 0;
+    tool_state.selected_circle.reset();
+    views.breakpoints.clear();
+    views.playing = false;
     agent = 0;
     for (auto& v : views) v->fit_pending = true;
-    scenario = std::move(scen);
-    scenario_path = scenario ? path : std::string();
-    scenario_pick = -1;
-    if (scenario) pick_scenario_problem(0);
+    document.scenario = std::move(scen);
+    document.scenario_path = document.scenario ? path : std::string();
+    document.scenario_pick = -1;
+    if (document.scenario) pick_scenario_problem(0);
     // The scene's saved set-ups become the views.
     if (!scene().views.empty()) {
-      while (views.size() > scene().views.size()) views.pop_back();
+      while (views.size() > scene().views.size()) views.list.pop_back();
       for (std::size_t i = 0; i < scene().views.size(); ++i) {
-        if (i >= views.size()) views.push_back(std::make_unique<View>());
+        if (i >= views.size()) views.list.push_back(std::make_unique<View>());
         const ViewSetup& vs = scene().views[i];
         views[i]->select_planner(vs.planner);
         for (const auto& [k, val] : vs.params) views[i]->params[k] = val;
@@ -187,13 +172,13 @@ bool App::load(const std::string& path) {
     } else {
       for (auto& v : views) v->agent = 0;
     }
-    active = std::min(active, int(views.size()) - 1);
+    views.active = std::min(views.active, int(views.size()) - 1);
     if (agent >= int(scene().agents.size())) agent = 0;
-    if (scenario) doc.mark_saved();  // picking the first problem is part of opening
-    if (run_on_open) start_all_runs();
+    if (document.scenario) document.doc.mark_saved();  // picking the first problem is part of opening
+    if (views.run_on_open) start_all_runs();
     return true;
   } catch (const std::exception& e) {
-    load_error = e.what();  // the current document stays as it was
+    document.load_error = e.what();  // the current document stays as it was
     return false;
   }
 }
@@ -207,44 +192,44 @@ bool App::save(const std::string& path) {
     if (copy.map_file) {
       // Reference the .map only while the map is what was read from it; never write the .map
       // (it may be a benchmark map other scenes and scenarios rely on).
-      const bool unchanged = scene().map.uid() == map_source_uid &&
-                             scene().map.version() == map_source_version && !map_source.empty() &&
-                             fs::exists(map_source);
+      const bool unchanged = scene().map.uid() == document.map_source_uid &&
+                             scene().map.version() == document.map_source_version && !document.map_source.empty() &&
+                             fs::exists(document.map_source);
       if (unchanged) {
         std::error_code ec;
         const fs::path base = fs::absolute(path).parent_path();
-        fs::path rel = fs::relative(map_source, base, ec);
-        copy.map_file = ec || rel.empty() ? map_source : rel.string();
+        fs::path rel = fs::relative(document.map_source, base, ec);
+        copy.map_file = ec || rel.empty() ? document.map_source : rel.string();
       } else {
         copy.map_file.reset();
         note = " (the edited map is stored in the scene; " +
-               fs::path(map_source.empty() ? *scene().map_file : map_source).filename().string() +
+               fs::path(document.map_source.empty() ? *scene().map_file : document.map_source).filename().string() +
                " was left as it was)";
       }
     }
     save_scene(copy, path);
-    doc.mark_saved();
-    scene_path = path;
-    load_error.clear();
-    status_message = "saved " + path + note;
+    document.doc.mark_saved();
+    document.scene_path = path;
+    document.load_error.clear();
+    document.status_message = "saved " + path + note;
     return true;
   } catch (const std::exception& e) {
-    load_error = e.what();
+    document.load_error = e.what();
     return false;
   }
 }
 
 void App::request_open(const std::string& path) {
-  if (doc.dirty()) {
-    pending = PendingAction::Open;
-    pending_path = path;
+  if (document.doc.dirty()) {
+    ui.pending = PendingAction::Open;
+    ui.pending_path = path;
   } else {
     load(path);
   }
 }
 
 void App::request_new() {
-  if (doc.dirty()) pending = PendingAction::New;
+  if (document.doc.dirty()) ui.pending = PendingAction::New;
   else new_scene();
 }
 
@@ -257,34 +242,34 @@ void App::new_scene() {
   a.goal = {55.5, 32.5, 0};
   s.agents.push_back(a);
   for (auto& v : views) v->clear_run();
-  doc.reset(std::move(s));
-  scene_path.clear();
-  map_source.clear();
-  scenario.reset();
-  load_error.clear();
-  status_message = "new scene";
-  selected_circle.reset();
-  breakpoints.clear();
-  playing = false;
+  document.doc.reset(std::move(s));
+  document.scene_path.clear();
+  document.map_source.clear();
+  document.scenario.reset();
+  document.load_error.clear();
+  document.status_message = "new scene";
+  tool_state.selected_circle.reset();
+  views.breakpoints.clear();
+  views.playing = false;
   agent = 0;
   for (auto& v : views) v->fit_pending = true, v->agent = 0;
-  if (run_on_open) start_all_runs();
+  if (views.run_on_open) start_all_runs();
 }
 
 void App::pick_scenario_problem(int index) {
-  if (!scenario || index < 0 || index >= int(scenario->problems.size())) return;
-  const ScenProblem& p = scenario->problems[std::size_t(index)];
-  editor::Document::Step step(doc, "Scenario problem");
+  if (!document.scenario || index < 0 || index >= int(document.scenario->problems.size())) return;
+  const ScenProblem& p = document.scenario->problems[std::size_t(index)];
+  editor::Document::Step step(document.doc, "Scenario problem");
   if (scene().agents.empty()) {
     Agent a;
     a.name = "agent";
-    editor::add_agent(doc, a);
+    editor::add_agent(document.doc, a);
   }
   if (agent < 0 || agent >= int(scene().agents.size())) select_agent(0);
   const std::size_t i = std::size_t(agent);
-  editor::set_agent_position(doc, i, editor::Endpoint::Start, {p.start_x + 0.5, p.start_y + 0.5});
-  editor::set_agent_position(doc, i, editor::Endpoint::Goal, {p.goal_x + 0.5, p.goal_y + 0.5});
-  scenario_pick = index;
+  editor::set_agent_position(document.doc, i, editor::Endpoint::Start, {p.start_x + 0.5, p.start_y + 0.5});
+  editor::set_agent_position(document.doc, i, editor::Endpoint::Goal, {p.goal_x + 0.5, p.goal_y + 0.5});
+  document.scenario_pick = index;
 }
 
 View& App::add_view(const std::string& planner) {
@@ -293,23 +278,23 @@ View& App::add_view(const std::string& planner) {
   v->agent = view().agent;
   v->camera = view().camera;
   v->fit_pending = true;
-  views.push_back(std::move(v));
+  views.list.push_back(std::move(v));
   for (auto& w : views) w->fit_pending = true;  // every view got narrower
-  return *views.back();
+  return *views.list.back();
 }
 
 void App::remove_view(int index) {
   if (views.size() <= 1 || index < 0 || index >= int(views.size())) return;
-  views.erase(views.begin() + index);
-  active = std::clamp(active, 0, int(views.size()) - 1);
+  views.list.erase(views.list.begin() + index);
+  views.active = std::clamp(views.active, 0, int(views.size()) - 1);
   for (auto& w : views) w->fit_pending = true;
 }
 
 void App::preset_compare(const std::vector<std::string>& planners,
                          const std::vector<std::map<std::string, std::string>>& params) {
-  while (views.size() > planners.size() && views.size() > 1) views.pop_back();
+  while (views.size() > planners.size() && views.size() > 1) views.list.pop_back();
   for (std::size_t i = 0; i < planners.size(); ++i) {
-    if (i >= views.size()) views.push_back(std::make_unique<View>());
+    if (i >= views.size()) views.list.push_back(std::make_unique<View>());
     View& v = *views[i];
     v.select_planner(planners[i]);
     v.agent = agent;  // a comparison plans for the agent being edited
@@ -317,16 +302,16 @@ void App::preset_compare(const std::vector<std::string>& planners,
       for (const auto& [k, val] : params[i]) v.params[k] = val;
     v.fit_pending = true;
   }
-  active = 0;
-  lock_cameras = lock_timelines = true;
+  views.active = 0;
+  views.lock_cameras = views.lock_timelines = true;
   start_all_runs();
 }
 
 void App::start_run(View& v) {
-  playing = false;
+  views.playing = false;
   v.run.reset();  // cancels and joins a run in progress
   v.run = std::make_unique<Run>(scene(), v.planner, v.params, v.agent);
-  v.run_doc_version = doc.version();
+  v.run_doc_version = document.doc.version();
 }
 
 void App::start_all_runs() {
@@ -341,7 +326,7 @@ bool App::poll_runs() {
     v->run.reset();
     any = true;
   }
-  if (any && lock_timelines) {
+  if (any && views.lock_timelines) {
     // Views that finished together start at the same place: the end of the longest.
     std::size_t last = 0;
     for (auto& v : views)
@@ -366,42 +351,42 @@ void App::update_reference() {
     if (v->shown_agent != want_agent) ok = false;
   }
   if (!ok || want.empty() || !reg.find(want)) {
-    reference_run.reset();
-    reference.reset();
-    reference_key = {};
+    views.reference_run.reset();
+    views.reference.reset();
+    views.reference_key = {};
     return;
   }
-  const ReferenceKey key{doc.version(), want_agent, want};
-  if (key == reference_key) {
-    if (reference_run && reference_run->finished()) {
-      reference_run->join();
-      if (reference_run->error.empty()) reference = std::move(reference_run->result);
-      reference_run.reset();
+  const Views::ReferenceKey key{document.doc.version(), want_agent, want};
+  if (key == views.reference_key) {
+    if (views.reference_run && views.reference_run->finished()) {
+      views.reference_run->join();
+      if (views.reference_run->error.empty()) views.reference = std::move(views.reference_run->result);
+      views.reference_run.reset();
     }
     return;
   }
-  reference.reset();
-  reference_planner = want;
-  reference_key = key;
-  reference_run = std::make_unique<Run>(scene(), want, std::map<std::string, std::string>{}, want_agent,
+  views.reference.reset();
+  views.reference_planner = want;
+  views.reference_key = key;
+  views.reference_run = std::make_unique<Run>(scene(), want, std::map<std::string, std::string>{}, want_agent,
                                         /*record=*/false);
 }
 
 bool App::stale(const View& v) const {
   if (!v.has_run) return false;
-  return v.shown_doc_version != doc.version() || v.shown_planner != v.planner ||
+  return v.shown_doc_version != document.doc.version() || v.shown_planner != v.planner ||
          v.shown_params != v.params || v.shown_agent != v.agent;
 }
 
 bool App::any_run() const {
   for (const auto& v : views)
     if (v->run) return true;
-  return reference_run != nullptr;
+  return views.reference_run != nullptr;
 }
 
 std::size_t timeline_last(const App& app) {
   std::size_t last = 0;
-  if (app.lock_timelines) {
+  if (app.views.lock_timelines) {
     for (const auto& v : app.views)
       if (v->cursor) last = std::max(last, v->cursor->last_frame());
   } else if (app.view().cursor) {
@@ -414,7 +399,7 @@ std::size_t timeline_last(const App& app) {
 // sooner stays on its last frame); unlocked, the active view's frame.
 std::size_t timeline_now(const App& app) {
   std::size_t now = app.view().cursor ? app.view().cursor->frame() : 0;
-  if (app.lock_timelines)
+  if (app.views.lock_timelines)
     for (const auto& v : app.views)
       if (v->cursor) now = std::max(now, v->cursor->frame());
   return now;
@@ -435,7 +420,7 @@ void move_cursor(TraceCursor& c, std::size_t target) {
 
 void App::seek_all(std::size_t frame) {
   for (auto& v : views)
-    if (v->cursor && (lock_timelines || v.get() == &view())) move_cursor(*v->cursor, frame);
+    if (v->cursor && (views.lock_timelines || v.get() == &view())) move_cursor(*v->cursor, frame);
 }
 
 void App::step_all(long delta) {
@@ -445,37 +430,37 @@ void App::step_all(long delta) {
 }
 
 void App::sync_cameras(int from) {
-  if (!lock_cameras || from < 0 || from >= int(views.size())) return;
+  if (!views.lock_cameras || from < 0 || from >= int(views.size())) return;
   const editor::Camera& c = views[std::size_t(from)]->camera;
   for (auto& v : views)
     if (v.get() != views[std::size_t(from)].get()) v->camera.set_view(c.zoom(), c.offset());
 }
 
 std::optional<std::size_t> App::next_break(const View& v, std::size_t until) const {
-  if (!v.cursor || breakpoints.empty()) return std::nullopt;
+  if (!v.cursor || views.breakpoints.empty()) return std::nullopt;
   return find_break(*v.trace, v.cursor->frame(), std::min(until, v.cursor->last_frame()),
-                    std::span<const CellBreak>(breakpoints));
+                    std::span<const CellBreak>(views.breakpoints));
 }
 
 void App::tick(double dt) {
-  if (!playing || !view().cursor) return;
-  play_accum += dt * double(fps);
-  const long n = long(play_accum);
+  if (!views.playing || !view().cursor) return;
+  views.play_accum += dt * double(views.fps);
+  const long n = long(views.play_accum);
   if (n <= 0) return;
-  play_accum -= double(n);
+  views.play_accum -= double(n);
   View& v = view();
   const std::size_t now = timeline_now(*this);
   std::size_t to = std::min(now + std::size_t(n), timeline_last(*this));
   // Breakpoints stop the player on the frame that fires them.
   if (auto k = next_break(v, to)) {
     to = *k;
-    playing = false;
-    play_accum = 0;
+    views.playing = false;
+    views.play_accum = 0;
   }
   seek_all(to);
   if (to >= timeline_last(*this)) {
-    playing = false;
-    play_accum = 0;
+    views.playing = false;
+    views.play_accum = 0;
   }
 }
 

@@ -34,7 +34,7 @@ FileState& state() {
 }
 
 std::string start_dir(const App& app) {
-  if (!app.scene_path.empty()) return fs::path(app.scene_path).parent_path().string();
+  if (!app.document.scene_path.empty()) return fs::path(app.document.scene_path).parent_path().string();
   std::error_code ec;
   return fs::current_path(ec).string();
 }
@@ -55,7 +55,7 @@ void open_dialog(App& app, FileRequest r) {
       break;
     case FileRequest::Save: {
       const std::string name =
-          app.scene_path.empty() ? "scene.json" : fs::path(app.scene_path).filename().string();
+          app.document.scene_path.empty() ? "scene.json" : fs::path(app.document.scene_path).filename().string();
       st.dialog.open("Save scene as", FileDialog::Mode::Save, dir, {".json"}, name);
       break;
     }
@@ -78,28 +78,28 @@ void finish_dialog(App& app, const std::string& path) {
     case FileRequest::Open:
     case FileRequest::ImportPng:
       app.request_open(path);
-      if (app.pending == PendingAction::None && app.load_error.empty()) remember(path);
+      if (app.ui.pending == PendingAction::None && app.document.load_error.empty()) remember(path);
       break;
     case FileRequest::Save:
       if (app.save(path)) {
         remember(path);
         if (st.autosave) st.autosave->discard();
         // A question that waited for Save As goes on now.
-        const PendingAction a = app.pending;
-        app.pending = PendingAction::None;
-        if (a == PendingAction::Open) app.load(app.pending_path);
+        const PendingAction a = app.ui.pending;
+        app.ui.pending = PendingAction::None;
+        if (a == PendingAction::Open) app.load(app.ui.pending_path);
         else if (a == PendingAction::New) app.new_scene();
-        else if (a == PendingAction::Quit) app.quit_confirmed = true;
+        else if (a == PendingAction::Quit) app.ui.quit_confirmed = true;
       }
       break;
-    case FileRequest::ExportView: app.export_view_path = path; break;
+    case FileRequest::ExportView: app.ui.export_view_path = path; break;
     case FileRequest::ExportMap:
       try {
         save_map(app.scene().map, path);
-        app.status_message = "exported " + path;
-        app.load_error.clear();
+        app.document.status_message = "exported " + path;
+        app.document.load_error.clear();
       } catch (const std::exception& e) {
-        app.load_error = e.what();
+        app.document.load_error = e.what();
       }
       break;
     case FileRequest::None: break;
@@ -119,16 +119,16 @@ void recovery_prompt(App& app) {
       try {
         Scene s = r.load();
         for (auto& v : app.views) v->clear_run();
-        app.doc.reset(std::move(s));
+        app.document.doc.reset(std::move(s));
         // The recovered scene differs from its file: it stays dirty (and autosaved) until saved.
-        app.doc.mark_unsaved();
-        app.scene_path = r.original_path;
-        app.status_message = "recovered work from " + r.time_text() + " (not yet saved)";
+        app.document.doc.mark_unsaved();
+        app.document.scene_path = r.original_path;
+        app.document.status_message = "recovered work from " + r.time_text() + " (not yet saved)";
         for (auto& v : app.views) v->fit_pending = true;
-        if (app.run_on_open) app.start_all_runs();
+        if (app.views.run_on_open) app.start_all_runs();
         r.discard();
       } catch (const std::exception& e) {
-        app.load_error = e.what();
+        app.document.load_error = e.what();
       }
       st.recovery.reset();
       ImGui::CloseCurrentPopup();
@@ -155,8 +155,8 @@ const std::vector<std::string>& recent_paths() { return state().recent.paths(); 
 void open_recent(App& app, const std::string& path) {
   FileState& st = state();
   app.request_open(path);
-  if (app.pending != PendingAction::None) return;
-  if (app.load_error.empty()) st.recent.add(path);
+  if (app.ui.pending != PendingAction::None) return;
+  if (app.document.load_error.empty()) st.recent.add(path);
   else st.recent.remove(path);  // gone or unreadable: the message says why
   st.recent.save();
 }
@@ -169,26 +169,26 @@ void file_dialogs(App& app) {
     st.recent_loaded = true;
   }
   // Automated runs (screenshots, benchmarks) neither write nor offer autosaves.
-  if (!app.ignore_input) {
+  if (!app.ui.ignore_input) {
     if (!st.autosave) st.autosave = std::make_unique<editor::Autosave>();
     if (!st.recovery_checked) {
       st.recovery = st.autosave->find();
       st.recovery_checked = true;
     }
-    st.autosave->update(editor::Autosave::Clock::now(), app.doc, app.scene_path);
-    if (app.quit_confirmed) st.autosave->discard();
+    st.autosave->update(editor::Autosave::Clock::now(), app.document.doc, app.document.scene_path);
+    if (app.ui.quit_confirmed) st.autosave->discard();
     recovery_prompt(app);
   }
 
-  if (!app.dropped.empty()) {
-    const std::string path = app.dropped.front();
-    app.dropped.clear();
+  if (!app.ui.dropped.empty()) {
+    const std::string path = app.ui.dropped.front();
+    app.ui.dropped.clear();
     app.request_open(path);
-    if (app.pending == PendingAction::None && app.load_error.empty()) remember(path);
+    if (app.ui.pending == PendingAction::None && app.document.load_error.empty()) remember(path);
   }
-  if (app.file_request != FileRequest::None) {
-    open_dialog(app, app.file_request);
-    app.file_request = FileRequest::None;
+  if (app.ui.file_request != FileRequest::None) {
+    open_dialog(app, app.ui.file_request);
+    app.ui.file_request = FileRequest::None;
   }
   if (st.dialog.draw()) finish_dialog(app, st.dialog.path());
 }

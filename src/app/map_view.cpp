@@ -2,6 +2,8 @@
 // fit; the editing tools on the left button) and the overlay lists they draw this frame.
 // Input reaches a view only when ImGui does not want it (DESIGN.md pitfalls).
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -17,152 +19,6 @@
 namespace pl::app {
 
 namespace {
-
-editor::Cell cell_of(Vec2 p) { return {int(std::floor(p.x)), int(std::floor(p.y))}; }
-
-editor::Brush current_brush(const App& app) {
-  if (app.tool == ToolKind::Eraser)
-    return editor::eraser(app.scene().map.palette(), app.brush_size, app.brush_shape);
-  editor::Brush b;
-  b.terrain = app.paint_terrain;
-  b.size = app.brush_size;
-  b.shape = app.brush_shape;
-  return b;
-}
-
-// The start or goal whose heading handle (the arrow's tip) is within tol of p.
-std::optional<editor::AgentHandle> pick_heading_handle(const Scene& scene, Vec2 p, double tol) {
-  std::optional<editor::AgentHandle> best;
-  double best_d = tol;
-  for (std::size_t i = 0; i < scene.agents.size(); ++i) {
-    const Agent& a = scene.agents[i];
-    const double len = agent_heading_length(a);
-    for (editor::Endpoint w : {editor::Endpoint::Start, editor::Endpoint::Goal}) {
-      const Pose& pose = w == editor::Endpoint::Start ? a.start : a.goal;
-      const Vec2 tip = pose.position() + Vec2{std::cos(pose.heading), std::sin(pose.heading)} * len;
-      const double d = distance(tip, p);
-      if (d <= best_d) best_d = d, best = editor::AgentHandle{i, w};
-    }
-  }
-  return best;
-}
-
-void tool_press(App& app, Vec2 m, double px) {
-  editor::Document& doc = app.doc;
-  ToolDrag& d = app.drag;
-  d = {};
-  d.active = true;
-  d.anchor = d.last = cell_of(m);
-  switch (app.tool) {
-    case ToolKind::Pan:
-    case ToolKind::Count: break;
-    case ToolKind::Brush:
-    case ToolKind::Eraser:
-      doc.begin_stroke(tool_name(app.tool));
-      editor::paint_brush(doc, current_brush(app), d.anchor.x, d.anchor.y);
-      break;
-    case ToolKind::Rect:
-    case ToolKind::Line: break;  // applied on release; previewed meanwhile
-    case ToolKind::Fill:
-      editor::flood_fill(doc, app.paint_terrain, d.anchor.x, d.anchor.y);
-      d.active = false;
-      break;
-    case ToolKind::Circle: {
-      const double tol = 6 * px;
-      if (auto rim = editor::pick_circle_rim(app.scene(), m, tol)) {
-        d.circle_mode = ToolDrag::CircleMode::Resize;
-        d.circle = *rim;
-        doc.begin_step("Resize circle");
-      } else if (auto in = editor::pick_circle(app.scene(), m)) {
-        d.circle_mode = ToolDrag::CircleMode::Move;
-        d.circle = *in;
-        d.grab_offset = app.scene().circles[*in].center() - m;
-        doc.begin_step("Move circle");
-      } else {
-        d.circle_mode = ToolDrag::CircleMode::Create;
-        doc.begin_step("Add circle");
-        d.circle = editor::add_circle(doc, m, editor::kMinCircleRadius);
-      }
-      app.selected_circle = d.circle;
-      break;
-    }
-    case ToolKind::Agent: {
-      const double tol = std::max(0.45, 8 * px);
-      if (auto h = pick_heading_handle(app.scene(), m, std::max(0.3, 6 * px))) {
-        d.agent_handle = h;
-        d.agent_heading = true;
-        app.select_agent(int(h->agent));
-        doc.begin_step("Agent heading");
-      } else if (auto e = editor::pick_agent_endpoint(app.scene(), m, tol)) {
-        d.agent_handle = e;
-        app.select_agent(int(e->agent));
-        doc.begin_step(e->which == editor::Endpoint::Start ? "Move start" : "Move goal");
-      } else {
-        doc.begin_step(app.place_endpoint == editor::Endpoint::Start ? "Place start" : "Place goal");
-        if (app.scene().agents.empty()) {
-          Agent a;
-          a.name = "agent";
-          a.start = a.goal = {editor::snap_to_cell_centre(m).x, editor::snap_to_cell_centre(m).y, 0};
-          app.select_agent(int(editor::add_agent(doc, a)));
-        }
-        app.agent = std::clamp(app.agent, 0, int(app.scene().agents.size()) - 1);
-        d.agent_handle = editor::AgentHandle{std::size_t(app.agent), app.place_endpoint};
-        editor::set_agent_position(doc, std::size_t(app.agent), app.place_endpoint,
-                                   editor::snap_to_cell_centre(m));
-      }
-      break;
-    }
-  }
-}
-
-void tool_drag(App& app, Vec2 m) {
-  editor::Document& doc = app.doc;
-  ToolDrag& d = app.drag;
-  const editor::Cell c = cell_of(m);
-  switch (app.tool) {
-    case ToolKind::Brush:
-    case ToolKind::Eraser:
-      if (!(c == d.last)) editor::paint_line(doc, current_brush(app), d.last.x, d.last.y, c.x, c.y);
-      break;
-    case ToolKind::Circle:
-      if (d.circle >= app.scene().circles.size()) break;  // undone meanwhile
-      if (d.circle_mode == ToolDrag::CircleMode::Move)
-        editor::move_circle(doc, d.circle, m + d.grab_offset);
-      else
-        editor::resize_circle(doc, d.circle,
-                              std::max(editor::kMinCircleRadius,
-                                       distance(app.scene().circles[d.circle].center(), m)));
-      break;
-    case ToolKind::Agent:
-      if (!d.agent_handle || d.agent_handle->agent >= app.scene().agents.size()) break;
-      if (d.agent_heading)
-        editor::aim_agent_heading(doc, d.agent_handle->agent, d.agent_handle->which, m);
-      else
-        editor::set_agent_position(doc, d.agent_handle->agent, d.agent_handle->which,
-                                   editor::snap_to_cell_centre(m));
-      break;
-    default: break;
-  }
-  d.last = c;
-}
-
-void tool_release(App& app, Vec2 m) {
-  editor::Document& doc = app.doc;
-  ToolDrag& d = app.drag;
-  const editor::Cell c = cell_of(m);
-  switch (app.tool) {
-    case ToolKind::Brush:
-    case ToolKind::Eraser: doc.end_stroke(); break;
-    case ToolKind::Rect: editor::paint_rect(doc, app.paint_terrain, d.anchor.x, d.anchor.y, c.x, c.y); break;
-    case ToolKind::Line:
-      editor::paint_line(doc, current_brush(app), d.anchor.x, d.anchor.y, c.x, c.y);
-      break;
-    case ToolKind::Circle:
-    case ToolKind::Agent: doc.end_step(); break;
-    default: break;
-  }
-  d.active = false;
-}
 
 // Distance from p to what a shape draws (segments, polylines, points, cells, circle rims).
 double shape_distance(const Shape& s, Vec2 p) {
@@ -195,7 +51,7 @@ void shape_tooltip(const App& app, const View& v, Vec2 m, double tol) {
   const ShapeRecord* best = nullptr;
   double best_d = tol;
   const Scene& scene = app.scene();
-  const bool filter = app.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size());
+  const bool filter = app.ui.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size());
   const Agent agent = filter ? scene.agents[std::size_t(v.agent)] : Agent{};
   for (const ShapeRecord& r : v.cursor->state().shapes()) {
     if (!r.shape.requirement.any()) continue;
@@ -219,7 +75,7 @@ void map_view_input(App& app) {
   const GridMap& map = app.scene().map;
   // Side by side, with a small gap.
   const int n = int(app.views.size());
-  const Viewport& area = app.map_area;
+  const Viewport& area = app.ui.map_area;
   const int gap = n > 1 ? 4 : 0;
   const int w = std::max(1, (area.width - gap * (n - 1)) / n);
   for (int i = 0; i < n; ++i) {
@@ -233,57 +89,67 @@ void map_view_input(App& app) {
   }
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
   const Vec2 mouse_fb{io.MousePos.x * sx, io.MousePos.y * sy};
-  app.hover_map.reset();
-  app.hover_view = -1;
-  if (app.ignore_input) return;
+  app.ui.hover_map.reset();
+  app.ui.hover_view = -1;
+  if (app.ui.ignore_input) return;
   for (int i = 0; i < n; ++i) {
     const Viewport& vp = app.views[std::size_t(i)]->viewport;
     if (ImGui::IsMousePosValid() && mouse_fb.x >= vp.x && mouse_fb.y >= vp.y &&
         mouse_fb.x < vp.x + vp.width && mouse_fb.y < vp.y + vp.height)
-      app.hover_view = i;
+      app.ui.hover_view = i;
   }
   // A drag keeps working in the view it started in, even past its edge.
-  const int target = app.drag.active ? app.active : app.hover_view;
+  const int target = app.drag.active ? app.views.active : app.ui.hover_view;
   if (target >= 0) {
     View& v = *app.views[std::size_t(target)];
     const Vec2 mouse{mouse_fb.x - v.viewport.x, mouse_fb.y - v.viewport.y};
     const Vec2 m = v.camera.screen_to_map(mouse);
-    if (app.hover_view >= 0) app.hover_map = m;
+    if (app.ui.hover_view >= 0) app.ui.hover_map = m;
     const double px = 1.0 / v.camera.zoom();  // map units per pixel
-    if (!io.WantCaptureMouse && app.hover_view >= 0) {
+    if (!io.WantCaptureMouse && app.ui.hover_view >= 0) {
       if (io.MouseWheel != 0) {
         v.camera.zoom_wheel(mouse, io.MouseWheel);
         app.sync_cameras(target);
       }
       const bool pan_drag = ImGui::IsMouseDragging(ImGuiMouseButton_Right, 0) ||
                             ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 0) ||
-                            (app.tool == ToolKind::Pan && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0));
+                            (!app.tool().edits() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0));
       if (pan_drag) {
         v.camera.pan({io.MouseDelta.x * sx, io.MouseDelta.y * sy});
         app.sync_cameras(target);
       }
       if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-        app.active = target;
-        if (app.tool != ToolKind::Pan) tool_press(app, m, px);
+        app.views.active = target;
+        if (app.tool().edits()) {
+          app.drag = {};
+          app.drag.active = true;
+          app.drag.anchor = app.drag.last = cell_of(m);
+          app.tool().press(app, m, px);
+        }
       }
       // Right click without a drag: breakpoint menu for the cell.
       if (ImGui::IsMouseReleased(ImGuiMouseButton_Right) &&
           ImGui::GetMouseDragDelta(ImGuiMouseButton_Right).x == 0 &&
           ImGui::GetMouseDragDelta(ImGuiMouseButton_Right).y == 0 && v.cursor) {
-        app.active = target;
-        app.menu_cell = cell_of(m);
+        app.views.active = target;
+        app.ui.menu_cell = cell_of(m);
         ImGui::OpenPopup("##cellmenu");
       }
     }
-    if (app.hover_view >= 0 && !io.WantCaptureMouse && !app.drag.active && v.cursor)
+    if (app.ui.hover_view >= 0 && !io.WantCaptureMouse && !app.drag.active && v.cursor)
       shape_tooltip(app, v, m, 6 * px);
     if (app.drag.active) {
-      if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) tool_drag(app, m);
-      else tool_release(app, m);
+      if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+        app.tool().drag(app, m);
+        app.drag.last = cell_of(m);
+      } else {
+        app.tool().release(app, m);
+        app.drag.active = false;
+      }
     }
   } else if (app.drag.active && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
     app.drag.active = false;
-    app.doc.end_step();
+    app.document.doc.end_step();
   }
   if (!io.WantCaptureKeyboard) {
     const double step = 400.0 * io.DeltaTime;
@@ -297,16 +163,11 @@ void map_view_input(App& app) {
     if (lr_pan && ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) pan.x -= step;
     if (pan.x != 0 || pan.y != 0) {
       v.camera.pan(pan);
-      app.sync_cameras(app.active);
+      app.sync_cameras(app.views.active);
     }
     if (ImGui::IsKeyPressed('F', false) && !io.KeyCtrl)
       for (auto& w2 : app.views) w2->fit_pending = true;
-    if (app.tool == ToolKind::Circle && app.selected_circle &&
-        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Delete), false) &&
-        *app.selected_circle < app.scene().circles.size()) {
-      editor::remove_circle(app.doc, *app.selected_circle);
-      app.selected_circle.reset();
-    }
+    app.tool().keys(app);
   }
 }
 
@@ -314,6 +175,17 @@ namespace {
 
 // Keeps the view's search texture (open and closed nodes that stand on cells, search_image) in
 // step with the frame on screen; true when it shows that frame.
+// The difference of the two views' frames on screen (what view A / view B expanded alone),
+// recomputed only when either changes.
+struct DiffKey {
+  std::uint64_t gen_a = 0, gen_b = 0;
+  std::size_t frame_a = 0, frame_b = 0;
+  bool valid = false;
+  bool operator==(const DiffKey&) const = default;
+};
+DiffKey g_diff_key;
+std::array<ClosedDifference, 2> g_diff_views;
+
 bool update_search_texture(View& v, const GridMap& map, const Style& style, bool open, bool closed) {
   if (!v.renderer) return false;
   const View::SearchKey key{v.trace_generation, v.cursor->frame(), map.width(), map.height(),
@@ -327,49 +199,9 @@ bool update_search_texture(View& v, const GridMap& map, const Style& style, bool
 }
 
 void build_tool_preview(const App& app, DrawList& dl, const Style& style) {
-  if (!app.hover_map) return;
-  const GridMap& map = app.scene().map;
+  if (!app.ui.hover_map) return;
   dl.set_layer(Layer::ToolPreview);
-  const Rgba c = style.colour(Role::Highlight);
-  const editor::Cell h = cell_of(*app.hover_map);
-  auto outline_cells = [&](const std::vector<editor::Cell>& cells) {
-    for (const editor::Cell& k : cells)
-      dl.rect_outline({double(k.x), double(k.y)}, {k.x + 1.0, k.y + 1.0}, c, 1.5f);
-  };
-  switch (app.tool) {
-    case ToolKind::Brush:
-    case ToolKind::Eraser:
-      outline_cells(editor::brush_footprint(current_brush(app), h.x, h.y, map.width(), map.height()));
-      break;
-    case ToolKind::Fill: outline_cells({h}); break;
-    case ToolKind::Rect:
-      if (app.drag.active) {
-        const editor::Cell a = app.drag.anchor;
-        dl.rect_outline({double(std::min(a.x, h.x)), double(std::min(a.y, h.y))},
-                        {std::max(a.x, h.x) + 1.0, std::max(a.y, h.y) + 1.0}, c, 2.f);
-      } else {
-        outline_cells({h});
-      }
-      break;
-    case ToolKind::Line:
-      if (app.drag.active) {
-        std::vector<editor::Cell> cells;
-        for (const editor::Cell& k : editor::bresenham_line(app.drag.anchor.x, app.drag.anchor.y, h.x, h.y))
-          for (const editor::Cell& f : editor::brush_footprint(current_brush(app), k.x, k.y, map.width(), map.height()))
-            cells.push_back(f);
-        outline_cells(cells);
-      } else {
-        outline_cells(editor::brush_footprint(current_brush(app), h.x, h.y, map.width(), map.height()));
-      }
-      break;
-    case ToolKind::Circle:
-      if (app.selected_circle && *app.selected_circle < app.scene().circles.size()) {
-        const Circle& k = app.scene().circles[*app.selected_circle];
-        dl.circle(k.center(), k.r, c, 2.5f);
-      }
-      break;
-    default: break;
-  }
+  app.tool().preview(app, dl, style.colour(Role::Highlight), cell_of(*app.ui.hover_map));
 }
 
 }  // namespace
@@ -379,31 +211,31 @@ void map_view_build(App& app) {
   const Scene& scene = app.scene();
   const GridMap& map = scene.map;
   // The difference overlay needs two grid searches side by side.
-  const bool diff = app.show_difference && app.views.size() == 2 && app.views[0]->cursor &&
+  const bool diff = app.ui.show_difference && app.views.size() == 2 && app.views[0]->cursor &&
                     app.views[1]->cursor;
   if (diff) {
     const View &a = *app.views[0], &b = *app.views[1];
-    const App::DiffKey key{a.trace_generation, b.trace_generation, a.cursor->frame(), b.cursor->frame(), true};
-    if (!(key == app.diff_key)) {
+    const DiffKey key{a.trace_generation, b.trace_generation, a.cursor->frame(), b.cursor->frame(), true};
+    if (!(key == g_diff_key)) {
       const ClosedDifference d = closed_difference(a.cursor->state(), b.cursor->state(), map.width(), map.height());
-      app.diff_views[0] = {d.only_a, {}, d.both};
-      app.diff_views[1] = {{}, d.only_b, d.both};
-      app.diff_key = key;
+      g_diff_views[0] = {d.only_a, {}, d.both};
+      g_diff_views[1] = {{}, d.only_b, d.both};
+      g_diff_key = key;
     }
   }
   for (std::size_t vi = 0; vi < app.views.size(); ++vi) {
     View& v = *app.views[vi];
     DrawList& dl = v.draw_list;
     dl.clear();
-    for (std::size_t l = 0; l < kLayerCount; ++l) dl.enable(Layer(l), app.layers[l]);
+    for (std::size_t l = 0; l < kLayerCount; ++l) dl.enable(Layer(l), app.ui.layers[l]);
     const editor::Rect r = v.camera.visible_map_rect();
     const MapRect visible{r.x0, r.y0, r.x1, r.y1};
-    if (app.grid_lines && v.camera.zoom() >= 8)
+    if (app.ui.grid_lines && v.camera.zoom() >= 8)
       draw_grid_lines(dl, map.width(), map.height(), visible, style);
     draw_scene_circles(dl, scene.circles, style);
-    if (app.show_clearance && v.camera.zoom() >= 20) {
+    if (app.ui.show_clearance && v.camera.zoom() >= 20) {
       const ClearanceGrid& grid =
-          app.clearance_cache.get(map, app.overlay_capability(), app.clearance_metric);
+          app.document.clearance_cache.get(map, app.overlay_capability(), app.ui.clearance_metric);
       draw_clearance_numbers(dl, grid, map.width(), map.height(), visible, style);
     }
     // A run made for another map size cannot be drawn over this map.
@@ -413,9 +245,9 @@ void map_view_build(App& app) {
       o.grid_width = map.width();
       o.grid_height = map.height();
       o.visible = visible;
-      o.parent_arrows = app.show_parent_arrows && v.camera.zoom() >= 12;
-      o.hidden_roles = app.hidden_roles;
-      if (app.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size())) {
+      o.parent_arrows = app.ui.show_parent_arrows && v.camera.zoom() >= 12;
+      o.hidden_roles = app.ui.hidden_roles;
+      if (app.ui.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size())) {
         const Agent& a = scene.agents[std::size_t(v.agent)];
         o.agent = SearchDrawOptions::AgentFilter{scene.capability_of(a), a.size};
       }
@@ -433,9 +265,9 @@ void map_view_build(App& app) {
       }
       o.heading_wedges = v.camera.zoom() >= 10;
       // Each view marks what it expanded and the other did not.
-      if (diff) draw_closed_difference(dl, app.diff_views[vi], map.width(), style, visible);
+      if (diff) draw_closed_difference(dl, g_diff_views[vi], map.width(), style, visible);
       draw_search_state(dl, v.cursor->state(), style, o);
-      if (app.show_search_numbers && v.camera.zoom() >= 40) {
+      if (app.ui.show_search_numbers && v.camera.zoom() >= 40) {
         SearchNumberOptions numbers;
         numbers.size_px = float(std::min(14.0, v.camera.zoom() / 4.5));
         // A line a heading needs a cell about 150 pixels wide.
@@ -448,7 +280,7 @@ void map_view_build(App& app) {
       if (v.result.found && run_fits) draw_path(dl, v.result.pieces, style);
     }
     dl.set_layer(Layer::ToolPreview);
-    for (const App::Breakpoint& b : app.breakpoints) {
+    for (const Views::Breakpoint& b : app.views.breakpoints) {
       const Rgba c = style.colour(b.on_open ? Role::Open : Role::Current);
       dl.rect_outline({double(b.x), double(b.y)}, {b.x + 1.0, b.y + 1.0}, c, 3.f);
       // A breakpoint on one heading shows it, as the space of this view's trace names it.
@@ -465,7 +297,7 @@ void map_view_build(App& app) {
       o.selected = int(i) == app.agent;
       draw_agent(dl, scene.agents[i], style, o);
     }
-    if (int(vi) == app.hover_view || (app.drag.active && int(vi) == app.active))
+    if (int(vi) == app.ui.hover_view || (app.drag.active && int(vi) == app.views.active))
       build_tool_preview(app, dl, style);
   }
 }

@@ -11,29 +11,29 @@ namespace pl::app {
 void section_overlays(App& app) {
   {
     for (std::size_t l = 0; l < kLayerCount; ++l) {
-      bool on = app.layers[l];
-      if (ImGui::Checkbox(layer_name(Layer(l)), &on)) app.layers[l] = on;
+      bool on = app.ui.layers[l];
+      if (ImGui::Checkbox(layer_name(Layer(l)), &on)) app.ui.layers[l] = on;
     }
-    if (app.views.size() == 2) ImGui::Checkbox("difference (expanded by one view only)", &app.show_difference);
-    ImGui::Checkbox("grid lines (zoomed in)", &app.grid_lines);
-    ImGui::Checkbox("parent arrows", &app.show_parent_arrows);
-    ImGui::Checkbox("only what the agent may use", &app.only_usable_shapes);
+    if (app.views.size() == 2) ImGui::Checkbox("difference (expanded by one view only)", &app.ui.show_difference);
+    ImGui::Checkbox("grid lines (zoomed in)", &app.ui.grid_lines);
+    ImGui::Checkbox("parent arrows", &app.ui.show_parent_arrows);
+    ImGui::Checkbox("only what the agent may use", &app.ui.only_usable_shapes);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Shapes a planner marks as usable only by some agents (HAA* edges and "
                         "entrances: a capability and a clearance) are hidden unless the view's "
                         "agent has that capability and is no larger. Hover one for its label.");
-    ImGui::Checkbox("g, h, f in each cell (zoomed in)", &app.show_search_numbers);
-    if (ImGui::Checkbox("g heat map of the frame", &app.show_g_heat) && app.show_g_heat)
-      app.show_clearance = false;
-    if (ImGui::Checkbox("clearance heat map", &app.show_clearance) && app.show_clearance)
-      app.show_g_heat = false;
-    if (app.show_clearance) {
+    ImGui::Checkbox("g, h, f in each cell (zoomed in)", &app.ui.show_search_numbers);
+    if (ImGui::Checkbox("g heat map of the frame", &app.ui.show_g_heat) && app.ui.show_g_heat)
+      app.ui.show_clearance = false;
+    if (ImGui::Checkbox("clearance heat map", &app.ui.show_clearance) && app.ui.show_clearance)
+      app.ui.show_g_heat = false;
+    if (app.ui.show_clearance) {
       ImGui::Indent();
-      int metric = app.clearance_metric == ClearanceMetric::True ? 0 : 1;
+      int metric = app.ui.clearance_metric == ClearanceMetric::True ? 0 : 1;
       if (ImGui::RadioButton("true", metric == 0)) metric = 0;
       ImGui::SameLine();
       if (ImGui::RadioButton("brushfire", metric == 1)) metric = 1;
-      app.clearance_metric = metric == 0 ? ClearanceMetric::True : ClearanceMetric::Brushfire;
+      app.ui.clearance_metric = metric == 0 ? ClearanceMetric::True : ClearanceMetric::Brushfire;
       const Palette& pal = app.scene().map.palette();
       CapabilityMask cap = app.overlay_capability();
       for (int t = 0; t < pal.size(); ++t) {
@@ -41,12 +41,12 @@ void section_overlays(App& app) {
         bool on = (cap >> t) & 1u;
         if (ImGui::Checkbox(("##cap" + std::to_string(t)).c_str(), &on)) {
           cap = on ? (cap | (1u << t)) : (cap & ~(1u << t));
-          if (cap) app.clearance_cap = cap;  // an empty capability shows nothing: keep the last
+          if (cap) app.ui.clearance_cap = cap;  // an empty capability shows nothing: keep the last
         }
         ImGui::SameLine();
         ImGui::TextUnformatted(pal[TerrainId(t)].name.c_str());
       }
-      if (app.clearance_cap && ImGui::SmallButton("agent's capability")) app.clearance_cap = 0;
+      if (app.ui.clearance_cap && ImGui::SmallButton("agent's capability")) app.ui.clearance_cap = 0;
       ImGui::TextDisabled("numbers appear when zoomed in");
       ImGui::Unindent();
     }
@@ -60,8 +60,8 @@ void section_overlays(App& app) {
     for (const LegendEntry& e : build_legend(list, Style::standard())) {
       const ImVec4 c{e.colour.r / 255.f, e.colour.g / 255.f, e.colour.b / 255.f, e.colour.a / 255.f};
       if (e.key.kind == StyleKey::Kind::Role && shape_keys.test(e.key.dense())) {
-        bool shown = !app.hidden_roles.test(e.key.index);
-        if (ImGui::Checkbox(("##role" + e.label).c_str(), &shown)) app.hidden_roles.set(e.key.index, !shown);
+        bool shown = !app.ui.hidden_roles.test(e.key.index);
+        if (ImGui::Checkbox(("##role" + e.label).c_str(), &shown)) app.ui.hidden_roles.set(e.key.index, !shown);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("show planner shapes of this role");
         ImGui::SameLine();
       }

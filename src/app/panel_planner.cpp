@@ -54,7 +54,7 @@ void section_planner(App& app) {
       for (int i = 0; i < int(app.views.size()); ++i) {
         if (i) ImGui::SameLine();
         const std::string label = "View " + std::string(1, char('A' + i));
-        if (ImGui::RadioButton(label.c_str(), app.active == i)) app.active = i;
+        if (ImGui::RadioButton(label.c_str(), app.views.active == i)) app.views.active = i;
       }
     }
     View& view = app.view();
@@ -95,7 +95,7 @@ void section_planner(App& app) {
         if (ImGui::Button("Run all views", {-1, 0})) app.start_all_runs();
       }
     }
-    ImGui::Checkbox("re-run after every edit", &app.auto_rerun);
+    ImGui::Checkbox("re-run after every edit", &app.views.auto_rerun);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("A run whose scene, agent or set-up changed is stale; with this on it is "
                         "run again as soon as that happens.");

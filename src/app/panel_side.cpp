@@ -11,17 +11,17 @@ namespace pl::app {
 
 void panel_side(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
-  const float h = std::max(100.f, io.DisplaySize.y - app.menu_height - kStatusHeight);
-  ImGui::SetNextWindowPos({0, app.menu_height});
+  const float h = std::max(100.f, io.DisplaySize.y - app.ui.menu_height - kStatusHeight);
+  ImGui::SetNextWindowPos({0, app.ui.menu_height});
   ImGui::SetNextWindowSize({kSideWidth, h}, ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSizeConstraints({220, h}, {std::max(220.f, io.DisplaySize.x * 0.6f), h});
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoTitleBar |
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus;
   if (ImGui::Begin("Side", nullptr, flags)) {
-    app.side_width = ImGui::GetWindowWidth();
+    app.ui.side_width = ImGui::GetWindowWidth();
     if (ImGui::BeginTabBar("##sidetabs")) {
       auto tab = [&](const char* label, int index) {
-        const ImGuiTabItemFlags f = app.side_tab_request == index ? ImGuiTabItemFlags_SetSelected : 0;
+        const ImGuiTabItemFlags f = app.ui.side_tab_request == index ? ImGuiTabItemFlags_SetSelected : 0;
         return ImGui::BeginTabItem(label, nullptr, f);
       };
       if (tab("Plan", 0)) {
@@ -38,7 +38,7 @@ void panel_side(App& app) {
         section_overlays(app);
         ImGui::EndTabItem();
       }
-      app.side_tab_request = -1;
+      app.ui.side_tab_request = -1;
       ImGui::EndTabBar();
     }
   }

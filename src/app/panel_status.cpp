@@ -65,28 +65,28 @@ void panel_status(App& app, float x, float y, float width, float height) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {6, 4});
   if (ImGui::Begin("##status", nullptr, flags)) {
     const GridMap& map = app.scene().map;
-    const View& view = app.hover_view >= 0 ? *app.views[std::size_t(app.hover_view)] : app.view();
-    if (!app.load_error.empty()) {
-      ImGui::TextColored({1, 0.4f, 0.4f, 1}, "%s", app.load_error.c_str());
+    const View& view = app.ui.hover_view >= 0 ? *app.views[std::size_t(app.ui.hover_view)] : app.view();
+    if (!app.document.load_error.empty()) {
+      ImGui::TextColored({1, 0.4f, 0.4f, 1}, "%s", app.document.load_error.c_str());
       ImGui::SameLine();
     }
-    else if (!app.status_message.empty()) {
-      ImGui::TextDisabled("%s", app.status_message.c_str());
+    else if (!app.document.status_message.empty()) {
+      ImGui::TextDisabled("%s", app.document.status_message.c_str());
       ImGui::SameLine();
     }
-    ImGui::Text("%s%s  %dx%d  zoom %.2f  %s", app.doc.dirty() ? "* " : "",
-                app.scene_path.empty() ? "(unsaved scene)" : app.scene_path.c_str(), map.width(),
-                map.height(), view.camera.zoom(), tool_name(app.tool));
-    if (app.hover_map) {
-      const int cx = int(std::floor(app.hover_map->x)), cy = int(std::floor(app.hover_map->y));
+    ImGui::Text("%s%s  %dx%d  zoom %.2f  %s", app.document.doc.dirty() ? "* " : "",
+                app.document.scene_path.empty() ? "(unsaved scene)" : app.document.scene_path.c_str(), map.width(),
+                map.height(), view.camera.zoom(), app.tool().name());
+    if (app.ui.hover_map) {
+      const int cx = int(std::floor(app.ui.hover_map->x)), cy = int(std::floor(app.ui.hover_map->y));
       if (cx >= 0 && cy >= 0 && cx < map.width() && cy < map.height()) {
         ImGui::SameLine();
         ImGui::Text("| cell (%d, %d) %s", cx, cy, map.palette()[map.at(cx, cy)].name.c_str());
-        const ClearanceGrid& cl = app.clearance_cache.get(map, app.agent_capability());
+        const ClearanceGrid& cl = app.document.clearance_cache.get(map, app.agent_capability());
         ImGui::SameLine();
         ImGui::Text("clearance %d", int(cl[std::size_t(cy) * std::size_t(map.width()) +
                                            std::size_t(cx)]));
-        if (view.cursor) search_values(view.cursor->state(), *app.hover_map, cx, cy);
+        if (view.cursor) search_values(view.cursor->state(), *app.ui.hover_map, cx, cy);
       }
     }
   }

@@ -50,7 +50,7 @@ void open_list(App& app, const FrameState& s) {
         // Clicking an entry centres the views on it.
         if (ImGui::Selectable(name.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) {
           app.view().camera.center_on(t.position_of(n.desc));
-          app.sync_cameras(app.active);
+          app.sync_cameras(app.views.active);
         }
         if (headings) {
           ImGui::TableNextColumn();
@@ -81,18 +81,18 @@ void section_timeline(App& app) {
       const ImGuiIO& io = ImGui::GetIO();
       auto jump_phase = [&](bool forward) {
         const auto f = forward ? next_phase_frame(c.trace(), c.frame()) : prev_phase_frame(c.trace(), c.frame());
-        if (f) app.seek_all(*f), app.playing = false;
+        if (f) app.seek_all(*f), app.views.playing = false;
       };
       if (!io.WantCaptureKeyboard) {
         const long n = io.KeyCtrl ? 100 : io.KeyShift ? 10 : 1;
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
-          if (!app.playing && now >= last) app.seek_all(0);
-          app.playing = !app.playing;
+          if (!app.views.playing && now >= last) app.seek_all(0);
+          app.views.playing = !app.views.playing;
         }
         if (!io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)))
-          app.step_all(n), app.playing = false;
+          app.step_all(n), app.views.playing = false;
         if (!io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)))
-          app.step_all(-n), app.playing = false;
+          app.step_all(-n), app.views.playing = false;
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) app.seek_all(0);
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) app.seek_all(last);
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) jump_phase(true);
@@ -104,9 +104,9 @@ void section_timeline(App& app) {
       ImGui::SameLine();
       if (ImGui::Button("<")) app.step_all(-1);
       ImGui::SameLine();
-      if (ImGui::Button(app.playing ? "Pause" : "Play", {50, 0})) {
-        if (!app.playing && now >= last) app.seek_all(0);
-        app.playing = !app.playing;
+      if (ImGui::Button(app.views.playing ? "Pause" : "Play", {50, 0})) {
+        if (!app.views.playing && now >= last) app.seek_all(0);
+        app.views.playing = !app.views.playing;
       }
       ImGui::SameLine();
       if (ImGui::Button(">")) app.step_all(1);
@@ -118,17 +118,17 @@ void section_timeline(App& app) {
       int frame = int(timeline_now(app));
       ImGui::SetNextItemWidth(-1);
       if (ImGui::SliderInt("##scrub", &frame, 0, int(last), "frame %d"))
-        app.seek_all(std::size_t(frame)), app.playing = false;
+        app.seek_all(std::size_t(frame)), app.views.playing = false;
       ImGui::SetNextItemWidth(-1);
-      ImGui::SliderFloat("##fps", &app.fps, 1, 5000, "%.0f frames/s", ImGuiSliderFlags_Logarithmic);
+      ImGui::SliderFloat("##fps", &app.views.fps, 1, 5000, "%.0f frames/s", ImGuiSliderFlags_Logarithmic);
       if (ImGui::SmallButton("<< phase")) jump_phase(false);
       ImGui::SameLine();
       if (ImGui::SmallButton("phase >>")) jump_phase(true);
-      if (!app.breakpoints.empty()) {
+      if (!app.views.breakpoints.empty()) {
         ImGui::SameLine();
         if (ImGui::SmallButton("run to breakpoint")) {
           if (auto k = app.next_break(v)) app.seek_all(*k);
-          app.playing = false;
+          app.views.playing = false;
         }
       }
 
@@ -175,11 +175,11 @@ void section_timeline(App& app) {
           ImGui::TextWrapped("  parent %s", t.label_of(p->desc).c_str());
       }
 
-      if (!app.breakpoints.empty()) {
+      if (!app.views.breakpoints.empty()) {
         ImGui::Separator();
         ImGui::TextUnformatted("breakpoints (right-click a cell to add)");
-        for (std::size_t i = 0; i < app.breakpoints.size(); ++i) {
-          const App::Breakpoint& b = app.breakpoints[i];
+        for (std::size_t i = 0; i < app.views.breakpoints.size(); ++i) {
+          const Views::Breakpoint& b = app.views.breakpoints[i];
           if (b.heading >= 0)
             ImGui::Text("(%d, %d) heading %d when %s", b.x, b.y, b.heading,
                         b.on_open ? "opened" : "expanded");
@@ -187,7 +187,7 @@ void section_timeline(App& app) {
             ImGui::Text("(%d, %d) when %s", b.x, b.y, b.on_open ? "opened" : "expanded");
           ImGui::SameLine();
           if (ImGui::SmallButton(("remove##bp" + std::to_string(i)).c_str())) {
-            app.breakpoints.erase(app.breakpoints.begin() + long(i));
+            app.views.breakpoints.erase(app.views.breakpoints.begin() + long(i));
             break;
           }
         }

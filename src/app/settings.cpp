@@ -31,18 +31,18 @@ void read(const json& j, const char* key, T& out) {
 // The on/off settings, by their names in the file: one list serves reading and writing.
 template <class AppT>
 auto flags(AppT& app) {
-  return std::array<std::pair<const char*, decltype(&app.grid_lines)>, 11>{{
-      {"grid_lines", &app.grid_lines},
-      {"parent_arrows", &app.show_parent_arrows},
-      {"only_usable_shapes", &app.only_usable_shapes},
-      {"clearance", &app.show_clearance},
-      {"g_heat", &app.show_g_heat},
-      {"search_numbers", &app.show_search_numbers},
-      {"lock_cameras", &app.lock_cameras},
-      {"lock_timelines", &app.lock_timelines},
-      {"difference", &app.show_difference},
-      {"auto_rerun", &app.auto_rerun},
-      {"compare_figures", &app.compare_figures},
+  return std::array<std::pair<const char*, decltype(&app.ui.grid_lines)>, 11>{{
+      {"grid_lines", &app.ui.grid_lines},
+      {"parent_arrows", &app.ui.show_parent_arrows},
+      {"only_usable_shapes", &app.ui.only_usable_shapes},
+      {"clearance", &app.ui.show_clearance},
+      {"g_heat", &app.ui.show_g_heat},
+      {"search_numbers", &app.ui.show_search_numbers},
+      {"lock_cameras", &app.views.lock_cameras},
+      {"lock_timelines", &app.views.lock_timelines},
+      {"difference", &app.ui.show_difference},
+      {"auto_rerun", &app.views.auto_rerun},
+      {"compare_figures", &app.ui.compare_figures},
   }};
 }
 
@@ -57,25 +57,25 @@ void load_settings(App& app, const std::string& path) {
   }
   if (!j.is_object()) return;
   for (const auto& [key, field] : flags(app)) read(j, key, *field);
-  read(j, "fps", app.fps);
+  read(j, "fps", app.views.fps);
   std::string metric;
   read(j, "clearance_metric", metric);
-  if (metric == "brushfire") app.clearance_metric = ClearanceMetric::Brushfire;
-  read(j, "brush_size", app.brush_size);
-  if (app.brush_size < 1 || app.brush_size > 32) app.brush_size = 1;
-  if (!(app.fps >= 1 && app.fps <= 5000)) app.fps = 30;
+  if (metric == "brushfire") app.ui.clearance_metric = ClearanceMetric::Brushfire;
+  read(j, "brush_size", app.tool_state.brush_size);
+  if (app.tool_state.brush_size < 1 || app.tool_state.brush_size > 32) app.tool_state.brush_size = 1;
+  if (!(app.views.fps >= 1 && app.views.fps <= 5000)) app.views.fps = 30;
   if (auto it = j.find("layers"); it != j.end() && it->is_object())
-    for (std::size_t l = 0; l < kLayerCount; ++l) read(*it, layer_name(Layer(l)), app.layers[l]);
+    for (std::size_t l = 0; l < kLayerCount; ++l) read(*it, layer_name(Layer(l)), app.ui.layers[l]);
 }
 
 bool save_settings(const App& app, const std::string& path) {
   json j;
   for (const auto& [key, field] : flags(app)) j[key] = *field;
-  j["fps"] = app.fps;
-  j["clearance_metric"] = app.clearance_metric == ClearanceMetric::Brushfire ? "brushfire" : "true";
-  j["brush_size"] = app.brush_size;
+  j["fps"] = app.views.fps;
+  j["clearance_metric"] = app.ui.clearance_metric == ClearanceMetric::Brushfire ? "brushfire" : "true";
+  j["brush_size"] = app.tool_state.brush_size;
   json layers = json::object();
-  for (std::size_t l = 0; l < kLayerCount; ++l) layers[layer_name(Layer(l))] = bool(app.layers[l]);
+  for (std::size_t l = 0; l < kLayerCount; ++l) layers[layer_name(Layer(l))] = bool(app.ui.layers[l]);
   j["layers"] = layers;
   try {
     write_file_atomic(path, j.dump(1) + "\n");

@@ -1,0 +1,96 @@
+#include "app/automation.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+
+#include "app/app.hpp"
+#include "app/frame.hpp"
+
+namespace pl::app {
+
+namespace {
+
+// The views' rectangles (framebuffer pixels, y down) and cameras, so screenshot tests map
+// cells to pixels with exactly the app's numbers instead of re-deriving its layout.
+bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return false;
+  std::fprintf(f, "{\"framebuffer\": [%d, %d], \"views\": [", fb_w, fb_h);
+  for (std::size_t i = 0; i < app.views.size(); ++i) {
+    const View& v = *app.views[i];
+    std::fprintf(f, "%s{\"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, %.17g], "
+                 "\"planner\": \"%s\", \"frame\": %zu}",
+                 i ? ", " : "", v.viewport.x, v.viewport.y, v.viewport.width, v.viewport.height,
+                 v.camera.zoom(), v.camera.offset().x, v.camera.offset().y, v.planner.c_str(),
+                 v.cursor ? v.cursor->frame() : std::size_t(0));
+  }
+  std::fprintf(f, "]}\n");
+  return std::fclose(f) == 0;
+}
+
+}  // namespace
+
+Automation::Automation(const Options& opt) : opt_(opt) {
+  if (opt.bench()) frame_ms_.reserve(std::size_t(opt.bench_frames));
+}
+
+void Automation::frame_begin() { frame_start_ = std::chrono::steady_clock::now(); }
+
+void Automation::adjust_views(App& app) {
+  if ((opt_.bench_zoom > 0 || opt_.center) && !zoomed_) {  // once, after the first fit
+    zoomed_ = true;
+    View& v0 = *app.views[0];
+    if (opt_.bench_zoom > 0)
+      v0.camera.zoom_at({v0.viewport.width * 0.5, v0.viewport.height * 0.5}, opt_.bench_zoom);
+    if (opt_.center) v0.camera.center_on(*opt_.center);
+    app.sync_cameras(0);
+  }
+  if (opt_.bench() && opt_.bench_scrub && app.view().cursor) {
+    lcg_ = lcg_ * 6364136223846793005ull + 1442695040888963407ull;
+    app.seek_all(std::size_t((lcg_ >> 33) % (timeline_last(app) + 1)));
+  }
+}
+
+bool Automation::after_render(App& app, GLFWwindow* window, const FrameSize& fb) {
+  bool ok = true;
+  if (!opt_.screenshot.empty() && frames_left_ > 0 && --frames_left_ == 0 && !app.any_run()) {
+    if (!write_region(opt_.screenshot, 0, 0, fb.width, fb.height)) {
+      std::fprintf(stderr, "pathlab: could not write %s\n", opt_.screenshot.c_str());
+      ok = false;
+    }
+    if (!opt_.layout.empty() && !write_layout(opt_.layout, app, fb.width, fb.height)) {
+      std::fprintf(stderr, "pathlab: could not write %s\n", opt_.layout.c_str());
+      ok = false;
+    }
+    if (opt_.exit_after) glfwSetWindowShouldClose(window, GLFW_TRUE);
+  } else if (frames_left_ == 0 && app.any_run()) {
+    frames_left_ = 1;
+  }
+  return ok;
+}
+
+void Automation::frame_end(GLFWwindow* window) {
+  if (!opt_.bench()) return;
+  glFinish();
+  const auto frame_end = std::chrono::steady_clock::now();
+  frame_ms_.push_back(std::chrono::duration<double, std::milli>(frame_end - frame_start_).count());
+  if (int(frame_ms_.size()) >= opt_.bench_frames) glfwSetWindowShouldClose(window, GLFW_TRUE);
+}
+
+void Automation::report() const {
+  if (!opt_.bench() || frame_ms_.empty()) return;
+  double sum = 0;
+  for (double ms : frame_ms_) sum += ms;
+  std::vector<double> sorted = frame_ms_;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t i95 = std::min(sorted.size() - 1, std::size_t(double(sorted.size()) * 0.95));
+  std::printf("frames %zu mean_ms %.3f p95_ms %.3f\n", frame_ms_.size(),
+              sum / double(frame_ms_.size()), sorted[i95]);
+  std::fflush(stdout);
+}
+
+}  // namespace pl::app

@@ -1,0 +1,43 @@
+// The automated modes of the command line: --screenshot (with --layout, --exit) once the runs
+// are in and ImGui has laid its windows out; --zoom/--center once after the first fit; and the
+// frame-time benchmark (--bench-frames N, --bench-scrub), which times each frame from its start
+// to after glFinish and prints "frames N mean_ms X p95_ms Y".
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "app/command_line.hpp"
+#include "app/window.hpp"
+
+namespace pl::app {
+
+struct App;
+
+class Automation {
+ public:
+  explicit Automation(const Options& opt);
+  // At the top of each frame.
+  void frame_begin();
+  // After the map views took their input: the requested camera (once) and, scrubbing, a
+  // pseudo-random frame of the timeline.
+  void adjust_views(App& app);
+  // After ImGui drew: the screenshot and layout when due (then --exit). False if one could not
+  // be written.
+  bool after_render(App& app, GLFWwindow* window, const FrameSize& fb);
+  // After the swap: the frame's time; closes the window after N frames.
+  void frame_end(GLFWwindow* window);
+  // Prints the benchmark's figures (nothing when not benchmarking).
+  void report() const;
+
+ private:
+  const Options& opt_;
+  int frames_left_ = 3;  // ImGui lays windows out over the first frames
+  bool zoomed_ = false;
+  std::uint64_t lcg_ = 12345;  // --bench-scrub: a fixed-seed LCG, the same frames on every run
+  std::chrono::steady_clock::time_point frame_start_;
+  std::vector<double> frame_ms_;
+};
+
+}  // namespace pl::app

@@ -1,0 +1,64 @@
+// pathlab's command line: what it asks for (Options), and setting an App up from it.
+//
+//   pathlab [--scene FILE] [--planner P] [--compare P2]... [--frame N|end]
+//           [--screenshot OUT.png] [--exit] [--size WxH] [--clearance] [--bench-frames N]
+//
+// --compare P2 adds a view with planner P2 beside the first (repeatable); every view runs.
+//
+// --bench-frames N renders N frames without vsync, each timed from the start of the frame to
+// after glFinish (CPU and GPU work), prints "frames N mean_ms X p95_ms Y" and exits.
+// --zoom Z (or --bench-zoom Z) zooms the views by Z from the fitted view (about the centre);
+// --bench-scrub jumps to a different, pseudo-random frame of the timeline every frame (the
+// worst case for the search texture, rebuilt on every frame change).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/geometry.hpp"
+
+namespace pl::app {
+
+struct App;
+
+struct Options {
+  std::string scene = PATHLAB_SOURCE_DIR "/assets/sample.json";
+  std::string planner;
+  std::vector<std::string> compare;
+  std::vector<std::string> sets;  // NAME=VALUE for view A's planner
+  std::string preset;
+  bool figures = false;  // --figures: the compare table lists every planner figure
+  std::string hide;  // planner shape roles to hide, comma separated ("accepted,rejected")
+  std::string frame;  // "", a number or "end"
+  std::string screenshot;
+  std::string layout;  // with --screenshot: where each view and its camera were (for tests)
+  bool exit_after = false;
+  bool clearance = false;
+  int bench_frames = 0;
+  double bench_zoom = 0;
+  bool bench_scrub = false;
+  bool g_heat = false;
+  std::optional<Vec2> center;  // map point to centre the views on
+  int width = 1280, height = 800;
+
+  bool bench() const { return bench_frames > 0; }
+  // Benchmarks run like automated screenshots: no saved layout, no pointer, the run awaited.
+  bool headless() const { return (!screenshot.empty() && exit_after) || bench(); }
+};
+
+// Exits with status 2 and the usage text on a bad command line.
+Options parse_command_line(int argc, char** argv);
+[[noreturn]] void usage(const char* problem);
+
+// The file in the user's config dir (settings, ImGui's layout).
+std::string config_file(const char* name);
+
+// Sets a fresh App up as the options ask (saved settings unless headless, display options, the
+// scene, the views' set-ups, a preset; runs, awaited when headless) once the GL context exists.
+// False when the program must stop (the message is printed).
+bool setup_app(App& app, const Options& opt);
+// Seeks to --frame N once the runs are in.
+void seek_requested_frame(App& app, const Options& opt);
+
+}  // namespace pl::app

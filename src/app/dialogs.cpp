@@ -1,0 +1,182 @@
+// The modal dialogs (unsaved changes; new map, resize, generate) and the cell context menu
+// (breakpoints), shown each frame by dialogs() once a menu or the map view opened them.
+#include <algorithm>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/app.hpp"
+#include "core/error.hpp"
+
+namespace pl::app {
+namespace {
+
+// A width x height dialog that applies `apply` (new map, resize) as one undoable step.
+void size_dialog(App& app, const char* title, const char* note, const char* button,
+                 void (*apply)(editor::Document&, int, int)) {
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  ImGui::InputInt("width", &app.new_width);
+  ImGui::InputInt("height", &app.new_height);
+  app.new_width = std::clamp(app.new_width, 1, kMaxMapSide);
+  app.new_height = std::clamp(app.new_height, 1, kMaxMapSide);
+  ImGui::TextDisabled("%s", note);
+  if (ImGui::Button(button, {120, 0})) {
+    apply(app.document.doc, app.new_width, app.new_height);
+    for (auto& v : app.views) v->fit_pending = true;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel", {120, 0})) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+// Map size and generator dialogs share these popups' state in App.
+void map_dialogs(App& app) {
+  size_dialog(app, "New map", "All ground; circles are removed, agents kept. Undo restores the old map.",
+              "Create", editor::new_map);
+  size_dialog(app, "Resize map", "Content stays anchored at the top-left; new cells are ground.",
+              "Resize", editor::resize_map);
+  if (ImGui::BeginPopupModal("Generate", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    GeneratorParams& g = app.generator;
+    static const char* kinds[] = {"random obstacles", "soft obstacles (HAA* paper)", "rooms", "maze"};
+    int kind = int(g.kind);
+    ImGui::Combo("generator", &kind, kinds, 4);
+    g.kind = GeneratorKind(kind);
+    int seed = int(g.seed);
+    if (ImGui::InputInt("seed", &seed)) g.seed = std::uint32_t(std::max(0, seed));
+    switch (g.kind) {
+      case GeneratorKind::RandomObstacles:
+      case GeneratorKind::SoftObstacles: {
+        float pct = float(g.probability * 100);
+        if (ImGui::SliderFloat("percent", &pct, 0, 100, "%.0f %%")) g.probability = double(pct) / 100;
+        if (g.kind == GeneratorKind::SoftObstacles) {
+          const Palette& pal = app.scene().map.palette();
+          const TerrainId def = default_soft_terrain(pal);
+          const int t = g.terrain < 0 ? int(def) : g.terrain;
+          if (ImGui::BeginCombo("terrain", pal[TerrainId(t)].name.c_str())) {
+            for (int i = 0; i < pal.size(); ++i)
+              if (!pal[TerrainId(i)].obstacle && TerrainId(i) != pal.default_ground() &&
+                  ImGui::Selectable(pal[TerrainId(i)].name.c_str(), i == t))
+                g.terrain = i;
+            ImGui::EndCombo();
+          }
+          ImGui::TextDisabled("each ground cell becomes this terrain with the given probability");
+        }
+        break;
+      }
+      case GeneratorKind::Rooms:
+        ImGui::SliderInt("room size", &g.room_size, 1, 64);
+        ImGui::SliderInt("door width", &g.door_width, 1, 16);
+        break;
+      case GeneratorKind::Maze:
+        ImGui::SliderInt("corridor width", &g.corridor_width, 1, 16);
+        ImGui::SliderInt("wall width", &g.wall_width, 1, 16);
+        break;
+    }
+    static std::string error;
+    if (!error.empty()) ImGui::TextColored({1, 0.4f, 0.4f, 1}, "%s", error.c_str());
+    if (ImGui::Button("Generate", {120, 0})) {
+      try {
+        editor::apply_generator(app.document.doc, g);
+        error.clear();
+        ImGui::CloseCurrentPopup();
+      } catch (const InputError& e) {
+        error = e.what();  // nothing changed
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", {120, 0})) error.clear(), ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+}
+
+void unsaved_dialog(App& app) {
+  if (app.ui.pending != PendingAction::None &&
+      !ImGui::IsPopupOpen("Unsaved changes"))
+    ImGui::OpenPopup("Unsaved changes");
+  if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::Text("The scene has changes that are not saved%s%s.",
+                app.document.scene_path.empty() ? "" : " to ", app.document.scene_path.c_str());
+    const char* what = app.ui.pending == PendingAction::Quit ? "quitting"
+                       : app.ui.pending == PendingAction::New ? "starting a new scene"
+                                                           : "opening another file";
+    ImGui::Text("Save them before %s?", what);
+    auto proceed = [&] {
+      const PendingAction a = app.ui.pending;
+      app.ui.pending = PendingAction::None;
+      if (a == PendingAction::Open) app.load(app.ui.pending_path);
+      else if (a == PendingAction::New) app.new_scene();
+      else if (a == PendingAction::Quit) app.ui.quit_confirmed = true;
+      ImGui::CloseCurrentPopup();
+    };
+    if (ImGui::Button("Save", {110, 0})) {
+      if (app.document.scene_path.empty()) {
+        app.ui.file_request = FileRequest::Save;  // the pending action waits for Save As
+        ImGui::CloseCurrentPopup();
+      } else if (app.save(app.document.scene_path)) {
+        proceed();
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Don't save", {110, 0})) proceed();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", {110, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      app.ui.pending = PendingAction::None;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
+}
+
+void cell_menu(App& app) {
+  if (ImGui::BeginPopup("##cellmenu")) {
+    if (app.ui.menu_cell) {
+      const editor::Cell c = *app.ui.menu_cell;
+      ImGui::TextDisabled("cell (%d, %d)", c.x, c.y);
+      // A toggle for breakpoint b, labelled `label`.
+      auto toggle = [&](const Views::Breakpoint& b, const char* label) {
+        auto it = std::find(app.views.breakpoints.begin(), app.views.breakpoints.end(), b);
+        const bool has = it != app.views.breakpoints.end();
+        if (ImGui::MenuItem(label, nullptr, has)) {
+          if (has) app.views.breakpoints.erase(it);
+          else app.views.breakpoints.push_back(b);
+        }
+      };
+      // Headings the active view's search gives this cell (a cells x headings space).
+      int headings = 0;
+      const NodeSpace* space = nullptr;
+      if (app.view().cursor)
+        for (const NodeSpace& sp : app.view().cursor->trace().spaces())
+          if (sp.kind == NodeSpace::Kind::CellHeadings && c.x < sp.width && c.y < sp.height)
+            headings = sp.headings, space = &sp;
+      for (bool on_open : {true, false}) {
+        const char* what = on_open ? "opened" : "expanded";
+        toggle(Views::Breakpoint{c.x, c.y, -1, on_open},
+               (std::string("Stop when ") + (headings ? "any heading is " : "") + what).c_str());
+        if (headings && ImGui::BeginMenu(on_open ? "Stop when one heading is opened"
+                                                 : "Stop when one heading is expanded")) {
+          for (int i = 0; i < headings; ++i)
+            toggle(Views::Breakpoint{c.x, c.y, i, on_open},
+                   (std::to_string(i) + ": " + heading_name(space->heading_of_index(i))).c_str());
+          ImGui::EndMenu();
+        }
+      }
+      if (ImGui::MenuItem("Centre here")) {
+        app.view().camera.center_on({c.x + 0.5, c.y + 0.5});
+        app.sync_cameras(app.views.active);
+      }
+    }
+    ImGui::EndPopup();
+  }
+}
+
+}  // namespace
+
+void dialogs(App& app) {
+  map_dialogs(app);
+  unsaved_dialog(app);
+  cell_menu(app);
+  scenario_window(app);
+}
+
+}  // namespace pl::app

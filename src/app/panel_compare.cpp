@@ -1,0 +1,137 @@
+// The compare table under the views (two or more): each view's figures side by side, "% over
+// optimal" against the reference run, and optionally every planner figure.
+#include <algorithm>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/app.hpp"
+
+namespace pl::app {
+
+namespace {
+
+// Planner figures of every view's run, by name in order of first appearance.
+std::vector<std::string> figure_names(const App& app) {
+  std::vector<std::string> names;
+  for (const auto& v : app.views)
+    if (v->has_run)
+      for (const auto& [k, val] : v->result.stats)
+        if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+  return names;
+}
+
+}  // namespace
+
+float compare_height(const App& app) {
+  if (app.views.size() < 2) return 0;
+  float h = 56.f + 22.f * float(app.views.size());
+  if (app.views.reference_run || app.views.reference) h += 18.f;
+  if (app.ui.compare_figures) h += 24.f + 19.f * float(std::min<std::size_t>(figure_names(app).size() + 1, 12));
+  return h;
+}
+
+void panel_compare(App& app) {
+  if (app.views.size() < 2) return;
+  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.f;
+  const Viewport& a = app.ui.map_area;
+  const float h = compare_height(app);
+  ImGui::SetNextWindowPos({float(a.x) / scale, float(a.y + a.height) / scale});
+  ImGui::SetNextWindowSize({float(a.width) / scale, h});
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  if (ImGui::Begin("##compare", nullptr, flags)) {
+    // Each row is measured against runs for the same agent only: the optimum when an optimal
+    // planner answered that query (a view, or the reference the registry names for these
+    // planners), else the best of those views.
+    auto baseline = [&](int agent, bool& is_optimum) {
+      double best = 0, optimum = 0;
+      for (const auto& v : app.views) {
+        if (!v->has_run || !v->result.found || app.stale(*v) || v->shown_agent != agent) continue;
+        const PlannerInfo* info = registry().find(v->shown_planner);
+        if (best == 0 || v->result.length < best) best = v->result.length;
+        if (info && info->optimal) optimum = v->result.length;
+      }
+      if (optimum == 0 && app.views.reference && app.views.reference->found && app.views.reference_key.agent == agent)
+        optimum = app.views.reference->length;
+      is_optimum = optimum > 0;
+      return is_optimum ? optimum : best;
+    };
+    // "% over": each value says whether it is over the optimum or over the best view.
+    const char* over_label = "% over";
+    if (ImGui::BeginTable("##stats", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      for (const char* c : {"view", "planner", "found", "length", over_label, "expanded",
+                            "time ms", "memory KiB", "frame"})
+        ImGui::TableSetupColumn(c);
+      ImGui::TableHeadersRow();
+      for (std::size_t i = 0; i < app.views.size(); ++i) {
+        const View& v = *app.views[i];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%c%s", char('A' + i), app.stale(v) ? " (stale)" : "");
+        ImGui::TableNextColumn();
+        std::string label = v.has_run ? v.shown_planner : v.planner;
+        for (const auto& [k, val] : v.has_run ? v.shown_params : v.params) {
+          const PlannerInfo* info = registry().find(v.planner);
+          bool non_default = true;
+          if (info)
+            for (const ParamDesc& d : info->params)
+              if (d.name == k && d.default_value == val) non_default = false;
+          if (non_default) label += " " + k + "=" + val;
+        }
+        ImGui::TextUnformatted(label.c_str());
+        if (!v.has_run) {
+          ImGui::TableNextColumn();
+          ImGui::TextDisabled(v.run ? "running" : "not run");
+          continue;
+        }
+        const PlanResult& r = v.result;
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.cancelled ? "cancelled" : r.found ? "yes" : "no");
+        ImGui::TableNextColumn();
+        if (r.found) ImGui::Text("%.4f", r.length);
+        ImGui::TableNextColumn();
+        bool optimum = false;
+        const double base = baseline(v.shown_agent, optimum);
+        if (r.found && base > 0) ImGui::Text("%.2f %s", (r.length / base - 1) * 100, optimum ? "optimal" : "best");
+        ImGui::TableNextColumn();
+        ImGui::Text("%llu", (unsigned long long)r.expanded);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", r.time_ms);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f", double(r.memory_bytes) / 1024.0);
+        ImGui::TableNextColumn();
+        if (v.cursor) ImGui::Text("%zu/%zu", v.cursor->frame(), v.cursor->last_frame());
+      }
+      ImGui::EndTable();
+    }
+    if (app.views.reference_run) ImGui::TextDisabled("optimal length: running %s...", app.views.reference_planner.c_str());
+    else if (app.views.reference && app.views.reference->found)
+      ImGui::TextDisabled("optimal length %.4f (%s)", app.views.reference->length, app.views.reference_planner.c_str());
+    ImGui::Checkbox("planner figures (expansions per phase, graph sizes, build time...)", &app.ui.compare_figures);
+    const std::vector<std::string> names = app.ui.compare_figures ? figure_names(app) : std::vector<std::string>{};
+    if (!names.empty() &&
+        ImGui::BeginTable("##figures", int(app.views.size()) + 1,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY)) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableSetupColumn("figure");
+      for (std::size_t i = 0; i < app.views.size(); ++i) ImGui::TableSetupColumn(std::string(1, char('A' + i)).c_str());
+      ImGui::TableHeadersRow();
+      for (const std::string& n : names) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(n.c_str());
+        for (const auto& v : app.views) {
+          ImGui::TableNextColumn();
+          if (!v->has_run) continue;
+          for (const auto& [k, val] : v->result.stats)
+            if (k == n) ImGui::Text("%g", val);
+        }
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace pl::app

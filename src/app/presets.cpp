@@ -1,0 +1,84 @@
+// Compare presets (the Compare menu and --preset): the views a comparison needs, as data.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/app.hpp"
+
+namespace pl::app {
+namespace {
+
+// Compare presets: views a comparison needs, as data. A preset naming a planner the registry
+// lacks is not offered.
+struct Preset {
+  const char* id;  // for --preset
+  const char* label;
+  std::vector<std::string> planners;
+  std::vector<std::map<std::string, std::string>> params;
+  bool figures = false;  // the comparison is about the planners' own figures: show them
+};
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> p = {
+      {"astar-dijkstra", "A* vs Dijkstra", {"astar", "dijkstra"}, {}},
+      {"astar-8-4", "A*: 8- vs 4-connected", {"astar", "astar"}, {{{"connectivity", "8"}}, {{"connectivity", "4"}}}},
+      {"astar-annotated", "A* vs Annotated A* (agent size)", {"astar", "annotated-astar"}, {}},
+      {"clearance-brushfire", "Annotated A*: true clearance vs Brushfire",
+       {"annotated-astar", "annotated-astar"},
+       {{{"clearance", "true"}}, {{"clearance", "brushfire"}}}},
+      {"hq-lq", "HAA*: HQ vs LQ", {"haa", "haa"}, {{{"quality", "hq"}}, {{"quality", "lq"}}}, true},
+      {"haa-annotated", "HAA* vs Annotated A*", {"haa", "annotated-astar"}, {}},
+      {"eager-lazy", "Circles: eager vs lazy", {"circles", "circles"}, {{{"mode", "eager"}}, {{"mode", "lazy"}}}, true},
+  };
+  return p;
+}
+
+bool preset_available(const Preset& p) {
+  const Registry& reg = registry();
+  for (std::size_t i = 0; i < p.planners.size(); ++i) {
+    const PlannerInfo* info = reg.find(p.planners[i]);
+    if (!info) return false;
+    if (i < p.params.size())
+      for (const auto& [k, v] : p.params[i]) {
+        const ParamDesc* d = nullptr;
+        for (const ParamDesc& q : info->params)
+          if (q.name == k) d = &q;
+        if (!d) return false;
+        if (d->type == ParamDesc::Type::Enum &&
+            std::find(d->choices.begin(), d->choices.end(), v) == d->choices.end())
+          return false;
+      }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool apply_preset(App& app, const std::string& id) {
+  for (const Preset& p : presets())
+    if (id == p.id && preset_available(p)) {
+      app.preset_compare(p.planners, p.params);
+      app.ui.compare_figures |= p.figures;
+      return true;
+    }
+  return false;
+}
+
+std::vector<std::string> preset_ids() {
+  std::vector<std::string> ids;
+  for (const Preset& p : presets())
+    if (preset_available(p)) ids.push_back(p.id);
+  return ids;
+}
+
+void compare_menu_items(App& app) {
+  for (const Preset& p : presets()) {
+    const bool ok = preset_available(p);
+    if (ImGui::MenuItem(p.label, nullptr, false, ok)) apply_preset(app, p.id);
+  }
+}
+
+}  // namespace pl::app

@@ -1,0 +1,66 @@
+// What the user interface adds around the document and the views: display toggles and layers,
+// layout (menu bar, side column, the framebuffer area of the views), the pointer over the map,
+// and the file requests a menu or shortcut made for the next frame.
+#pragma once
+
+#include <array>
+#include <bitset>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/renderer.hpp"
+#include "core/clearance.hpp"
+#include "core/geometry.hpp"
+#include "editor/cell.hpp"
+#include "viz/draw.hpp"
+
+namespace pl::app {
+
+// A question the app asks before it throws away unsaved changes.
+enum class PendingAction { None, Open, New, Quit };
+// A file dialog a menu asked for (files.cpp shows it).
+enum class FileRequest { None, Open, Save, ImportPng, ExportView, ExportMap };
+
+struct UiSettings {
+  // Shared display options.
+  std::array<bool, kLayerCount> layers{};
+  bool grid_lines = true;
+  bool show_parent_arrows = false;
+  // Planner shapes that carry a requirement (HAA* edges, entrances): only those the view's
+  // agent may use.
+  bool only_usable_shapes = true;
+  // Planner shapes of these roles are hidden (legend checkboxes in the Display tab).
+  std::bitset<std::size_t(Role::Count)> hidden_roles;
+  bool show_difference = true;  // compare: cells expanded by one view and not the other
+  bool compare_figures = false; // the compare table also lists every planner figure
+
+  // Clearance overlay: a heat map texture over the terrain, numbers when zoomed in.
+  bool show_clearance = false;
+  bool show_g_heat = false;       // g of the frame on screen as a heat map (instead of clearance)
+  bool show_search_numbers = true;  // g, h, f in each searched cell when zoomed in
+  ClearanceMetric clearance_metric = ClearanceMetric::True;
+  CapabilityMask clearance_cap = 0;  // 0 = the current agent's capability
+
+  // Layout and pointer.
+  std::optional<Vec2> hover_map;  // map point under the mouse
+  int hover_view = -1;            // view under the mouse
+  Viewport map_area;              // framebuffer pixels the views share
+  std::optional<editor::Cell> menu_cell;  // the cell a right-click menu is about
+  bool ignore_input = false;      // automated runs: the picture must not depend on the pointer
+  float menu_height = 0;          // main menu bar, ImGui units
+  float side_width = 330;         // the side column, ImGui units (the user may resize it)
+  int side_tab_request = -1;      // select this side tab next frame (0 Plan, 1 Edit, 2 Display)
+
+  // Files.
+  FileRequest file_request = FileRequest::None;
+  bool quit_confirmed = false;  // the user agreed to quit (main loop closes the window)
+  PendingAction pending = PendingAction::None;
+  std::string pending_path;  // for PendingAction::Open
+  std::vector<std::string> dropped;  // paths dropped onto the window, opened next frame
+  std::string export_view_path;      // set: the render loop writes the active view as PNG
+  std::string window_shot_path;      // set: the render loop writes the whole window (F12)
+};
+
+}  // namespace pl::app

@@ -1,0 +1,26 @@
+// The program's window: GLFW with a GL 3.3 core context loaded by glad, Dear ImGui on it, and
+// the window callbacks that reach the App (dropped files, F12, closing with unsaved changes).
+#pragma once
+
+struct GLFWwindow;
+
+namespace pl::app {
+
+struct App;
+
+// The framebuffer in pixels and its scale over ImGui units.
+struct FrameSize {
+  int width = 0, height = 0;
+  float scale = 1;
+};
+
+// A window with vsync unless headless; nullptr (message printed) when GL 3.3 core is missing.
+GLFWwindow* init_window(int width, int height, bool headless);
+// ImGui on the window: style, backends; its layout file only when not headless.
+void init_imgui(GLFWwindow* window, bool headless);
+// The callbacks act on `app` from now on.
+void install_callbacks(GLFWwindow* window, App& app);
+FrameSize frame_size(GLFWwindow* window);
+void shutdown(GLFWwindow* window);
+
+}  // namespace pl::app
