@@ -132,7 +132,6 @@ class NodePool {
 
   // State of the last search.
   bool seen(std::uint32_t id) const { return id < nodes_.size() && nodes_[id].search == search_; }
-  bool closed(std::uint32_t id) const { return seen(id) && pos_[id] == kClosed; }
   const Cost& g(std::uint32_t id) const { return nodes_[id].g; }
   double g_value(std::uint32_t id) const { return cost_value(nodes_[id].g); }
   std::uint32_t parent(std::uint32_t id) const { return nodes_[id].parent; }
@@ -393,8 +392,6 @@ class Reach {
     }
     return true;
   }
-  // The node being expanded (its reported id when watched).
-  std::uint32_t current() const { return std::uint32_t(cur_); }
   // The listener, for problems that report geometry while they expand: listener().test() and
   // .mark() travel in the step's batch; for anything else call flush() first and then
   // listener().observer().

@@ -133,7 +133,7 @@ PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options
     }
   } else {
     const double prepare_ms = r.prepare_ms;
-    r = uniform_ ? search<true>(map, q, opt, *s, *g, ctx) : search<false>(map, q, opt, *s, *g, ctx);
+    r = uniform_ ? search<true>(map, opt, *s, *g, ctx) : search<false>(map, opt, *s, *g, ctx);
     r.prepare_ms = prepare_ms;
   }
   r.memory_bytes = memory_bytes();
@@ -155,7 +155,7 @@ struct GridSearch::Problem {
 
   const std::uint8_t* pass;
   const float* cost;  // non-uniform only
-  int pw, w;
+  int pw;
   bool eight, use_h;
   int gx, gy;
   std::uint32_t start_node, goal_node;
@@ -252,13 +252,12 @@ struct GridSearch::Problem {
 };
 
 template <bool kUniform>
-PlanResult GridSearch::search(const GridMap& map, const Query&, const Options& opt, CellXY s,
+PlanResult GridSearch::search(const GridMap& map, const Options& opt, CellXY s,
                               CellXY g, const RunContext& ctx) {
   Problem<kUniform> p;
   p.pass = pass_.data();
   p.cost = kUniform ? nullptr : cost_.data();
   p.pw = pw_;
-  p.w = map.width();
   p.eight = opt.eight_connected;
   p.use_h = opt.heuristic;
   p.gx = g.x;

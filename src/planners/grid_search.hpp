@@ -46,7 +46,7 @@ class GridSearch {
   // Builds the padded grid (and clearance) for this map and agent; false when cached.
   bool prepare(const GridMap& map, const Query& q, const Options& opt);
   template <bool kUniform>
-  PlanResult search(const GridMap& map, const Query& q, const Options& opt, CellXY s, CellXY g,
+  PlanResult search(const GridMap& map, const Options& opt, CellXY s, CellXY g,
                     const RunContext& ctx);
 
   // Passability cache key.
