@@ -575,6 +575,7 @@ TEST(Trace, BatchEqualsSingleCalls) {
     single.frame();
     steps.frame();
   }
+  steps.flush();  // frames travel in the batch: nothing reaches the recorder before a flush
   const Trace a = single.take(), b = batched.take();
   ASSERT_EQ(a.event_count(), b.event_count());
   ASSERT_EQ(a.frame_count(), b.frame_count());
@@ -600,6 +601,49 @@ TEST(Trace, BatchEqualsSingleCalls) {
   while (ca.step_forward()) {
     ASSERT_TRUE(cb.step_forward());
     ASSERT_TRUE(ca.state() == cb.state()) << ca.frame();
+  }
+}
+
+// A node of a dense space opened by id alone (the grid planners' hot path) is placed, headed and
+// labelled by its space exactly as a described one, and costs the trace no description.
+TEST(Trace, DenseNodesOpenedByIdNeedNoDescription) {
+  TraceRecorder described, by_id;
+  const NodeSpace cells = NodeSpace::cells(7, 5);
+  const NodeSpace headings = NodeSpace::cell_headings(7, 5, 8, 35);
+  described.space(cells);
+  described.space(headings);
+  StepReporter steps(&by_id);
+  by_id.space(cells);
+  by_id.space(headings);
+  const std::uint32_t ids[] = {0, 6, 34, 35, 35 + 8 * 12 + 3, 35 + 8 * 35 - 1};
+  for (std::uint32_t id : ids) {
+    const NodeSpace& s = id < 35 ? cells : headings;
+    NodeDesc d;
+    d.id = id;
+    d.x = float(s.position(id)->x);
+    d.y = float(s.position(id)->y);
+    if (id >= 35) d.heading = float(s.heading(id));
+    described.open(d, kNoNode, 1.0, 2.0);
+    steps.open(id, kNoNode, 1.0, 2.0);
+    described.frame();
+    steps.frame();
+  }
+  steps.flush();
+  const Trace a = described.take(), b = by_id.take();
+  ASSERT_EQ(a.frame_count(), b.frame_count());
+  EXPECT_EQ(b.descriptions().size(), 0u);
+  TraceCursor ca(a), cb(b);
+  ca.seek(a.frame_count() - 1);
+  cb.seek(b.frame_count() - 1);
+  for (std::uint32_t id : ids) {
+    const NodeState *x = ca.state().node_by_id(id), *y = cb.state().node_by_id(id);
+    ASSERT_TRUE(x && y) << id;
+    EXPECT_EQ(y->status, NodeStatus::Open) << id;
+    EXPECT_EQ(a.position_of(x->desc), b.position_of(y->desc)) << id;
+    EXPECT_EQ(a.label_of(x->desc), b.label_of(y->desc)) << id;
+    const double ha = a.heading_of(x->desc), hb = b.heading_of(y->desc);
+    EXPECT_TRUE((std::isnan(ha) && std::isnan(hb)) || std::abs(ha - hb) < 1e-6) << id;
+    EXPECT_EQ(y->g, 1.0);
   }
 }
 

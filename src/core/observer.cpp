@@ -2,19 +2,17 @@
 
 namespace pl {
 
-void SearchObserver::batch(std::uint32_t closed, std::span<const NodeEvent> events,
-                           bool ends_frame) {
-  if (closed != kNoNode) close(closed);
+void SearchObserver::batch(std::span<const NodeEvent> events) {
   for (const NodeEvent& e : events) {
     switch (e.kind) {
-      case NodeEvent::Kind::Open: open(e.node, e.parent, e.g, e.h); break;
-      case NodeEvent::Kind::Relax: relax(e.node.id, e.parent, e.g); break;
-      case NodeEvent::Kind::Close: close(e.node.id); break;
+      case NodeEvent::Kind::Open: open(e.node(), e.parent, e.g, e.h); break;
+      case NodeEvent::Kind::Relax: relax(e.id, e.parent, e.g); break;
+      case NodeEvent::Kind::Close: close(e.id); break;
       case NodeEvent::Kind::Test: test(*e.shape, e.parent != 0); break;
       case NodeEvent::Kind::Mark: mark(*e.shape, Role(e.parent)); break;
+      case NodeEvent::Kind::Frame: frame(); break;
     }
   }
-  if (ends_frame) frame();
 }
 
 const char* role_name(Role r) {

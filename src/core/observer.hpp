@@ -115,17 +115,31 @@ struct Shape {
   }
 };
 
-// One node event of a search step, for the batched hot path (SearchObserver::batch).
+// One event of a search step, for the batched hot path (SearchObserver::batch).
 // Geometry travels in the same batch (Test, Mark): line-of-sight tests and candidate curves come
 // by the hundred thousand, and a virtual call each would cost as much as the test.
+// 40 bytes, written in a handful of stores: the cost of watching a search is mostly these writes.
 struct NodeEvent {
-  enum class Kind : std::uint8_t { Open, Relax, Close, Test, Mark };
-  Kind kind = Kind::Open;
+  enum class Kind : std::uint8_t { Open, Relax, Close, Test, Mark, Frame };
+  std::uint32_t id = kNoNode;      // Open, Relax, Close: the node
   std::uint32_t parent = kNoNode;  // Open, Relax; Test: 1 = passed; Mark: the Role
-  NodeDesc node;                   // Relax and Close use node.id only
   double g = 0, h = 0;             // Open: g, h; Relax: g
-  const Shape* shape = nullptr;    // Test, Mark: valid during the batch() call
+  union {
+    // Open: the node's description, or nullptr when its id says everything (a dense space:
+    // Cells, Corners, CellHeadings, with the space's default label). Valid during batch().
+    const NodeDesc* desc = nullptr;
+    const Shape* shape;  // Test, Mark: valid during the batch() call
+  };
+  Kind kind = Kind::Open;
+  // The description of an Open event: *desc, or just the id.
+  NodeDesc node() const {
+    if (desc) return *desc;
+    NodeDesc d;
+    d.id = id;
+    return d;
+  }
 };
+static_assert(sizeof(NodeEvent) == 40);
 
 class SearchObserver {
  public:
@@ -135,7 +149,9 @@ class SearchObserver {
   // Declares what the ids in [space.base, space.base + space.count()) mean, before the first of
   // them is reported (see core/node_space.hpp).
   virtual void space(const NodeSpace& /*space*/) {}
-  // A node was generated (or re-opened) with this parent and g, h.
+  // A node was generated (or re-opened) with this parent and g, h. For a node of a dense space
+  // (Cells, Corners, CellHeadings) without a label of its own, only node.id may be set: its
+  // position and heading are the space's (NodeSpace::position, heading).
   virtual void open(const NodeDesc& /*node*/, std::uint32_t /*parent*/, double /*g*/, double /*h*/) {}
   // A better path to an open node was found.
   virtual void relax(std::uint32_t /*node*/, std::uint32_t /*parent*/, double /*g*/) {}
@@ -151,94 +167,105 @@ class SearchObserver {
   virtual void counter(std::string_view /*name*/, double /*value*/) {}
   // A step boundary; by default one per expansion.
   virtual void frame() {}
-  // The hot path: close(`closed`) first unless it is kNoNode (a step usually starts by
-  // expanding a node), then the node and geometry events in order, then a frame boundary if
-  // `ends_frame`.
-  // Search loops report through this (one virtual call per step instead of one per generated
-  // node); the default forwards to close / open / relax and then frame().
-  virtual void batch(std::uint32_t closed, std::span<const NodeEvent> events, bool ends_frame);
+  // The hot path: node and geometry events, with frame boundaries (Kind::Frame) among them, in
+  // order. Search loops report through this (one virtual call per batch of events instead of
+  // one per event); the default forwards each to open / relax / close / test / mark / frame.
+  virtual void batch(std::span<const NodeEvent> events);
 };
 
-// What a search loop uses to report node events: collects a step's events and hands them over
-// in one batch() call. Events beyond the capacity are flushed early without a frame boundary.
+// What a search loop uses to report node events: collects them, frame boundaries included, and
+// hands them over in one batch() call when its buffer fills or flush() is called (before any
+// non-node event, and at the end of a search). One virtual call per a few dozen steps.
 class StepReporter {
  public:
   explicit StepReporter(SearchObserver* o) : o_(o) {}
+  StepReporter(const StepReporter&) = delete;
+  StepReporter& operator=(const StepReporter&) = delete;
   SearchObserver* observer() const { return o_; }
+  // A described node (a Layer or Points space, or a label): the description is copied into the
+  // reporter's own slots.
   void open(const NodeDesc& node, std::uint32_t parent, double g, double h) {
+    if (nd_ == kSideCapacity) flush();
+    NodeDesc* d = &descs_[nd_++];
+    *d = node;
     NodeEvent& e = next();
     e.kind = NodeEvent::Kind::Open;
-    e.node = node;
+    e.id = node.id;
     e.parent = parent;
     e.g = g;
     e.h = h;
+    e.desc = d;
+  }
+  // A node of a dense space: its id says everything (the hot path of grid searches).
+  void open(std::uint32_t id, std::uint32_t parent, double g, double h) {
+    NodeEvent& e = next();
+    e.kind = NodeEvent::Kind::Open;
+    e.id = id;
+    e.parent = parent;
+    e.g = g;
+    e.h = h;
+    e.desc = nullptr;
   }
   void relax(std::uint32_t id, std::uint32_t parent, double g) {
     NodeEvent& e = next();
     e.kind = NodeEvent::Kind::Relax;
-    e.node.id = id;
+    e.id = id;
     e.parent = parent;
     e.g = g;
   }
   void close(std::uint32_t id) {
-    if (n_ == 0 && closed_ == kNoNode) {
-      closed_ = id;  // the usual case: the step's expansion travels in the batch header
-      return;
-    }
     NodeEvent& e = next();
     e.kind = NodeEvent::Kind::Close;
-    e.node.id = id;
+    e.id = id;
   }
   // Geometry tried or worth seeing, in order with the node events. The shape is copied into the
   // reporter's own slots: no allocation unless it is a polyline.
   void test(const Shape& shape, bool ok) {
-    const std::size_t i = slot();
-    shapes_[i] = shape;
-    NodeEvent& e = buf_[i];
+    const Shape* s = keep(shape);
+    NodeEvent& e = next();
     e.kind = NodeEvent::Kind::Test;
     e.parent = ok ? 1 : 0;
-    e.shape = &shapes_[i];
+    e.shape = s;
   }
   void mark(const Shape& shape, Role role) {
-    const std::size_t i = slot();
-    shapes_[i] = shape;
-    NodeEvent& e = buf_[i];
+    const Shape* s = keep(shape);
+    NodeEvent& e = next();
     e.kind = NodeEvent::Kind::Mark;
     e.parent = std::uint32_t(role);
-    e.shape = &shapes_[i];
+    e.shape = s;
   }
-  // Ends the step: hands the events over with a frame boundary.
-  void frame() {
-    o_->batch(closed_, {buf_, n_}, true);
-    n_ = 0;
-    closed_ = kNoNode;
-  }
-  // Hands over pending events without a frame boundary (before a non-node event).
+  // Ends the step: a frame boundary, in order with the events.
+  void frame() { next().kind = NodeEvent::Kind::Frame; }
+  // Hands over the pending events (before a non-node event, and when the search ends).
   void flush() {
-    if (n_ || closed_ != kNoNode) o_->batch(closed_, {buf_, n_}, false);
-    n_ = 0;
-    closed_ = kNoNode;
+    if (n_) o_->batch({buf_, n_});
+    n_ = nd_ = ns_ = 0;
   }
 
  private:
-  static constexpr std::size_t kCapacity = 64;
-  NodeEvent& next() { return buf_[slot()]; }
-  std::size_t slot() {
+  static constexpr std::size_t kCapacity = 256, kSideCapacity = 64;
+  NodeEvent& next() {
     if (n_ == kCapacity) flush();
-    return n_++;
+    return buf_[n_++];
+  }
+  const Shape* keep(const Shape& shape) {
+    if (ns_ == kSideCapacity) flush();
+    Shape* s = &shapes_[ns_++];
+    *s = shape;
+    return s;
   }
   SearchObserver* o_;
   NodeEvent buf_[kCapacity];
-  Shape shapes_[kCapacity];  // Test and Mark events' shapes, by event slot
-  std::size_t n_ = 0;
-  std::uint32_t closed_ = kNoNode;
+  Shape shapes_[kSideCapacity];    // Test and Mark events' shapes
+  NodeDesc descs_[kSideCapacity];  // described Open events' nodes
+  std::size_t n_ = 0, nd_ = 0, ns_ = 0;
 };
 
 // Attached, does nothing: used to measure what the hook itself costs (building the events and
-// one virtual call per step).
+// one virtual call per batch).
 class NullObserver final : public SearchObserver {
  public:
-  void batch(std::uint32_t, std::span<const NodeEvent>, bool) override {}
+  void batch(std::span<const NodeEvent>) override {}
 };
 
 }  // namespace pl

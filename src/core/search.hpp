@@ -7,7 +7,7 @@
 //   OpenList   an indexed binary heap (positions kept in the pool) with decrease-key and the
 //              project's tie rule: smaller f first, then smaller h (= larger g);
 //   listener   Unwatched compiles every report out of the loop; Watched batches node events,
-//              tests and marks through a StepReporter (one virtual call per expansion).
+//              tests, marks and frame boundaries through a StepReporter (one virtual call per batch).
 //
 // best_first() is the loop. A problem's speed tricks are policies of it, not forks:
 //   - Cost: OctileCost keeps g as exact counts of straight and diagonal moves, so equal f
@@ -31,7 +31,9 @@
 //   float progress(const OpenEntry& top) const;       // 0..1, or < 0 when unknown
 //   // watched searches only:
 //   std::uint32_t id(std::uint32_t n[, hint...]) const;  // the id reported to the observer
-//   NodeDesc desc(std::uint32_t n[, hint...]) const;     // its description (id included)
+//   NodeDesc desc(std::uint32_t n[, hint...]) const;     // optional: its description (id
+//        // included) for Layer and Points spaces or labels; without desc() opened nodes are
+//        // reported by id alone, which is all a dense space (Cells, Corners, CellHeadings) needs
 //
 // Nodes are never re-opened once closed: every problem here has a consistent heuristic.
 #pragma once
@@ -279,6 +281,7 @@ class OpenList {
 struct Unwatched {
   static constexpr bool kActive = false;
   void open(const NodeDesc&, std::uint32_t, double, double) {}
+  void open(std::uint32_t, std::uint32_t, double, double) {}
   void relax(std::uint32_t, std::uint32_t, double) {}
   void close(std::uint32_t) {}
   void test(const Shape&, bool) {}
@@ -296,6 +299,9 @@ class Watched {
   explicit Watched(SearchObserver* o) : rep_(o) {}
   void open(const NodeDesc& d, std::uint32_t parent, double g, double h) {
     rep_.open(d, parent, g, h);
+  }
+  void open(std::uint32_t id, std::uint32_t parent, double g, double h) {
+    rep_.open(id, parent, g, h);
   }
   void relax(std::uint32_t id, std::uint32_t parent, double g) { rep_.relax(id, parent, g); }
   void close(std::uint32_t id) { rep_.close(id); }
@@ -380,7 +386,7 @@ class Reach {
         open_.push(en, pos_);
       }
       ++generated_;
-      if constexpr (L::kActive) l_.open(desc(nb, hint...), std::uint32_t(cur_id_), cost_value(ng), h);
+      if constexpr (L::kActive) report_open(nb, std::uint32_t(cur_id_), cost_value(ng), h, hint...);
     } else {
       if (pos_[nb] == Pool::kInSlot)
         slot_ = en;
@@ -397,6 +403,16 @@ class Reach {
   // listener().observer().
   L& listener() { return l_; }
 
+  // Reports an opened node: with the problem's description if it has desc(), by id alone
+  // otherwise (a dense space says where the id is).
+  template <class... Hint>
+  void report_open(std::uint32_t n, std::uint32_t parent, double g, double h,
+                   const Hint&... hint) {
+    if constexpr (requires { p_.desc(n, hint...); } || requires { p_.desc(n); })
+      l_.open(desc(n, hint...), parent, g, h);
+    else
+      l_.open(id(n, hint...), parent, g, h);
+  }
   // A problem may take the hint in desc() and id() too (the grid then needs no division to
   // name a successor).
   template <class... Hint>
@@ -472,7 +488,7 @@ SearchOutcome best_first(P& p, NodePool<typename P::Cost>& pool,
     open.push({f, float(h), s}, r.pos_);
     r.generated_ = 1;
     if constexpr (L::kActive) {
-      l.open(p.desc(s), kNoNode, 0.0, h);
+      r.report_open(s, kNoNode, 0.0, h);
       l.frame();
     }
   }

@@ -237,18 +237,7 @@ struct GridSearch::Problem {
     cell_of_padded(n, x, y);
     return id(n, x, y);
   }
-  NodeDesc desc(std::uint32_t, int x, int y) const {
-    NodeDesc d;
-    d.id = space.cell_id(x, y);
-    d.x = float(x + 0.5);
-    d.y = float(y + 0.5);
-    return d;
-  }
-  NodeDesc desc(std::uint32_t n) const {
-    int x, y;
-    cell_of_padded(n, x, y);
-    return desc(n, x, y);
-  }
+  // No desc(): cells are reported by id, and the declared Cells space says where they are.
 };
 
 template <bool kUniform>

@@ -202,13 +202,7 @@ struct LocalSearch::Problem {
   std::int64_t x_of(std::uint32_t n) const { return x0 + std::int64_t(n) % pw - 1; }
   std::int64_t y_of(std::uint32_t n) const { return y0 + std::int64_t(n) / pw - 1; }
   std::uint32_t id(std::uint32_t n) const { return space->cell_id(int(x_of(n)), int(y_of(n))); }
-  NodeDesc desc(std::uint32_t n) const {
-    NodeDesc d;
-    d.id = id(n);
-    d.x = float(double(x_of(n)) + 0.5);
-    d.y = float(double(y_of(n)) + 0.5);
-    return d;
-  }
+  // No desc(): cells are reported by id; the declared Cells space says where they are.
 };
 
 template <bool kAStar>

@@ -101,7 +101,7 @@ struct TraceReplay {
         NodeState& n = s.nodes_[e.a];
         if constexpr (kLog) log.push_back(Undo{n, 0, 0});
         set_status(s, e.a, NodeStatus::Open);
-        n.desc = t.descs_[e.c];
+        if (e.c != kNoNode) n.desc = t.descs_[e.c];  // else: the id and its space say it all
         n.g = e.x;
         n.h = e.y;
         n.parent = e.b;
@@ -609,6 +609,18 @@ void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, d
   trace_.events_.push_back(e);
 }
 
+void TraceRecorder::open_dense(std::uint32_t id, std::uint32_t parent, double g, double h) {
+  const std::uint32_t i = node_index(id);
+  TraceEvent e;
+  e.kind = TraceEvent::Kind::Open;
+  e.a = i;
+  e.b = parent == kNoNode ? kNoNode : node_index(parent);
+  e.c = kNoNode;  // no description: the node's space places it
+  e.x = g;
+  e.y = h;
+  trace_.events_.push_back(e);
+}
+
 void TraceRecorder::relax(std::uint32_t node, std::uint32_t parent, double g) {
   TraceEvent e;
   e.kind = TraceEvent::Kind::Relax;
@@ -675,20 +687,21 @@ void TraceRecorder::frame() {
       std::uint32_t(trace_.counter_names_.size()), std::uint32_t(trace_.shapes_.size())});
 }
 
-void TraceRecorder::batch(std::uint32_t closed, std::span<const NodeEvent> events,
-                          bool ends_frame) {
+void TraceRecorder::batch(std::span<const NodeEvent> events) {
   // The class is final, so these calls are direct (and inlinable), not virtual.
-  if (closed != kNoNode) close(closed);
   for (const NodeEvent& e : events) {
     switch (e.kind) {
       case NodeEvent::Kind::Open:
-        open(e.node, e.parent, e.g, e.h);
+        if (e.desc)
+          open(*e.desc, e.parent, e.g, e.h);
+        else
+          open_dense(e.id, e.parent, e.g, e.h);
         break;
       case NodeEvent::Kind::Relax:
-        relax(e.node.id, e.parent, e.g);
+        relax(e.id, e.parent, e.g);
         break;
       case NodeEvent::Kind::Close:
-        close(e.node.id);
+        close(e.id);
         break;
       case NodeEvent::Kind::Test:
         test(*e.shape, e.parent != 0);
@@ -696,9 +709,11 @@ void TraceRecorder::batch(std::uint32_t closed, std::span<const NodeEvent> event
       case NodeEvent::Kind::Mark:
         mark(*e.shape, Role(e.parent));
         break;
+      case NodeEvent::Kind::Frame:
+        frame();
+        break;
     }
   }
-  if (ends_frame) frame();
 }
 
 Trace TraceRecorder::take() {

@@ -118,7 +118,7 @@ struct TraceEvent {
   // Counter: counter name.
   std::uint32_t a = 0;
   std::uint32_t b = kNoNode;  // Open/Relax: parent node index (kNoNode = none)
-  std::uint32_t c = 0;        // Open: node description index
+  std::uint32_t c = 0;        // Open: node description index (kNoNode: the id's space places it)
   double x = 0;               // Open/Relax: g; Counter: value
   double y = 0;               // Open: h
 };
@@ -386,8 +386,8 @@ class TraceRecorder final : public SearchObserver {
   void path(std::span<const PathPiece> pieces) override;
   void counter(std::string_view name, double value) override;
   void frame() override;
-  // A search step's node events in one call: no virtual call per event.
-  void batch(std::uint32_t closed, std::span<const NodeEvent> events, bool ends_frame) override;
+  // Node events and frame boundaries in one call: no virtual call per event.
+  void batch(std::span<const NodeEvent> events) override;
 
   std::size_t event_count() const { return trace_.events_.size(); }
   // Hands the recording over (keyframes are built here, in one pass) and starts a new one.
@@ -402,6 +402,8 @@ class TraceRecorder final : public SearchObserver {
 
   std::uint32_t node_index(std::uint32_t id);
   std::uint8_t find_space(std::uint32_t id);
+  // An Open event without a description (NodeEvent::desc == nullptr): nothing but the id.
+  void open_dense(std::uint32_t id, std::uint32_t parent, double g, double h);
   static std::uint32_t name_index(NameIndex& index, std::vector<std::string>& names,
                                   std::string_view name);
   void push_shape(const Shape& shape, Role role, bool is_test, bool ok);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <queue>
+#include <type_traits>
 #include <random>
 
 #include "viz/trace.hpp"
@@ -28,14 +29,19 @@ std::size_t grid_search(SearchObserver& obs, Reporter& rep, std::size_t events) 
   using Item = std::pair<double, std::uint32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
   const std::uint32_t start = std::uint32_t(kSide / 2 * kSide + kSide / 2);
-  auto desc = [](std::uint32_t c) {
-    return NodeDesc{c, float(c % kSide) + 0.5f, float(c / kSide) + 0.5f};
+  // A planner's batched path reports grid nodes by id (the Cells space places them); the
+  // observer's own open() takes a description.
+  auto open_node = [&rep](std::uint32_t c, std::uint32_t parent, double gc) {
+    if constexpr (std::is_same_v<Reporter, StepReporter>)
+      rep.open(c, parent, gc, 0);
+    else
+      rep.open(NodeDesc{c, float(c % kSide) + 0.5f, float(c / kSide) + 0.5f}, parent, gc, 0);
   };
   std::size_t n = 0;
   obs.phase("search");
   obs.space(NodeSpace::cells(kSide, kSide));  // as the grid planners declare it
   g[start] = 0;
-  rep.open(desc(start), kNoNode, 0, 0);
+  open_node(start, kNoNode, 0);
   open.push({0, start});
   n += 2;
   const int dx[8] = {1, 0, -1, 0, 1, -1, -1, 1}, dy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
@@ -55,7 +61,7 @@ std::size_t grid_search(SearchObserver& obs, Reporter& rep, std::size_t events) 
       const double ng = d + (k < 4 ? 1.0 : std::sqrt(2.0));
       if (ng < g[nb]) {
         if (std::isinf(g[nb]))
-          rep.open(desc(nb), c, ng, 0);
+          open_node(nb, c, ng);
         else
           rep.relax(nb, c, ng);
         ++n;
@@ -74,7 +80,9 @@ std::size_t grid_search(SearchObserver& obs, std::size_t events) {
 
 std::size_t grid_search_batched(SearchObserver& obs, std::size_t events) {
   StepReporter rep(&obs);
-  return grid_search(obs, rep, events);
+  const std::size_t n = grid_search(obs, rep, events);
+  rep.flush();
+  return n;
 }
 
 const Trace& big_trace() {
