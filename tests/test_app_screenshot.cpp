@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #define STBI_ONLY_PNG
@@ -350,21 +351,28 @@ TEST(AppScreenshot, TwoViewsComparedWithTheDifferenceOverlay) {
   ASSERT_GT(diff.only_a.size() + diff.only_b.size(), 10u);
   const pl::Style& style = pl::Style::standard();
   const pl::Rgba closed = style.colour(pl::Role::Closed);
-  // A cell one view expanded and the other did not carries that view's difference colour,
-  // over the closed colour, over the terrain.
-  auto check = [&](const ViewShot& v, const std::vector<std::uint32_t>& cells, pl::StyleItem item) {
-    std::size_t ok = 0;
+  // A cell one view expanded and the other did not keeps the closed colour, the same in both
+  // views, and carries that view's hatch: a diagonal through its centre ("/" for A, "\\" for
+  // B), with the closed colour beside it.
+  auto check = [&](const ViewShot& v, const std::vector<std::uint32_t>& cells, pl::StyleItem item, bool rising) {
+    std::size_t hatch_ok = 0, fill_ok = 0;
     for (std::uint32_t i : cells) {
       const int x = int(i % std::uint32_t(map.width())), y = int(i / std::uint32_t(map.width()));
-      const auto [sx, sy] = centre(v, x, y);
-      ok += near(shot.at(sx, sy), over(style.colour(item), over(closed, terrain(map, x, y))), 10);
+      const pl::Rgba closed_here = over(closed, terrain(map, x, y));
+      const auto [cx, cy] = centre(v, x, y);
+      hatch_ok += near(shot.at(cx, cy), over(style.colour(item), closed_here), 40);
+      // Off the diagonal (a quarter cell from two sides): the plain closed colour.
+      const auto [qx, qy] = pixel(v, {x + (rising ? 0.25 : 0.75), y + 0.25});
+      fill_ok += near(shot.at(qx, qy), closed_here, 10);
     }
-    return std::pair{ok, cells.size()};
+    return std::tuple{hatch_ok, fill_ok, cells.size()};
   };
-  const auto [a_ok, a_n] = check(a, diff.only_a, pl::StyleItem::OnlyA);
-  const auto [b_ok, b_n] = check(b, diff.only_b, pl::StyleItem::OnlyB);
-  EXPECT_GE(a_ok * 100, a_n * 75) << a_ok << " of " << a_n;
-  EXPECT_GE(b_ok * 100, b_n * 75) << b_ok << " of " << b_n;
+  const auto [a_hatch, a_fill, a_n] = check(a, diff.only_a, pl::StyleItem::OnlyA, true);
+  const auto [b_hatch, b_fill, b_n] = check(b, diff.only_b, pl::StyleItem::OnlyB, false);
+  EXPECT_GE(a_hatch * 100, a_n * 75) << a_hatch << " of " << a_n;
+  EXPECT_GE(b_hatch * 100, b_n * 75) << b_hatch << " of " << b_n;
+  EXPECT_GE(a_fill * 100, a_n * 75) << a_fill << " of " << a_n;
+  EXPECT_GE(b_fill * 100, b_n * 75) << b_fill << " of " << b_n;
   // The stats table under the views is ImGui's dark theme, not the map.
   const pl::Rgba table = shot.at(a.x + a.w / 2, a.y + a.h + 20);
   EXPECT_LT(table.r + table.g + table.b, 3 * 90);
@@ -401,10 +409,13 @@ TEST(AppScreenshot, CirclesPathWithArcsAndTheSearchedEdges) {
   EXPECT_GT(ok, n * 70 / 100) << ok << " of " << n;
   // Edges the search touched are drawn (candidate colour); rejected tests are hidden.
   std::size_t candidate = 0, rejected = 0;
+  const pl::Rgba ground = pl::Rgba::from(scene.map.palette()[scene.map.palette().default_ground()].colour);
+  const pl::Rgba rejected_on_ground = over(style.colour(pl::Role::Rejected), ground);
   for (int y = v.y; y < v.y + v.h; ++y)
     for (int x = v.x; x < v.x + v.w; ++x) {
       candidate += near(shot.at(x, y), style.colour(pl::Role::Candidate), 40);
-      rejected += near(shot.at(x, y), style.colour(pl::Role::Rejected), 40);
+      // Tight: the grey-blue of failed tests is near the grid lines over the terrain.
+      rejected += near(shot.at(x, y), rejected_on_ground, 12);
     }
   EXPECT_GT(candidate, 400u) << rejected;
   EXPECT_LT(rejected, candidate / 20);

@@ -270,6 +270,7 @@ void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
       continue;
     }
     if (o.shape_history && r.frame + o.shape_history <= frame) continue;
+    if (!o.rejected_history && r.role == Role::Rejected && r.frame != frame) continue;
     if (!shows(o.visible, bounds(r.shape))) continue;
     if (o.highlight_this_frame && r.frame == frame) {
       shape_geometry(sink, r.shape, halo, o.line_px + 4, true);
@@ -570,19 +571,23 @@ void draw_closed_difference(DrawSink& sink, const ClosedDifference& diff, int wi
                             const Style& style, const std::optional<MapRect>& visible) {
   if (width <= 0 || !sink.wants(Layer::Search)) return;
   sink.set_layer(Layer::Search);
-  auto emit = [&](const std::vector<std::uint32_t>& cells, StyleItem item) {
+  // A hatch over the cell, not a fill: the closed colour beneath stays the same in every view.
+  // One diagonal per cell; neighbours' diagonals join into stripes, "/" for A and "\" for B, so
+  // the two read apart by direction as well as by colour.
+  auto emit = [&](const std::vector<std::uint32_t>& cells, StyleItem item, bool rising) {
     const Rgba c = style.colour(item);
     bool any = false;
     for (std::uint32_t i : cells) {
       const int x = int(i % std::uint32_t(width)), y = int(i / std::uint32_t(width));
       if (visible && !visible->overlaps_cell(x, y)) continue;
-      sink.cell(x, y, c);
+      if (rising) sink.line({double(x), y + 1.0}, {x + 1.0, double(y)}, c, kDifferenceHatchPx);
+      else sink.line({double(x), double(y)}, {x + 1.0, y + 1.0}, c, kDifferenceHatchPx);
       any = true;
     }
     if (any) sink.uses(StyleKey::of(item));
   };
-  emit(diff.only_a, StyleItem::OnlyA);
-  emit(diff.only_b, StyleItem::OnlyB);
+  emit(diff.only_a, StyleItem::OnlyA, true);
+  emit(diff.only_b, StyleItem::OnlyB, false);
 }
 
 }  // namespace pl
