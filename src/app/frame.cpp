@@ -10,6 +10,7 @@
 
 #include "app/app.hpp"
 #include "viz/image.hpp"
+#include "viz/style.hpp"
 
 namespace pl::app {
 
@@ -28,6 +29,56 @@ void layout_map_area(App& app, const FrameSize& fb) {
   app.ui.map_area = {side, top, std::max(1, fb.width - side), std::max(1, fb.height - status_h - top - compare_h)};
 }
 
+namespace {
+
+// A small legend in the lower-left corner of a view: what its draw list shows this frame
+// (search status, planner shapes not hidden, path, difference hatches), not the grid or the
+// agents. The Display tab has the full legend with its toggles.
+void map_legend(const App& app, const View& v, float scale) {
+  const Style& style = Style::standard();
+  std::vector<LegendEntry> entries;
+  for (LegendEntry& e : build_legend(v.draw_list, style)) {
+    if (e.key.kind == StyleKey::Kind::Item) {
+      const StyleItem item = StyleItem(e.key.index);
+      if (item != StyleItem::OnlyA && item != StyleItem::OnlyB && item != StyleItem::ThisFrame) continue;
+    } else {
+      const Role role = Role(e.key.index);
+      if (app.ui.hidden_roles.test(std::size_t(role))) continue;
+    }
+    entries.push_back(std::move(e));
+  }
+  if (entries.empty()) return;
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();
+  const float line = ImGui::GetTextLineHeight() + 2, sw = line - 5;
+  float width = 0;
+  for (const LegendEntry& e : entries) width = std::max(width, ImGui::CalcTextSize(e.label.c_str()).x);
+  width += sw + 14;
+  const float height = line * float(entries.size()) + 6;
+  const ImVec2 at{float(v.viewport.x) / scale + 6, float(v.viewport.y + v.viewport.height) / scale - height - 6};
+  dl->AddRectFilled(at, {at.x + width, at.y + height}, IM_COL32(255, 255, 255, 215), 3.f);
+  const Rgba closed = style.colour(Role::Closed);
+  float y = at.y + 3;
+  for (const LegendEntry& e : entries) {
+    const ImVec2 a{at.x + 4, y + 2}, b{at.x + 4 + sw, y + 2 + sw};
+    auto col = [](Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); };
+    const bool hatch = e.key.kind == StyleKey::Kind::Item &&
+                       (StyleItem(e.key.index) == StyleItem::OnlyA || StyleItem(e.key.index) == StyleItem::OnlyB);
+    if (hatch) {
+      // The hatch as on the map: over the closed colour.
+      dl->AddRectFilled(a, b, col(closed));
+      if (StyleItem(e.key.index) == StyleItem::OnlyA) dl->AddLine({a.x, b.y}, {b.x, a.y}, col(e.colour), 2.f);
+      else dl->AddLine(a, b, col(e.colour), 2.f);
+    } else {
+      dl->AddRectFilled(a, b, col(e.colour));
+    }
+    dl->AddRect(a, b, IM_COL32(0, 0, 0, 90));
+    dl->AddText({b.x + 5, y}, IM_COL32(20, 20, 20, 255), e.label.c_str());
+    y += line;
+  }
+}
+
+}  // namespace
+
 void view_titles(App& app, float scale) {
   // Labels go to ImGui's background list, which has the font: above the map, under panels.
   for (auto& v : app.views) {
@@ -38,12 +89,14 @@ void view_titles(App& app, float scale) {
       if (app.views.size() > 1) title = std::string(1, char('A' + (&v - &app.views[0]))) + ": " + title;
       if (app.stale(*v)) title += "  (stale: run again)";
       if (v->run) title += "  (running)";
+      if (const Views::Stop* stop = app.stop_shown(*v)) title += "  " + stop->text;
       const ImVec2 at{float(v->viewport.x) / scale + 6, float(v->viewport.y) / scale + 4};
       ImGui::GetBackgroundDrawList()->AddRectFilled({at.x - 3, at.y - 1},
                                                     {at.x + ImGui::CalcTextSize(title.c_str()).x + 3, at.y + ImGui::GetFontSize() + 1},
                                                     IM_COL32(255, 255, 255, 200), 3.f);
       ImGui::GetBackgroundDrawList()->AddText(at, IM_COL32(20, 20, 20, 255), title.c_str());
     }
+    if (app.ui.map_legend) map_legend(app, *v, scale);
   }
 }
 

@@ -14,7 +14,7 @@ Style make_standard() {
   // Search state: translucent fills so the terrain stays readable under them.
   set(Role::Open, {70, 190, 230, 150}, "open");
   set(Role::Closed, {240, 130, 80, 140}, "closed (expanded)");
-  set(Role::Current, {20, 20, 30, 255}, "current node");
+  set(Role::Current, {140, 0, 255, 255}, "current node");
   set(Role::Candidate, {245, 200, 40, 220}, "candidate");
   set(Role::Accepted, {40, 170, 80, 230}, "test passed");
   set(Role::Rejected, {150, 160, 190, 200}, "test failed");
