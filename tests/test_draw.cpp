@@ -841,6 +841,46 @@ TEST(Draw, FailedTestsOfEarlierFramesOnlyOnRequest) {
   cur.seek(cur.last_frame());
   EXPECT_TRUE(rejected_rows(now_only).empty());
   EXPECT_EQ(rejected_rows(all), (std::set<float>{0.f, 2.f}));
+  // A shape marked and later rejected (same geometry and requirement, an HAA* candidate edge
+  // removed by dominance) is withdrawn with the failed test, unless the history is asked for.
+  {
+    TraceRecorder r2;
+    r2.mark(Shape::segment({0, 5}, {4, 5}).require(1u, 2), Role::Candidate);  // frame 1
+    r2.mark(Shape::segment({0, 6}, {4, 6}).require(1u, 2), Role::Candidate);
+    r2.mark(Shape::segment({0, 7}, {4, 7}).require(1u, 2), Role::Candidate);  // two equal edges:
+    r2.mark(Shape::segment({0, 7}, {4, 7}).require(1u, 2), Role::Candidate);  // one is removed
+    r2.frame();
+    r2.test(Shape::segment({0, 7}, {4, 7}).require(1u, 2), false);
+    r2.test(Shape::segment({0, 5}, {4, 5}).require(1u, 2), false);  // frame 2
+    r2.test(Shape::segment({0, 6}, {4, 6}).require(1u, 1), false);  // another requirement
+    r2.frame();
+    r2.mark(Shape::segment({0, 5}, {4, 5}).require(1u, 2), Role::AbstractEdge);  // frame 3
+    r2.frame();
+    const Trace t2 = r2.take();
+    TraceCursor c2(t2);
+    c2.seek(c2.last_frame());
+    auto candidate_rows = [&](const SearchDrawOptions& o) {
+      DrawList l;
+      draw_search_state(l, c2.state(), st, o);
+      std::set<float> rows;
+      for (const LinePrim& p : l.batch(Layer::Shapes).lines)
+        if (p.colour == st.colour(Role::Candidate)) rows.insert(p.y0);
+      return rows;
+    };
+    EXPECT_EQ(candidate_rows(now_only), (std::set<float>{6.f, 7.f}));
+    EXPECT_EQ(candidate_rows(all), (std::set<float>{5.f, 6.f, 7.f}));
+    // Of the two equal edges one stays; a mark after the failed test (the planner's final
+    // graph) is not withdrawn.
+    std::size_t sevens = 0, final_edges = 0;
+    DrawList l;
+    draw_search_state(l, c2.state(), st, now_only);
+    for (const LinePrim& p : l.batch(Layer::Shapes).lines) {
+      sevens += p.colour == st.colour(Role::Candidate) && p.y0 == 7.f;
+      final_edges += p.colour == st.colour(Role::AbstractEdge) && p.y0 == 5.f;
+    }
+    EXPECT_EQ(sevens, 1u);
+    EXPECT_EQ(final_edges, 1u);
+  }
   // What was built stays: the accepted test and the mark.
   DrawList list;
   draw_search_state(list, cur.state(), st, now_only);

@@ -57,7 +57,8 @@ struct SearchDrawOptions {
   // Line-of-sight-heavy planners leave thousands of tests behind; this keeps the recent ones.
   std::size_t shape_history = 0;
   // Failed tests (Role::Rejected) of earlier frames too; false: only those of the frame on
-  // screen, so what a planner tried and threw away does not drown the graph it built.
+  // screen, so what a planner tried and threw away does not drown the graph it built, and a
+  // shape a later test rejected (same geometry and requirement) is withdrawn with it.
   bool rejected_history = true;
   bool path = true;  // the latest path() (Layer::Path)
   // Only nodes and shapes of this level (0 = base grid; abstract layers above); nullopt = all.
