@@ -525,7 +525,8 @@ struct AppRun {
 };
 
 // Runs pathlab with `args` (and --screenshot/--layout/--exit when `shot`); the exit status,
-// stderr and the layout file.
+// stderr and the layout file. A window that stays open (a run without --exit that should have
+// stopped) ends after two minutes with status 124.
 AppRun run_app(const std::string& args, const std::string& name, bool shot = true) {
   const auto dir = std::filesystem::temp_directory_path();
   const auto png = dir / ("pathlab_run_" + name + ".png");
@@ -537,7 +538,7 @@ AppRun run_app(const std::string& args, const std::string& name, bool shot = tru
   const std::string env;
 #endif
   std::string cmd = env + "XDG_CONFIG_HOME='" + (dir / "pathlab_run_cfg").string() +
-                    "' xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' " + args + " --size 1280x800";
+                    "' timeout 120 xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' " + args + " --size 1280x800";
   if (shot) cmd += " --screenshot '" + png.string() + "' --layout '" + png.string() + ".json' --exit";
   cmd += " 2>'" + err.string() + "'";
   AppRun r;
