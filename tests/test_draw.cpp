@@ -73,6 +73,17 @@ CellSet cells_of(const DrawBatch& b, Rgba c) {
   return out;
 }
 
+// Cells hatched with one diagonal line of colour c each; rising = "/" (lower-left to upper-right).
+CellSet hatched_cells(const DrawBatch& b, Rgba c, bool rising) {
+  CellSet out;
+  for (const LinePrim& l : b.lines) {
+    if (l.colour != c || std::abs(l.x1 - l.x0) != 1.f || std::abs(l.y1 - l.y0) != 1.f) continue;
+    if (((l.y1 - l.y0) * (l.x1 - l.x0) < 0) != rising) continue;
+    out.insert({int(std::min(l.x0, l.x1)), int(std::min(l.y0, l.y1))});
+  }
+  return out;
+}
+
 std::size_t count_colour(const DrawBatch& b, Rgba c) {
   std::size_t n = 0;
   for (const auto& r : b.rects) n += r.colour == c;
@@ -778,9 +789,11 @@ bool check_difference(const Scene& s, Pose start, Pose goal) {
     CellSet want_a, want_b;
     for (std::uint32_t i : only_a) want_a.insert({int(i) % w, int(i) / w});
     for (std::uint32_t i : only_b) want_b.insert({int(i) % w, int(i) / w});
-    EXPECT_EQ(cells_of(batch, Style::standard().colour(StyleItem::OnlyA)), want_a);
-    EXPECT_EQ(cells_of(batch, Style::standard().colour(StyleItem::OnlyB)), want_b);
-    EXPECT_EQ(batch.rects.size(), only_a.size() + only_b.size());
+    // Hatched, never filled: the closed colour under them stays the same in both views.
+    EXPECT_EQ(hatched_cells(batch, Style::standard().colour(StyleItem::OnlyA), true), want_a);
+    EXPECT_EQ(hatched_cells(batch, Style::standard().colour(StyleItem::OnlyB), false), want_b);
+    EXPECT_EQ(batch.lines.size(), only_a.size() + only_b.size());
+    EXPECT_TRUE(batch.rects.empty());
 
     // Culled to a window: only the cells inside it.
     DrawList culled;
@@ -789,9 +802,111 @@ bool check_difference(const Scene& s, Pose start, Pose goal) {
     std::size_t inside = 0;
     for (std::uint32_t i : only_a) inside += vis.overlaps_cell(int(i) % w, int(i) / w);
     for (std::uint32_t i : only_b) inside += vis.overlaps_cell(int(i) % w, int(i) / w);
-    EXPECT_EQ(culled.batch(Layer::Search).rects.size(), inside);
+    EXPECT_EQ(culled.batch(Layer::Search).lines.size(), inside);
   }
   return saw_both_sides;
+}
+
+// Issue 10 item 7: goal, current node and "test failed" are told apart, and neither the
+// difference hatches nor the current node look like open or closed.
+// Issue 10 item 6: failed tests of earlier frames stay off the map unless asked for; those of
+// the frame on screen show.
+TEST(Draw, FailedTestsOfEarlierFramesOnlyOnRequest) {
+  TraceRecorder rec;
+  rec.test(Shape::segment({0, 0}, {1, 0}), false);  // frame 1
+  rec.test(Shape::segment({0, 1}, {1, 1}), true);
+  rec.frame();
+  rec.test(Shape::segment({0, 2}, {1, 2}), false);  // frame 2
+  rec.frame();
+  rec.mark(Shape::segment({0, 3}, {1, 3}), Role::AbstractEdge);  // frame 3
+  rec.frame();
+  const Trace t = rec.take();
+  TraceCursor cur(t);
+  const Style& st = Style::standard();
+  const Rgba bad = st.colour(Role::Rejected);
+  auto rejected_rows = [&](const SearchDrawOptions& o) {
+    DrawList list;
+    draw_search_state(list, cur.state(), st, o);
+    std::set<float> rows;
+    for (const LinePrim& l : list.batch(Layer::Shapes).lines)
+      if (l.colour == bad) rows.insert(l.y0);
+    return rows;
+  };
+  SearchDrawOptions now_only;
+  now_only.rejected_history = false;
+  SearchDrawOptions all;
+  cur.seek(2);
+  EXPECT_EQ(rejected_rows(now_only), (std::set<float>{2.f}));
+  EXPECT_EQ(rejected_rows(all), (std::set<float>{0.f, 2.f}));
+  cur.seek(cur.last_frame());
+  EXPECT_TRUE(rejected_rows(now_only).empty());
+  EXPECT_EQ(rejected_rows(all), (std::set<float>{0.f, 2.f}));
+  // A shape marked and later rejected (same geometry and requirement, an HAA* candidate edge
+  // removed by dominance) is withdrawn with the failed test, unless the history is asked for.
+  {
+    TraceRecorder r2;
+    r2.mark(Shape::segment({0, 5}, {4, 5}).require(1u, 2), Role::Candidate);  // frame 1
+    r2.mark(Shape::segment({0, 6}, {4, 6}).require(1u, 2), Role::Candidate);
+    r2.mark(Shape::segment({0, 7}, {4, 7}).require(1u, 2), Role::Candidate);  // two equal edges:
+    r2.mark(Shape::segment({0, 7}, {4, 7}).require(1u, 2), Role::Candidate);  // one is removed
+    r2.frame();
+    r2.test(Shape::segment({0, 7}, {4, 7}).require(1u, 2), false);
+    r2.test(Shape::segment({0, 5}, {4, 5}).require(1u, 2), false);  // frame 2
+    r2.test(Shape::segment({0, 6}, {4, 6}).require(1u, 1), false);  // another requirement
+    r2.frame();
+    r2.mark(Shape::segment({0, 5}, {4, 5}).require(1u, 2), Role::AbstractEdge);  // frame 3
+    r2.frame();
+    const Trace t2 = r2.take();
+    TraceCursor c2(t2);
+    c2.seek(c2.last_frame());
+    auto candidate_rows = [&](const SearchDrawOptions& o) {
+      DrawList l;
+      draw_search_state(l, c2.state(), st, o);
+      std::set<float> rows;
+      for (const LinePrim& p : l.batch(Layer::Shapes).lines)
+        if (p.colour == st.colour(Role::Candidate)) rows.insert(p.y0);
+      return rows;
+    };
+    EXPECT_EQ(candidate_rows(now_only), (std::set<float>{6.f, 7.f}));
+    EXPECT_EQ(candidate_rows(all), (std::set<float>{5.f, 6.f, 7.f}));
+    // Of the two equal edges one stays; a mark after the failed test (the planner's final
+    // graph) is not withdrawn.
+    std::size_t sevens = 0, final_edges = 0;
+    DrawList l;
+    draw_search_state(l, c2.state(), st, now_only);
+    for (const LinePrim& p : l.batch(Layer::Shapes).lines) {
+      sevens += p.colour == st.colour(Role::Candidate) && p.y0 == 7.f;
+      final_edges += p.colour == st.colour(Role::AbstractEdge) && p.y0 == 5.f;
+    }
+    EXPECT_EQ(sevens, 1u);
+    EXPECT_EQ(final_edges, 1u);
+  }
+  // What was built stays: the accepted test and the mark.
+  DrawList list;
+  draw_search_state(list, cur.state(), st, now_only);
+  std::size_t accepted = 0, edges = 0;
+  for (const LinePrim& l : list.batch(Layer::Shapes).lines) {
+    accepted += l.colour == st.colour(Role::Accepted);
+    edges += l.colour == st.colour(Role::AbstractEdge);
+  }
+  EXPECT_EQ(accepted, 1u);
+  EXPECT_EQ(edges, 1u);
+}
+
+TEST(Draw, StyleColoursThatMustNotBeConfused) {
+  const Style& st = Style::standard();
+  auto dist = [](Rgba a, Rgba b) {
+    return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b);
+  };
+  const std::vector<std::pair<const char*, Rgba>> c{
+      {"goal", st.colour(Role::Goal)},         {"current", st.colour(Role::Current)},
+      {"rejected", st.colour(Role::Rejected)}, {"open", st.colour(Role::Open)},
+      {"closed", st.colour(Role::Closed)},     {"only A", st.colour(StyleItem::OnlyA)},
+      {"only B", st.colour(StyleItem::OnlyB)}, {"path", st.colour(Role::Path)},
+      {"highlight", st.colour(Role::Highlight)}};
+  for (std::size_t i = 0; i < c.size(); ++i)
+    for (std::size_t j = i + 1; j < c.size(); ++j)
+      EXPECT_GE(dist(c[i].second, c[j].second), 120) << c[i].first << " vs " << c[j].first;
 }
 
 TEST(Draw, DifferenceOverlayMatchesBruteForce) {

@@ -2,6 +2,8 @@
 // names is the first at which the replayed state shows that node opened / expanded.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "planners/planner.hpp"
 #include "viz/timeline.hpp"
 #include "viz/trace.hpp"
@@ -70,6 +72,33 @@ TEST(Timeline, BreakpointFiresOnTheFrameTheNodeIsOpenedOrExpanded) {
   ASSERT_TRUE(at);
   EXPECT_FALSE(find_break(trace, 0, *at - 1, std::span(&goal, 1)));
   EXPECT_FALSE(find_break(trace, *at, trace.frame_count() - 1, std::span(&goal, 1)));
+}
+
+TEST(Timeline, BreakHitNamesTheBreakpointAndTheNode) {
+  const Scene scene = open_scene(20, 12);
+  Query q;
+  q.start = {1.5, 6.5, 0};
+  q.goal = {18.5, 6.5, 0};
+  const Trace trace = record_astar(scene, q);
+  // Two breakpoints: the one that fires first is reported, with the node on its cell.
+  const std::vector<CellBreak> breaks{{15, 1, -1, false}, {3, 6, -1, false}};
+  const auto hit = find_break_hit(trace, 0, trace.frame_count() - 1, breaks);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->frame, *find_break(trace, 0, trace.frame_count() - 1, std::span(breaks)));
+  const CellBreak first = hit->breakpoint;
+  const auto other = find_break(trace, 0, trace.frame_count() - 1,
+                                std::span(first == breaks[0] ? &breaks[1] : &breaks[0], 1));
+  if (other) {
+    EXPECT_LE(hit->frame, *other);
+  }
+  TraceCursor cur(trace);
+  cur.seek(hit->frame);
+  const NodeState* n = cur.state().node(hit->node);
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->status, NodeStatus::Closed);
+  EXPECT_EQ(trace.cell_of(n->desc), (CellXY{first.x, first.y}));
+  // None fires after the last frame.
+  EXPECT_FALSE(find_break_hit(trace, trace.frame_count() - 1, trace.frame_count() - 1, breaks));
 }
 
 TEST(Timeline, PhaseJumps) {

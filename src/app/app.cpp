@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "core/path_check.hpp"
+#include "core/placement.hpp"
 #include "viz/timeline.hpp"
 
 namespace pl::app {
@@ -35,8 +37,18 @@ Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::str
       const Agent a = agent_ >= 0 && agent_ < int(scene_.agents.size())
                           ? scene_.agents[std::size_t(agent_)]
                           : Agent{};
-      result = p->plan(scene_, Query::from_agent(scene_, a), ctx);
+      const Query q = Query::from_agent(scene_, a);
+      result = p->plan(scene_, q, ctx);
       trace = std::make_unique<Trace>(recorder.take());
+      // Whether the agent can drive the path (its size and terrain), for the compare table.
+      if (result.found)
+        path_problem = result.pieces.empty()
+                           ? pl::path_problem(scene_.map, q.capability, q.size, [&] {
+                               std::vector<Vec2> pts;
+                               for (const Pose& pt : result.points) pts.push_back(pt.position());
+                               return pts;
+                             }())
+                           : pl::path_problem(scene_.map, q.capability, q.size, result.pieces);
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -67,12 +79,14 @@ void View::select_planner(const std::string& name) {
 void View::take(Run& finished, std::uint64_t doc_version) {
   finished.join();
   cursor.reset();
+  path_problem.clear();
   if (!finished.error.empty()) {
     result = {};
     result.message = finished.error;
     trace.reset();
   } else {
     result = std::move(finished.result);
+    path_problem = std::move(finished.path_problem);
     trace = std::move(finished.trace);
     cursor = std::make_unique<TraceCursor>(*trace);
     cursor->seek(cursor->last_frame());
@@ -93,6 +107,7 @@ void View::clear_run() {
   cursor.reset();
   trace.reset();
   result = {};
+  path_problem.clear();
   has_run = false;
   shown_planner.clear();
   ++trace_generation;
@@ -123,7 +138,7 @@ bool App::load(const std::string& path) {
   try {
     Scene s;
     std::optional<Scenario> scen;
-    std::string map_path;
+    std::string map_path, scen_path, note;
     const std::string ext = fs::path(path).extension().string();
     if (ext == ".scen") {
       Scenario sc = load_scen(path);
@@ -133,16 +148,49 @@ bool App::load(const std::string& path) {
       check_scen_against_map(sc, s.map, path);
       s.map_file = fs::path(map_path).filename().string();
       scen = std::move(sc);
+      scen_path = path;
     } else {
       s = load_any(path);
       if (s.map_file) map_path = (fs::path(path).parent_path() / *s.map_file).string();
+      if (ext == ".map") {
+        // A MovingAI map with its scenario beside it (x.map.scen, or x.scen): its problems.
+        for (const std::string& cand : {path + ".scen", fs::path(path).replace_extension(".scen").string()}) {
+          std::error_code ec;
+          if (!fs::is_regular_file(cand, ec)) continue;
+          try {
+            Scenario sc = load_scen(cand);
+            check_scen_against_map(sc, s.map, cand);
+            if (sc.problems.empty()) continue;
+            scen = std::move(sc);
+            scen_path = cand;
+            note = " with its scenario " + fs::path(cand).filename().string();
+          } catch (const InputError& e) {
+            note = " (its scenario was not used: " + std::string(e.what()) + ")";
+          }
+          break;
+        }
+      }
+      // A map that came without an agent (a bare .map or PNG) gets one whose start and goal
+      // are far apart in the largest region it can cross, so the first search is a real one.
+      if (s.agents.empty() && !scen && ext != ".json" && ext != ".scene") {
+        Agent a;
+        if (const auto p = place_far_apart(s.map, s.capability_of(a))) {
+          a.start = {p->start.x + 0.5, p->start.y + 0.5, 0};
+          a.goal = {p->goal.x + 0.5, p->goal.y + 0.5, 0};
+          note = " (start and goal placed far apart in the largest open region)";
+        } else {
+          note = " (no cell of the map is open to an agent)";
+        }
+        s.agents.push_back(a);
+      }
     }
     // Past this point nothing throws: the document and the views change together.
     for (auto& v : views) v->clear_run();
     document.doc.reset(std::move(s));
     document.scene_path = ext == ".json" || ext == ".scene" ? path : std::string();
     document.load_error.clear();
-    document.status_message = "opened " + path;
+    document.status_message = "opened " + path + note;
+    document.opened_path = path;
     document.map_source = map_path.empty() ? std::string() : fs::absolute(map_path).lexically_normal().string();
     document.map_source_uid = scene().map.uid();
     document.map_source_version = scene().map.version();
@@ -154,7 +202,7 @@ bool App::load(const std::string& path) {
     agent = 0;
     for (auto& v : views) v->fit_pending = true;
     document.scenario = std::move(scen);
-    document.scenario_path = document.scenario ? path : std::string();
+    document.scenario_path = document.scenario ? scen_path : std::string();
     document.scenario_pick = -1;
     if (document.scenario) pick_scenario_problem(0);
     // The scene's saved set-ups become the views.
@@ -220,17 +268,25 @@ bool App::save(const std::string& path) {
 }
 
 void App::request_open(const std::string& path) {
-  if (document.doc.dirty()) {
-    ui.pending = PendingAction::Open;
-    ui.pending_path = path;
-  } else {
-    load(path);
-  }
+  carry_out(ui.unsaved.request(PendingAction::Open, document.doc.dirty(), path));
 }
 
-void App::request_new() {
-  if (document.doc.dirty()) ui.pending = PendingAction::New;
-  else new_scene();
+void App::request_new() { carry_out(ui.unsaved.request(PendingAction::New, document.doc.dirty())); }
+
+void App::request_quit() { carry_out(ui.unsaved.request(PendingAction::Quit, document.doc.dirty())); }
+
+void App::carry_out(const editor::UnsavedPrompt::Next& next) {
+  using Do = editor::UnsavedPrompt::Next::Do;
+  switch (next.what) {
+    case Do::Nothing: break;
+    case Do::Carry:
+      if (next.action == PendingAction::Open) load(next.path);
+      else if (next.action == PendingAction::New) new_scene();
+      else if (next.action == PendingAction::Quit) ui.quit_confirmed = true;
+      break;
+    case Do::Save: carry_out(ui.unsaved.saved(save(next.path))); break;
+    case Do::SaveAs: ui.file_request = FileRequest::Save; break;
+  }
 }
 
 void App::new_scene() {
@@ -246,6 +302,8 @@ void App::new_scene() {
   document.scene_path.clear();
   document.map_source.clear();
   document.scenario.reset();
+  document.scenario_path.clear();
+  document.opened_path.clear();
   document.load_error.clear();
   document.status_message = "new scene";
   tool_state.selected_circle.reset();
@@ -384,6 +442,13 @@ bool App::any_run() const {
   return views.reference_run != nullptr;
 }
 
+std::string window_title(const App& app) {
+  const DocumentState& d = app.document;
+  const std::string& from = !d.scene_path.empty() ? d.scene_path : d.opened_path;
+  const std::string name = from.empty() ? "untitled" : fs::path(from).filename().string();
+  return (d.doc.dirty() ? "*" : "") + name + " - pathlab";
+}
+
 std::size_t timeline_last(const App& app) {
   std::size_t last = 0;
   if (app.views.lock_timelines) {
@@ -436,10 +501,46 @@ void App::sync_cameras(int from) {
     if (v.get() != views[std::size_t(from)].get()) v->camera.set_view(c.zoom(), c.offset());
 }
 
-std::optional<std::size_t> App::next_break(const View& v, std::size_t until) const {
+std::optional<BreakHit> App::next_break(const View& v, std::size_t until) const {
   if (!v.cursor || views.breakpoints.empty()) return std::nullopt;
-  return find_break(*v.trace, v.cursor->frame(), std::min(until, v.cursor->last_frame()),
-                    std::span<const CellBreak>(views.breakpoints));
+  return find_break_hit(*v.trace, v.cursor->frame(), std::min(until, v.cursor->last_frame()),
+                        std::span<const CellBreak>(views.breakpoints));
+}
+
+std::string node_name(const Trace& t, const NodeInfo& d) {
+  const std::optional<CellXY> cell = t.cell_of(d);
+  if (!cell || d.label != kNoLabel) return t.label_of(d);
+  std::string name = "(" + std::to_string(cell->x) + ", " + std::to_string(cell->y) + ")";
+  if (t.heading_index_of(d) >= 0) name += " heading " + heading_name(t.heading_of(d));
+  return name;
+}
+
+void App::stop_at(const View& v, const BreakHit& hit) {
+  seek_all(hit.frame);
+  views.playing = false;
+  views.play_accum = 0;
+  Views::Stop s;
+  for (std::size_t i = 0; i < views.size(); ++i)
+    if (views[i].get() == &v) s.view = int(i);
+  s.generation = v.trace_generation;
+  s.frame = hit.frame;
+  s.breakpoint = hit.breakpoint;
+  const NodeState* n = v.cursor ? v.cursor->state().node(hit.node) : nullptr;
+  const std::string name =
+      n ? node_name(v.cursor->trace(), n->desc)
+        : "(" + std::to_string(hit.breakpoint.x) + ", " + std::to_string(hit.breakpoint.y) + ")";
+  s.text = "stopped: " + name + (hit.breakpoint.on_open ? " opened" : " expanded");
+  if (views.size() > 1) s.text += std::string(" in view ") + char('A' + s.view);
+  s.text += " at frame " + std::to_string(hit.frame);
+  views.stopped = std::move(s);
+}
+
+const Views::Stop* App::stop_shown(const View& v) const {
+  if (!views.stopped || !v.cursor) return nullptr;
+  const Views::Stop& s = *views.stopped;
+  if (s.view < 0 || s.view >= int(views.size()) || views[std::size_t(s.view)].get() != &v) return nullptr;
+  if (s.generation != v.trace_generation || v.cursor->frame() != s.frame) return nullptr;
+  return &s;
 }
 
 void App::tick(double dt) {
@@ -452,10 +553,9 @@ void App::tick(double dt) {
   const std::size_t now = timeline_now(*this);
   std::size_t to = std::min(now + std::size_t(n), timeline_last(*this));
   // Breakpoints stop the player on the frame that fires them.
-  if (auto k = next_break(v, to)) {
-    to = *k;
-    views.playing = false;
-    views.play_accum = 0;
+  if (auto hit = next_break(v, to)) {
+    stop_at(v, *hit);
+    return;
   }
   seek_all(to);
   if (to >= timeline_last(*this)) {

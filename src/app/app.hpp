@@ -94,6 +94,12 @@ struct App {
   void request_open(const std::string& path);
   // A fresh scene (64x64 ground, one agent), first asking about unsaved changes.
   void request_new();
+  // Quits, first asking about unsaved changes.
+  void request_quit();
+  // Does what the unsaved-changes question (ui.unsaved) returned: opens, starts a new scene or
+  // quits (Carry), saves to the document's file (Save, then tells the question how it went), or
+  // asks for Save As (SaveAs: the file dialog reports back to the question).
+  void carry_out(const editor::UnsavedPrompt::Next& next);
   void new_scene();
   // Sets the current agent's start and goal to a problem of the loaded scenario (one step).
   void pick_scenario_problem(int index);
@@ -119,10 +125,22 @@ struct App {
   // After the camera of view `from` moved: locked views copy it.
   void sync_cameras(int from);
   // The first frame after v's current one, up to `until`, at which a breakpoint fires.
-  std::optional<std::size_t> next_break(const View& v,
-                                        std::size_t until = std::numeric_limits<std::size_t>::max()) const;
+  std::optional<BreakHit> next_break(const View& v,
+                                     std::size_t until = std::numeric_limits<std::size_t>::max()) const;
+  // Seeks to the frame a breakpoint fired at and says so (Views::stopped).
+  void stop_at(const View& v, const BreakHit& hit);
+  // The breakpoint stop on screen in view v, if v shows the frame it fired at.
+  const Views::Stop* stop_shown(const View& v) const;
   bool busy() const { return any_run() || views.playing || drag.active; }
 };
+
+// A node as the app names it: "(x, y)" for a node standing on a cell with no label of its own
+// (with its heading when it has one), else its label (through its node space).
+std::string node_name(const Trace& t, const NodeInfo& d);
+
+// The window's title: the document's file name (the map's or scenario's when it came from
+// one, "untitled" for a new scene), a "*" when it has unsaved changes, then "pathlab".
+std::string window_title(const App& app);
 
 // The timeline position and its end: locked, over every view (the furthest frame shown, the
 // longest trace); unlocked, the active view's.

@@ -8,6 +8,9 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <string>
+#include <utility>
+
 #include "app/app.hpp"
 #include "app/automation.hpp"
 #include "app/command_line.hpp"
@@ -26,9 +29,13 @@ int pl::app::app_main(int argc, char** argv) {
   int status = 0;
   {
     App app;
-    if (!setup_app(app, opt)) return 1;
+    if (const int st = setup_app(app, opt); st != 0) {
+      shutdown(window);
+      return st;
+    }
     install_callbacks(window, app);
     Automation automation(opt);
+    std::string title;  // the window's title as last set
     while (!glfwWindowShouldClose(window)) {
       // Poll (or wait: nothing moves on screen between events when idle).
       automation.frame_begin();
@@ -40,6 +47,7 @@ int pl::app::app_main(int argc, char** argv) {
       }
       if (app.poll_runs() && !app.any_run()) seek_requested_frame(app, opt);
       if (app.ui.quit_confirmed) glfwSetWindowShouldClose(window, GLFW_TRUE);
+      if (std::string t = window_title(app); t != title) glfwSetWindowTitle(window, (title = std::move(t)).c_str());
       refresh_runs(app);
 
       // New frame.

@@ -14,19 +14,45 @@ namespace pl::app {
 
 namespace {
 
+// A JSON string literal.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else out += c;
+  }
+  return out + "\"";
+}
+
 // The views' rectangles (framebuffer pixels, y down) and cameras, so screenshot tests map
-// cells to pixels with exactly the app's numbers instead of re-deriving its layout.
+// cells to pixels with exactly the app's numbers instead of re-deriving its layout; and what
+// the window says (title, status, the agents' endpoints, each view's result), so tests check
+// the app's state without reading text off pixels.
 bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) return false;
-  std::fprintf(f, "{\"framebuffer\": [%d, %d], \"views\": [", fb_w, fb_h);
+  std::fprintf(f, "{\"framebuffer\": [%d, %d], \"title\": %s, \"status\": %s, \"scenario\": %s, \"agents\": [",
+               fb_w, fb_h, quoted(window_title(app)).c_str(), quoted(app.document.status_message).c_str(),
+               quoted(app.document.scenario ? app.document.scenario_path : std::string()).c_str());
+  for (std::size_t i = 0; i < app.scene().agents.size(); ++i) {
+    const Agent& a = app.scene().agents[i];
+    std::fprintf(f, "%s[%.17g, %.17g, %.17g, %.17g]", i ? ", " : "", a.start.x, a.start.y, a.goal.x, a.goal.y);
+  }
+  std::fprintf(f, "], \"stopped\": %s, \"views\": [",
+               quoted(app.views.stopped ? app.views.stopped->text : std::string()).c_str());
   for (std::size_t i = 0; i < app.views.size(); ++i) {
     const View& v = *app.views[i];
     std::fprintf(f, "%s{\"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, %.17g], "
-                 "\"planner\": \"%s\", \"frame\": %zu}",
+                 "\"planner\": \"%s\", \"frame\": %zu, \"found\": %s, \"length\": %.17g, \"message\": %s, "
+                 "\"path_problem\": %s}",
                  i ? ", " : "", v.viewport.x, v.viewport.y, v.viewport.width, v.viewport.height,
                  v.camera.zoom(), v.camera.offset().x, v.camera.offset().y, v.planner.c_str(),
-                 v.cursor ? v.cursor->frame() : std::size_t(0));
+                 v.cursor ? v.cursor->frame() : std::size_t(0), v.result.found ? "true" : "false",
+                 v.result.length, quoted(v.result.message).c_str(), quoted(v.path_problem).c_str());
   }
   std::fprintf(f, "]}\n");
   return std::fclose(f) == 0;

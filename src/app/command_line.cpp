@@ -16,7 +16,7 @@ namespace pl::app {
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
-               "[--preset ID] [--hide ROLE,...] [--frame N|end] "
+               "[--preset ID] [--hide ROLE,...] [--frame N|end] [--break X,Y[,opened]]... "
                "[--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
                "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub]]\n",
                problem);
@@ -31,7 +31,7 @@ Options parse_command_line(int argc, char** argv) {
       if (i + 1 >= argc) usage(("missing value after " + a).c_str());
       return argv[++i];
     };
-    if (a == "--scene") o.scene = value();
+    if (a == "--scene") o.scene = value(), o.scene_given = true;
     else if (a == "--planner") o.planner = value();
     else if (a == "--compare") o.compare.push_back(value());
     else if (a == "--set") o.sets.push_back(value());
@@ -45,6 +45,16 @@ Options parse_command_line(int argc, char** argv) {
     else if (a == "--clearance") o.clearance = true;
     else if (a == "--bench-scrub") o.bench_scrub = true;
     else if (a == "--g-heat") o.g_heat = true;
+    else if (a == "--break") {
+      const std::string v = value();
+      CellBreak b;
+      char what[16] = "";
+      const int n = std::sscanf(v.c_str(), "%d,%d,%15s", &b.x, &b.y, what);
+      if (n < 2 || b.x < 0 || b.y < 0 || (n == 3 && std::string(what) != "opened"))
+        usage("--break wants X,Y or X,Y,opened (a cell)");
+      b.on_open = n == 3;
+      o.breaks.push_back(b);
+    }
     else if (a == "--center") {
       const std::string v = value();
       double cx = 0, cy = 0;
@@ -81,6 +91,10 @@ std::string config_file(const char* name) {
 
 void seek_requested_frame(App& app, const Options& opt) {
   if (!opt.frame.empty() && opt.frame != "end") app.seek_all(std::size_t(std::stoull(opt.frame)));
+  if (!opt.breaks.empty() && app.view().cursor) {
+    app.seek_all(0);
+    if (const auto hit = app.next_break(app.view())) app.stop_at(app.view(), *hit);
+  }
 }
 
 namespace {
@@ -167,7 +181,7 @@ void apply_setups(App& app, const Options& opt) {
 
 }  // namespace
 
-bool setup_app(App& app, const Options& opt) {
+int setup_app(App& app, const Options& opt) {
   const bool headless = opt.headless();
   app.ui.ignore_input = headless;
   // Saved settings first, so the command line wins over them.
@@ -183,16 +197,19 @@ bool setup_app(App& app, const Options& opt) {
     app.views[0]->renderer = std::make_unique<MapRenderer>();  // fails early if GL does
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pathlab: %s\n", e.what());
-    return false;
+    return 1;
   }
   if (!app.load(opt.scene)) {
     std::fprintf(stderr, "pathlab: %s\n", app.document.load_error.c_str());
-    if (headless) return false;
+    // A file the user named is bad input; the bundled sample missing is not: an empty scene.
+    if (opt.scene_given || headless) return 2;
+    app.new_scene();
   }
   apply_setups(app, opt);
+  app.views.breakpoints = opt.breaks;  // after the load, which clears them
   // Interactive starts show the scene's views already run; automated ones run only when asked.
   if (!opt.planner.empty() || !opt.frame.empty() || !opt.compare.empty() || !opt.preset.empty() ||
-      !opt.sets.empty() || !headless) {
+      !opt.sets.empty() || !opt.breaks.empty() || !headless) {
     app.start_all_runs();
     if (headless) {
       for (auto& v : app.views) v->run->join();
@@ -200,7 +217,7 @@ bool setup_app(App& app, const Options& opt) {
       seek_requested_frame(app, opt);
     }
   }
-  return true;
+  return 0;
 }
 
 }  // namespace pl::app

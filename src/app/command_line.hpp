@@ -1,7 +1,8 @@
 // pathlab's command line: what it asks for (Options), and setting an App up from it.
 //
 //   pathlab [--scene FILE] [--planner P] [--compare P2]... [--frame N|end]
-//           [--screenshot OUT.png] [--exit] [--size WxH] [--clearance] [--bench-frames N]
+//           [--break X,Y[,opened]]... [--screenshot OUT.png] [--exit] [--size WxH] [--clearance]
+//           [--bench-frames N]
 //
 // --compare P2 adds a view with planner P2 beside the first (repeatable); every view runs.
 //
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "core/geometry.hpp"
+#include "viz/timeline.hpp"
 
 namespace pl::app {
 
@@ -24,6 +26,7 @@ struct App;
 
 struct Options {
   std::string scene = PATHLAB_SOURCE_DIR "/assets/sample.json";
+  bool scene_given = false;  // --scene was on the command line: a file that fails to open is exit 2
   std::string planner;
   std::vector<std::string> compare;
   std::vector<std::string> sets;  // NAME=VALUE for view A's planner
@@ -31,6 +34,9 @@ struct Options {
   bool figures = false;  // --figures: the compare table lists every planner figure
   std::string hide;  // planner shape roles to hide, comma separated ("accepted,rejected")
   std::string frame;  // "", a number or "end"
+  // --break X,Y[,opened]: a breakpoint on the cell (expanded unless "opened"); with the runs in,
+  // the timeline runs from the start to the first one that fires (as "run to breakpoint").
+  std::vector<CellBreak> breaks;
   std::string screenshot;
   std::string layout;  // with --screenshot: where each view and its camera were (for tests)
   bool exit_after = false;
@@ -56,8 +62,9 @@ std::string config_file(const char* name);
 
 // Sets a fresh App up as the options ask (saved settings unless headless, display options, the
 // scene, the views' set-ups, a preset; runs, awaited when headless) once the GL context exists.
-// False when the program must stop (the message is printed).
-bool setup_app(App& app, const Options& opt);
+// 0 to go on; else the program stops with this status (the message is printed): 2 for a
+// --scene that cannot be opened (bad input, as pathlab-cli), 1 when GL fails.
+int setup_app(App& app, const Options& opt);
 // Seeks to --frame N once the runs are in.
 void seek_requested_frame(App& app, const Options& opt);
 

@@ -91,39 +91,30 @@ void map_dialogs(App& app) {
 }
 
 void unsaved_dialog(App& app) {
-  if (app.ui.pending != PendingAction::None &&
-      !ImGui::IsPopupOpen("Unsaved changes"))
-    ImGui::OpenPopup("Unsaved changes");
+  editor::UnsavedPrompt& q = app.ui.unsaved;
+  // Open only while the question is asked: while Save As is up, the file dialog is the modal.
+  if (q.asking() && !ImGui::IsPopupOpen("Unsaved changes")) ImGui::OpenPopup("Unsaved changes");
   if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (!q.asking()) {
+      ImGui::CloseCurrentPopup();
+      ImGui::EndPopup();
+      return;
+    }
     ImGui::Text("The scene has changes that are not saved%s%s.",
                 app.document.scene_path.empty() ? "" : " to ", app.document.scene_path.c_str());
-    const char* what = app.ui.pending == PendingAction::Quit ? "quitting"
-                       : app.ui.pending == PendingAction::New ? "starting a new scene"
-                                                           : "opening another file";
+    const char* what = q.action() == PendingAction::Quit ? "quitting"
+                       : q.action() == PendingAction::New ? "starting a new scene"
+                                                          : "opening another file";
     ImGui::Text("Save them before %s?", what);
-    auto proceed = [&] {
-      const PendingAction a = app.ui.pending;
-      app.ui.pending = PendingAction::None;
-      if (a == PendingAction::Open) app.load(app.ui.pending_path);
-      else if (a == PendingAction::New) app.new_scene();
-      else if (a == PendingAction::Quit) app.ui.quit_confirmed = true;
-      ImGui::CloseCurrentPopup();
-    };
-    if (ImGui::Button("Save", {110, 0})) {
-      if (app.document.scene_path.empty()) {
-        app.ui.file_request = FileRequest::Save;  // the pending action waits for Save As
-        ImGui::CloseCurrentPopup();
-      } else if (app.save(app.document.scene_path)) {
-        proceed();
-      }
-    }
+    if (!app.document.load_error.empty())
+      ImGui::TextColored({1, 0.4f, 0.4f, 1}, "%s", app.document.load_error.c_str());
+    if (ImGui::Button(app.document.scene_path.empty() ? "Save as..." : "Save", {110, 0}))
+      app.carry_out(q.save(app.document.scene_path));
     ImGui::SameLine();
-    if (ImGui::Button("Don't save", {110, 0})) proceed();
+    if (ImGui::Button("Don't save", {110, 0})) app.carry_out(q.discard());
     ImGui::SameLine();
-    if (ImGui::Button("Cancel", {110, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-      app.ui.pending = PendingAction::None;
-      ImGui::CloseCurrentPopup();
-    }
+    if (ImGui::Button("Cancel", {110, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) q.cancel();
+    if (!q.asking()) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
   }
 }

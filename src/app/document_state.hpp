@@ -16,6 +16,7 @@ namespace pl::app {
 struct DocumentState {
   editor::Document doc;
   std::string scene_path;       // file the document was opened from or saved to
+  std::string opened_path;      // the file last opened, of any kind (.map, .scen, PNG): the title
   std::string load_error;       // the last failed load or save, shown until the next success
   std::string status_message;   // the last successful file operation
   // The .map file the map was read from and the map's state then: a save references it only

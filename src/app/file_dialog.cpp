@@ -304,9 +304,11 @@ bool FileDialog::draw() {
   ImGui::TextUnformatted("File name");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-(filter_w + style.ItemSpacing.x));
-  if (ImGui::IsWindowAppearing() && mode_ == Mode::Save) ImGui::SetKeyboardFocusHere();
+  // The name box has the keyboard from the start with its pre-filled name selected, so typing
+  // replaces it (Open and Save alike; Escape still cancels).
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   if (ImGui::InputText("##name", name_buf_.data(), name_buf_.size(),
-                       ImGuiInputTextFlags_EnterReturnsTrue))
+                       ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll))
     want_confirm = true;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(filter_w);
@@ -330,7 +332,7 @@ bool FileDialog::draw() {
   bool cancel = ImGui::Button("Cancel", ImVec2(button_w, 0)) || !keep_open;
 
   if (!asking) {
-    // Escape cancels even from a text field (the Save dialog starts in one); Enter and
+    // Escape cancels even from a text field (the dialog starts in one); Enter and
     // Backspace in a field edit the field.
     if (key_pressed(ImGuiKey_Escape)) cancel = true;
     if (!typing && enter_pressed()) want_confirm = true;

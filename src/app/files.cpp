@@ -1,7 +1,7 @@
 // File handling around the document: the open / save / import / export dialogs, recent files,
 // files dropped onto the window, the autosave that lets a crash be recovered, and the recovery
 // prompt at start. A failed load or save leaves the document as it was and shows the parser's
-// message (App::load / App::save); nothing is thrown away without a question (App::pending).
+// message (App::load / App::save); nothing is thrown away without a question (UiSettings::unsaved, editor/unsaved_prompt.hpp).
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -33,9 +33,17 @@ FileState& state() {
   return s;
 }
 
+// The folder the file dialog starts in: the one last used (shown in the dialog this session,
+// else that of the most recent file), else the document's, else the current directory.
 std::string start_dir(const App& app) {
-  if (!app.document.scene_path.empty()) return fs::path(app.document.scene_path).parent_path().string();
+  const FileState& st = state();
+  if (!st.dialog.directory().empty()) return st.dialog.directory();
   std::error_code ec;
+  if (!st.recent.paths().empty()) {
+    const fs::path dir = fs::path(st.recent.paths().front()).parent_path();
+    if (fs::is_directory(dir, ec)) return dir.string();
+  }
+  if (!app.document.scene_path.empty()) return fs::path(app.document.scene_path).parent_path().string();
   return fs::current_path(ec).string();
 }
 
@@ -78,20 +86,18 @@ void finish_dialog(App& app, const std::string& path) {
     case FileRequest::Open:
     case FileRequest::ImportPng:
       app.request_open(path);
-      if (app.ui.pending == PendingAction::None && app.document.load_error.empty()) remember(path);
+      if (app.ui.unsaved.idle() && app.document.load_error.empty()) remember(path);
       break;
-    case FileRequest::Save:
-      if (app.save(path)) {
+    case FileRequest::Save: {
+      const bool ok = app.save(path);
+      if (ok) {
         remember(path);
         if (st.autosave) st.autosave->discard();
-        // A question that waited for Save As goes on now.
-        const PendingAction a = app.ui.pending;
-        app.ui.pending = PendingAction::None;
-        if (a == PendingAction::Open) app.load(app.ui.pending_path);
-        else if (a == PendingAction::New) app.new_scene();
-        else if (a == PendingAction::Quit) app.ui.quit_confirmed = true;
       }
+      // A question that waited for Save As goes on now (or is asked again if the save failed).
+      if (app.ui.unsaved.saving_as()) app.carry_out(app.ui.unsaved.saved(ok));
       break;
+    }
     case FileRequest::ExportView: app.ui.export_view_path = path; break;
     case FileRequest::ExportMap:
       try {
@@ -155,7 +161,7 @@ const std::vector<std::string>& recent_paths() { return state().recent.paths(); 
 void open_recent(App& app, const std::string& path) {
   FileState& st = state();
   app.request_open(path);
-  if (app.ui.pending != PendingAction::None) return;
+  if (!app.ui.unsaved.idle()) return;
   if (app.document.load_error.empty()) st.recent.add(path);
   else st.recent.remove(path);  // gone or unreadable: the message says why
   st.recent.save();
@@ -184,13 +190,19 @@ void file_dialogs(App& app) {
     const std::string path = app.ui.dropped.front();
     app.ui.dropped.clear();
     app.request_open(path);
-    if (app.ui.pending == PendingAction::None && app.document.load_error.empty()) remember(path);
+    if (app.ui.unsaved.idle() && app.document.load_error.empty()) remember(path);
   }
   if (app.ui.file_request != FileRequest::None) {
     open_dialog(app, app.ui.file_request);
     app.ui.file_request = FileRequest::None;
   }
-  if (st.dialog.draw()) finish_dialog(app, st.dialog.path());
+  if (st.dialog.draw()) {
+    finish_dialog(app, st.dialog.path());
+  } else if (st.request != FileRequest::None && !st.dialog.is_open()) {
+    // Cancelled: a question waiting for Save As stops there, the changes kept.
+    if (st.request == FileRequest::Save) app.ui.unsaved.save_as_cancelled();
+    st.request = FileRequest::None;
+  }
 }
 
 }  // namespace pl::app

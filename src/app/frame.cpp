@@ -10,6 +10,7 @@
 
 #include "app/app.hpp"
 #include "viz/image.hpp"
+#include "viz/style.hpp"
 
 namespace pl::app {
 
@@ -28,6 +29,68 @@ void layout_map_area(App& app, const FrameSize& fb) {
   app.ui.map_area = {side, top, std::max(1, fb.width - side), std::max(1, fb.height - status_h - top - compare_h)};
 }
 
+namespace {
+
+// A small legend along the bottom of a view: what its draw list shows this frame (search
+// status, planner shapes not hidden, path, endpoints, difference hatches), not the grid or the
+// agents; entries flow left to right in rows. Under the map when there is room, else over its
+// lower edge. The Display tab has the full legend with its toggles.
+void map_legend(const App& app, const View& v, float scale) {
+  const Style& style = Style::standard();
+  std::vector<LegendEntry> entries;
+  for (LegendEntry& e : build_legend(v.draw_list, style)) {
+    if (e.key.kind == StyleKey::Kind::Item) {
+      const StyleItem item = StyleItem(e.key.index);
+      if (item != StyleItem::OnlyA && item != StyleItem::OnlyB && item != StyleItem::ThisFrame) continue;
+    } else if (app.ui.hidden_roles.test(std::size_t(e.key.index))) {
+      continue;
+    }
+    entries.push_back(std::move(e));
+  }
+  if (entries.empty()) return;
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();
+  const float line = ImGui::GetTextLineHeight() + 2, sw = line - 5, pad = 4, gap = 12;
+  const float left = float(v.viewport.x) / scale + 6;
+  const float max_w = std::max(120.f, float(v.viewport.width) / scale - 12);
+  // Rows: each entry is swatch + label; wrap when the next would pass max_w.
+  std::vector<ImVec2> at(entries.size());
+  float x = pad, y = pad, width = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const float w = sw + 5 + ImGui::CalcTextSize(entries[i].label.c_str()).x;
+    if (x > pad && x + w + pad > max_w) x = pad, y += line;
+    at[i] = {x, y};
+    x += w + gap;
+    width = std::max(width, x - gap + pad);
+  }
+  const float height = y + line + pad;
+  const float view_bottom = float(v.viewport.y + v.viewport.height) / scale;
+  const float map_bottom =
+      float(v.viewport.y + v.camera.map_to_screen({0.0, double(app.scene().map.height())}).y) / scale;
+  // Under the map if it fits there, else at the view's bottom edge.
+  const float top = std::clamp(map_bottom + 4, float(v.viewport.y) / scale, view_bottom - height - 4);
+  dl->AddRectFilled({left, top}, {left + width, top + height}, IM_COL32(255, 255, 255, 200), 3.f);
+  const Rgba closed = style.colour(Role::Closed);
+  auto col = [](Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); };
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const LegendEntry& e = entries[i];
+    const ImVec2 a{left + at[i].x, top + at[i].y + 2}, b{a.x + sw, a.y + sw};
+    const bool only_a = e.key.kind == StyleKey::Kind::Item && StyleItem(e.key.index) == StyleItem::OnlyA;
+    const bool only_b = e.key.kind == StyleKey::Kind::Item && StyleItem(e.key.index) == StyleItem::OnlyB;
+    if (only_a || only_b) {
+      // The hatch as on the map: over the closed colour.
+      dl->AddRectFilled(a, b, col(closed));
+      if (only_a) dl->AddLine({a.x, b.y}, {b.x, a.y}, col(e.colour), 2.f);
+      else dl->AddLine(a, b, col(e.colour), 2.f);
+    } else {
+      dl->AddRectFilled(a, b, col(e.colour));
+    }
+    dl->AddRect(a, b, IM_COL32(0, 0, 0, 90));
+    dl->AddText({b.x + 5, top + at[i].y}, IM_COL32(20, 20, 20, 255), e.label.c_str());
+  }
+}
+
+}  // namespace
+
 void view_titles(App& app, float scale) {
   // Labels go to ImGui's background list, which has the font: above the map, under panels.
   for (auto& v : app.views) {
@@ -38,12 +101,14 @@ void view_titles(App& app, float scale) {
       if (app.views.size() > 1) title = std::string(1, char('A' + (&v - &app.views[0]))) + ": " + title;
       if (app.stale(*v)) title += "  (stale: run again)";
       if (v->run) title += "  (running)";
+      if (const Views::Stop* stop = app.stop_shown(*v)) title += "  " + stop->text;
       const ImVec2 at{float(v->viewport.x) / scale + 6, float(v->viewport.y) / scale + 4};
       ImGui::GetBackgroundDrawList()->AddRectFilled({at.x - 3, at.y - 1},
                                                     {at.x + ImGui::CalcTextSize(title.c_str()).x + 3, at.y + ImGui::GetFontSize() + 1},
                                                     IM_COL32(255, 255, 255, 200), 3.f);
       ImGui::GetBackgroundDrawList()->AddText(at, IM_COL32(20, 20, 20, 255), title.c_str());
     }
+    if (app.ui.map_legend) map_legend(app, *v, scale);
   }
 }
 

@@ -45,27 +45,59 @@ double shape_distance(const Shape& s, Vec2 p) {
   return 1e9;
 }
 
-// The label of the nearest shape with a requirement under the pointer: which agents may use
-// it ("ground,swamp, size <= 2"), and its role.
+// The phase a frame of the trace belongs to ("" before the first).
+std::string phase_at(const Trace& t, std::size_t frame) {
+  std::string name;
+  for (const Trace::PhaseMarker& m : t.phases())
+    if (m.first_frame <= frame) name = m.name;
+  return name;
+}
+
+// What the nearest shape under the pointer is, in words: a failed test says where it failed
+// (the phase) and what it was, a shape with a requirement which agents it serves. Only shapes
+// the view draws count (the agent filter, failed tests of earlier frames when hidden).
 void shape_tooltip(const App& app, const View& v, Vec2 m, double tol) {
   const ShapeRecord* best = nullptr;
   double best_d = tol;
   const Scene& scene = app.scene();
   const bool filter = app.ui.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size());
   const Agent agent = filter ? scene.agents[std::size_t(v.agent)] : Agent{};
-  for (const ShapeRecord& r : v.cursor->state().shapes()) {
-    if (!r.shape.requirement.any()) continue;
+  const FrameState& state = v.cursor->state();
+  for (const ShapeRecord& r : state.shapes()) {
+    if (!r.shape.requirement.any() && r.role != Role::Rejected) continue;
+    if (app.ui.hidden_roles.test(std::size_t(r.role))) continue;
+    if (r.role == Role::Rejected && !app.ui.rejected_history && r.frame != state.frame()) continue;
     if (filter && !r.shape.requirement.admits(scene.capability_of(agent), agent.size)) continue;
     const double d = shape_distance(r.shape, m);
     if (d <= best_d) best_d = d, best = &r;
   }
   if (!best) return;
-  const Palette& pal = app.scene().map.palette();
-  std::string terrains;
-  for (const std::string& n : pal.capability_names(best->shape.requirement.capability))
-    terrains += (terrains.empty() ? "" : ",") + n;
-  ImGui::SetTooltip("%s for agents that can cross %s, size <= %d", role_name(best->role),
-                    terrains.c_str(), int(best->shape.requirement.clearance));
+  std::string serves;
+  if (best->shape.requirement.any()) {
+    const Palette& pal = app.scene().map.palette();
+    std::string terrains;
+    for (const std::string& n : pal.capability_names(best->shape.requirement.capability))
+      terrains += (terrains.empty() ? "" : ", ") + n;
+    serves = "it serves agents that can cross " + terrains + " with size up to " +
+             std::to_string(best->shape.requirement.clearance);
+  }
+  if (best->role == Role::Rejected) {
+    // The requirement is what the tested shape serves, not why it failed: the phase says what
+    // the test was for (e.g. HAA*'s "dominance (strong)" removes an edge another one serves as
+    // well).
+    const std::string phase = phase_at(state.trace(), best->frame);
+    std::string text = "test failed at frame " + std::to_string(best->frame);
+    if (!phase.empty()) text += ", in phase \"" + phase + "\"";
+    if (!serves.empty()) {
+      text += "\nthe tested shape: " + serves;
+      // The filter let it through, so this agent could use it: the test was about something
+      // else, which the phase names.
+      if (filter) text += "\n(usable by this agent: it failed the phase's test, not for lack of terrain or room)";
+    }
+    ImGui::SetTooltip("%s", text.c_str());
+  } else {
+    ImGui::SetTooltip("%s: %s", role_name(best->role), serves.c_str());
+  }
 }
 
 }  // namespace
@@ -247,6 +279,7 @@ void map_view_build(App& app) {
       o.visible = visible;
       o.parent_arrows = app.ui.show_parent_arrows && v.camera.zoom() >= 12;
       o.hidden_roles = app.ui.hidden_roles;
+      o.rejected_history = app.ui.rejected_history;
       if (app.ui.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size())) {
         const Agent& a = scene.agents[std::size_t(v.agent)];
         o.agent = SearchDrawOptions::AgentFilter{scene.capability_of(a), a.size};
@@ -291,6 +324,13 @@ void map_view_build(App& app) {
                                c.with_alpha(120), 1.0);
             break;
           }
+    }
+    // The cell of the breakpoint that stopped the timeline, while this view shows that frame.
+    if (const Views::Stop* stop = app.stop_shown(v)) {
+      const Rgba c = style.colour(Role::Highlight);
+      const Views::Breakpoint& b = stop->breakpoint;
+      dl.rect({double(b.x), double(b.y)}, {b.x + 1.0, b.y + 1.0}, c.with_alpha(120));
+      dl.rect_outline({b.x - 0.5, b.y - 0.5}, {b.x + 1.5, b.y + 1.5}, c, 3.f);
     }
     for (std::size_t i = 0; i < scene.agents.size(); ++i) {
       AgentDrawOptions o;

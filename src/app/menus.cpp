@@ -14,7 +14,7 @@ void main_menu(App& app) {
   app.ui.menu_height = ImGui::GetWindowSize().y;
   bool new_map = false, resize = false, generate = false;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("New scene")) app.request_new();
+    if (ImGui::MenuItem("New scene", "Ctrl+N")) app.request_new();
     if (ImGui::MenuItem("Open...", "Ctrl+O")) app.ui.file_request = FileRequest::Open;
     if (ImGui::BeginMenu("Open recent", !recent_paths().empty())) {
       std::string chosen;
@@ -33,8 +33,7 @@ void main_menu(App& app) {
     if (ImGui::MenuItem("Export view as PNG...")) app.ui.file_request = FileRequest::ExportView;
     if (ImGui::MenuItem("Export map as .map...")) app.ui.file_request = FileRequest::ExportMap;
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.ui.pending = app.document.doc.dirty() ? PendingAction::Quit : PendingAction::None,
-                                            app.ui.quit_confirmed = !app.document.doc.dirty();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.request_quit();
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Edit")) {
@@ -80,15 +79,13 @@ void shortcuts(App& app) {
   if (io.KeyCtrl) {
     if (pressed('Z') && !io.KeyShift) app.document.doc.undo();
     if (pressed('Y') || (pressed('Z') && io.KeyShift)) app.document.doc.redo();
+    if (pressed('N')) app.request_new();
     if (pressed('O')) app.ui.file_request = FileRequest::Open;
     if (pressed('S')) {
       if (io.KeyShift || app.document.scene_path.empty()) app.ui.file_request = FileRequest::Save;
       else app.save(app.document.scene_path);
     }
-    if (pressed('Q')) {
-      if (app.document.doc.dirty()) app.ui.pending = PendingAction::Quit;
-      else app.ui.quit_confirmed = true;
-    }
+    if (pressed('Q')) app.request_quit();
     return;
   }
   if (io.WantCaptureKeyboard) return;

@@ -86,14 +86,40 @@ void panel_compare(App& app) {
           continue;
         }
         const PlanResult& r = v.result;
+        bool optimum = false;
+        const double base = baseline(v.shown_agent, optimum);
+        const bool beats_optimum = r.found && optimum && r.length < base * (1 - 1e-9);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.cancelled ? "cancelled" : r.found ? "yes" : "no");
+        if (beats_optimum && !v.path_problem.empty()) {
+          ImGui::TextColored({1, 0.45f, 0.4f, 1}, "yes*");
+          if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("A path, but not one this agent can drive:\n%s", v.path_problem.c_str());
+        } else {
+          ImGui::TextUnformatted(r.cancelled ? "cancelled" : r.found ? "yes" : "no");
+        }
         ImGui::TableNextColumn();
         if (r.found) ImGui::Text("%.4f", r.length);
         ImGui::TableNextColumn();
-        bool optimum = false;
-        const double base = baseline(v.shown_agent, optimum);
-        if (r.found && base > 0) ImGui::Text("%.2f %s", (r.length / base - 1) * 100, optimum ? "optimal" : "best");
+        if (r.found && base > 0) {
+          const double pct = (r.length / base - 1) * 100;
+          if (beats_optimum) {
+            // Shorter than the optimum for this agent: never praised. Invalid when the agent
+            // cannot drive it (its planner ignored the agent's size or terrain).
+            if (!v.path_problem.empty()) {
+              ImGui::TextColored({1, 0.45f, 0.4f, 1}, "invalid");
+              if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%.2f%% shorter than the optimum for this agent, because the agent cannot drive it:\n%s",
+                                  -pct, v.path_problem.c_str());
+            } else {
+              ImGui::TextColored({1, 0.8f, 0.3f, 1}, "%.2f shorter", -pct);
+              if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Shorter than the optimum for this agent, yet drivable: the planners\n"
+                                  "allow different moves (e.g. any-angle against 8-connected).");
+            }
+          } else {
+            ImGui::Text("%.2f %s", pct, optimum ? "optimal" : "best");
+          }
+        }
         ImGui::TableNextColumn();
         ImGui::Text("%llu", (unsigned long long)r.expanded);
         ImGui::TableNextColumn();

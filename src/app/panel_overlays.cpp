@@ -53,6 +53,11 @@ void section_overlays(App& app) {
     if (ImGui::Button("Fit (F)"))
       for (auto& v : app.views) v->fit_pending = true;
     ImGui::Separator();
+    ImGui::Checkbox("legend on the map", &app.ui.map_legend);
+    ImGui::Checkbox("failed tests of every frame", &app.ui.rejected_history);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Off: only the failed tests of the frame on screen, so the graph a planner\n"
+                        "built and its path stay readable. On: everything it tried and rejected.");
     // The legend of what is on screen; planner shapes can be hidden by role here (e.g. hide
     // "accepted" and "rejected" tests to see only the edges a search touched).
     const DrawList& list = app.view().draw_list;

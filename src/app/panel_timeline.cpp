@@ -117,7 +117,8 @@ void section_timeline(App& app) {
 
       int frame = int(timeline_now(app));
       ImGui::SetNextItemWidth(-1);
-      if (ImGui::SliderInt("##scrub", &frame, 0, int(last), "frame %d"))
+      const std::string scrub_format = "frame %d / " + std::to_string(last);
+      if (ImGui::SliderInt("##scrub", &frame, 0, int(last), scrub_format.c_str()))
         app.seek_all(std::size_t(frame)), app.views.playing = false;
       ImGui::SetNextItemWidth(-1);
       ImGui::SliderFloat("##fps", &app.views.fps, 1, 5000, "%.0f frames/s", ImGuiSliderFlags_Logarithmic);
@@ -127,13 +128,30 @@ void section_timeline(App& app) {
       if (!app.views.breakpoints.empty()) {
         ImGui::SameLine();
         if (ImGui::SmallButton("run to breakpoint")) {
-          if (auto k = app.next_break(v)) app.seek_all(*k);
+          if (auto hit = app.next_break(v)) app.stop_at(v, *hit);
           app.views.playing = false;
         }
       }
 
+      // Where a breakpoint stopped the timeline, in words (the cell is highlighted on the map).
+      if (const Views::Stop* stop = app.stop_shown(v)) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.92f, 0.0f, 1.0f));
+        ImGui::TextWrapped("%s", stop->text.c_str());
+        ImGui::PopStyleColor();
+      }
       const FrameState& s = c.state();
       ImGui::Text("frame %zu / %zu", c.frame(), c.last_frame());
+      // Locked views share one slider that runs to the longest search: a view whose search
+      // ended sooner stays on its last frame, and says so rather than disagree silently.
+      if (c.frame() != now) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        if (c.frame() == c.last_frame())
+          ImGui::TextWrapped("this view's search ended at frame %zu; the locked timeline goes on to %zu "
+                             "for a longer search", c.frame(), last);
+        else
+          ImGui::TextWrapped("the locked timeline is at frame %zu of %zu", now, last);
+        ImGui::PopStyleColor();
+      }
       // What this frame did, from its events.
       {
         std::size_t opened = 0, relaxed = 0, closed = 0, tests = 0, marks = 0, paths = 0;

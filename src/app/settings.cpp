@@ -31,7 +31,7 @@ void read(const json& j, const char* key, T& out) {
 // The on/off settings, by their names in the file: one list serves reading and writing.
 template <class AppT>
 auto flags(AppT& app) {
-  return std::array<std::pair<const char*, decltype(&app.ui.grid_lines)>, 11>{{
+  return std::array<std::pair<const char*, decltype(&app.ui.grid_lines)>, 13>{{
       {"grid_lines", &app.ui.grid_lines},
       {"parent_arrows", &app.ui.show_parent_arrows},
       {"only_usable_shapes", &app.ui.only_usable_shapes},
@@ -43,6 +43,8 @@ auto flags(AppT& app) {
       {"difference", &app.ui.show_difference},
       {"auto_rerun", &app.views.auto_rerun},
       {"compare_figures", &app.ui.compare_figures},
+      {"map_legend", &app.ui.map_legend},
+      {"failed_tests_history", &app.ui.rejected_history},
   }};
 }
 

@@ -14,12 +14,13 @@
 #include "core/clearance.hpp"
 #include "core/geometry.hpp"
 #include "editor/cell.hpp"
+#include "editor/unsaved_prompt.hpp"
 #include "viz/draw.hpp"
 
 namespace pl::app {
 
-// A question the app asks before it throws away unsaved changes.
-enum class PendingAction { None, Open, New, Quit };
+// What would throw away unsaved changes (the question: editor/unsaved_prompt.hpp).
+using editor::PendingAction;
 // A file dialog a menu asked for (files.cpp shows it).
 enum class FileRequest { None, Open, Save, ImportPng, ExportView, ExportMap };
 
@@ -31,9 +32,12 @@ struct UiSettings {
   // Planner shapes that carry a requirement (HAA* edges, entrances): only those the view's
   // agent may use.
   bool only_usable_shapes = true;
+  // Failed tests of every frame so far; off: only the frame on screen's (SearchDrawOptions).
+  bool rejected_history = false;
   // Planner shapes of these roles are hidden (legend checkboxes in the Display tab).
   std::bitset<std::size_t(Role::Count)> hidden_roles;
   bool show_difference = true;  // compare: cells expanded by one view and not the other
+  bool map_legend = true;       // a small legend of what each view shows, in its corner
   bool compare_figures = false; // the compare table also lists every planner figure
 
   // Clearance overlay: a heat map texture over the terrain, numbers when zoomed in.
@@ -56,8 +60,8 @@ struct UiSettings {
   // Files.
   FileRequest file_request = FileRequest::None;
   bool quit_confirmed = false;  // the user agreed to quit (main loop closes the window)
-  PendingAction pending = PendingAction::None;
-  std::string pending_path;  // for PendingAction::Open
+  // The unsaved-changes question and what waits for it (App::request carries it out).
+  editor::UnsavedPrompt unsaved;
   std::vector<std::string> dropped;  // paths dropped onto the window, opened next frame
   std::string export_view_path;      // set: the render loop writes the active view as PNG
   std::string window_shot_path;      // set: the render loop writes the whole window (F12)

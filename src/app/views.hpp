@@ -46,6 +46,8 @@ class Run {
   PlanResult result;
   std::unique_ptr<Trace> trace;
   std::string error;  // exception text, if the planner threw
+  // Why the run's agent cannot drive the path found (core/path_check.hpp), or empty.
+  std::string path_problem;
 
  private:
   Scene scene_;
@@ -75,6 +77,7 @@ struct View {
   int shown_width = 0, shown_height = 0;  // map size the run planned on
   std::uint64_t shown_doc_version = 0;
   PlanResult result;
+  std::string path_problem;  // the agent cannot drive the path: why (Run::path_problem)
   std::unique_ptr<Trace> trace;
   std::unique_ptr<TraceCursor> cursor;
 
@@ -148,6 +151,16 @@ struct Views {
   // expanded; resolved through each view's trace's node spaces (viz/timeline.hpp).
   using Breakpoint = CellBreak;
   std::vector<Breakpoint> breakpoints;
+  // The breakpoint that stopped the timeline: said on the timeline ("stopped: (38, 18)
+  // expanded") and its cell highlighted, while the view shows that frame of that trace.
+  struct Stop {
+    int view = 0;
+    std::uint64_t generation = 0;  // the view's trace_generation then
+    std::size_t frame = 0;
+    Breakpoint breakpoint;
+    std::string text;
+  };
+  std::optional<Stop> stopped;
 
   auto begin() { return list.begin(); }
   auto end() { return list.end(); }

@@ -45,7 +45,7 @@ void on_close(GLFWwindow* w) {
   App* app = app_of(w);
   if (!app || app->ui.quit_confirmed || app->ui.ignore_input || !app->document.doc.dirty()) return;
   glfwSetWindowShouldClose(w, GLFW_FALSE);
-  app->ui.pending = PendingAction::Quit;
+  app->request_quit();
 }
 
 }  // namespace

@@ -6,7 +6,10 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <iterator>
+#include <set>
+#include <unordered_map>
 
 namespace pl {
 
@@ -258,10 +261,45 @@ void draw_blocked_cells(DrawSink& sink, const FrameState& state, const Style& st
   if (any) sink.uses(StyleKey::of(Role::Obstacle));
 }
 
+// A shape's geometry and requirement (not its tag), to tell when a failed test names the very
+// shape an earlier mark showed.
+struct GeometryKey {
+  std::array<double, 7> v{};
+  std::uint64_t kind_and_requirement = 0;
+  bool operator==(const GeometryKey&) const = default;
+};
+struct GeometryKeyHash {
+  std::size_t operator()(const GeometryKey& k) const {
+    std::uint64_t h = k.kind_and_requirement * 0x9E3779B97F4A7C15ull;
+    for (double d : k.v) {
+      std::uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      h = (h ^ bits) * 0x100000001B3ull;
+    }
+    return std::size_t(h ^ (h >> 29));
+  }
+};
+GeometryKey geometry_key(const Shape& s) {
+  GeometryKey k;
+  k.v = {s.a.x, s.a.y, s.b.x, s.b.y, s.radius, s.angle, s.sweep};
+  k.kind_and_requirement = (std::uint64_t(s.kind) << 56) | (std::uint64_t(s.requirement.clearance) << 32) |
+                           std::uint64_t(s.requirement.capability);
+  return k;
+}
+
 void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
                  const SearchDrawOptions& o) {
   const std::size_t frame = state.frame();
   const Rgba halo = style.colour(StyleItem::ThisFrame);
+  // Without the history of failed tests, a shape that a later test rejected (the same
+  // geometry and requirement: an HAA* candidate edge removed by dominance) is withdrawn too,
+  // so what stays is what the planner kept. Each failed test withdraws one shape, the earliest
+  // not after it: of two equal candidate edges, dominance removes one and the other stays.
+  std::unordered_map<GeometryKey, std::multiset<std::uint32_t>, GeometryKeyHash> rejected_at;
+  if (!o.rejected_history)
+    for (const ShapeRecord& r : state.shapes())
+      if (r.role == Role::Rejected && r.shape.kind != Shape::Kind::Polyline)
+        rejected_at[geometry_key(r.shape)].insert(r.frame);
   for (const ShapeRecord& r : state.shapes()) {
     if (is_blocked_cell(r) || (o.level && r.shape.level != *o.level)) continue;
     if (o.agent && !r.shape.requirement.admits(o.agent->capability, o.agent->size)) continue;
@@ -270,6 +308,13 @@ void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
       continue;
     }
     if (o.shape_history && r.frame + o.shape_history <= frame) continue;
+    if (!o.rejected_history && r.role == Role::Rejected && r.frame != frame) continue;
+    if (!rejected_at.empty() && r.role != Role::Rejected && r.shape.kind != Shape::Kind::Polyline)
+      if (const auto it = rejected_at.find(geometry_key(r.shape)); it != rejected_at.end())
+        if (const auto f = it->second.lower_bound(r.frame); f != it->second.end()) {
+          it->second.erase(f);
+          continue;
+        }
     if (!shows(o.visible, bounds(r.shape))) continue;
     if (o.highlight_this_frame && r.frame == frame) {
       shape_geometry(sink, r.shape, halo, o.line_px + 4, true);
@@ -570,19 +615,23 @@ void draw_closed_difference(DrawSink& sink, const ClosedDifference& diff, int wi
                             const Style& style, const std::optional<MapRect>& visible) {
   if (width <= 0 || !sink.wants(Layer::Search)) return;
   sink.set_layer(Layer::Search);
-  auto emit = [&](const std::vector<std::uint32_t>& cells, StyleItem item) {
+  // A hatch over the cell, not a fill: the closed colour beneath stays the same in every view.
+  // One diagonal per cell; neighbours' diagonals join into stripes, "/" for A and "\" for B, so
+  // the two read apart by direction as well as by colour.
+  auto emit = [&](const std::vector<std::uint32_t>& cells, StyleItem item, bool rising) {
     const Rgba c = style.colour(item);
     bool any = false;
     for (std::uint32_t i : cells) {
       const int x = int(i % std::uint32_t(width)), y = int(i / std::uint32_t(width));
       if (visible && !visible->overlaps_cell(x, y)) continue;
-      sink.cell(x, y, c);
+      if (rising) sink.line({double(x), y + 1.0}, {x + 1.0, double(y)}, c, kDifferenceHatchPx);
+      else sink.line({double(x), double(y)}, {x + 1.0, y + 1.0}, c, kDifferenceHatchPx);
       any = true;
     }
     if (any) sink.uses(StyleKey::of(item));
   };
-  emit(diff.only_a, StyleItem::OnlyA);
-  emit(diff.only_b, StyleItem::OnlyB);
+  emit(diff.only_a, StyleItem::OnlyA, true);
+  emit(diff.only_b, StyleItem::OnlyB, false);
 }
 
 }  // namespace pl

@@ -56,6 +56,10 @@ struct SearchDrawOptions {
   // Only shapes first shown in the last N frames (the frame on screen included); 0 = all.
   // Line-of-sight-heavy planners leave thousands of tests behind; this keeps the recent ones.
   std::size_t shape_history = 0;
+  // Failed tests (Role::Rejected) of earlier frames too; false: only those of the frame on
+  // screen, so what a planner tried and threw away does not drown the graph it built, and a
+  // shape a later test rejected (same geometry and requirement) is withdrawn with it.
+  bool rejected_history = true;
   bool path = true;  // the latest path() (Layer::Path)
   // Only nodes and shapes of this level (0 = base grid; abstract layers above); nullopt = all.
   std::optional<int> level;
@@ -173,7 +177,10 @@ struct ClosedDifference {
 };
 ClosedDifference closed_difference(const FrameState& a, const FrameState& b, int width, int height);
 
-// only_a in StyleItem::OnlyA, only_b in StyleItem::OnlyB, on Layer::Search.
+// only_a hatched in StyleItem::OnlyA ("/", one line per cell from its lower-left to its
+// upper-right corner), only_b in StyleItem::OnlyB ("\\"), on Layer::Search: over the closed
+// colour, which stays the same in every view.
+inline constexpr float kDifferenceHatchPx = 2.f;
 void draw_closed_difference(DrawSink& sink, const ClosedDifference& diff, int width,
                             const Style& style, const std::optional<MapRect>& visible = {});
 

@@ -14,10 +14,10 @@ Style make_standard() {
   // Search state: translucent fills so the terrain stays readable under them.
   set(Role::Open, {70, 190, 230, 150}, "open");
   set(Role::Closed, {240, 130, 80, 140}, "closed (expanded)");
-  set(Role::Current, {200, 0, 60, 255}, "current node");
+  set(Role::Current, {140, 0, 255, 255}, "current node");
   set(Role::Candidate, {245, 200, 40, 220}, "candidate");
   set(Role::Accepted, {40, 170, 80, 230}, "test passed");
-  set(Role::Rejected, {210, 50, 50, 200}, "test failed");
+  set(Role::Rejected, {150, 160, 190, 200}, "test failed");
   set(Role::Path, {235, 20, 170, 255}, "path");
   set(Role::AbstractNode, {120, 60, 200, 255}, "abstract node");
   set(Role::AbstractEdge, {140, 110, 210, 170}, "abstract edge");
@@ -32,8 +32,8 @@ Style make_standard() {
   set(Role::Highlight, {255, 235, 0, 255}, "highlight");
   set(StyleItem::ParentArrow, {40, 40, 40, 160}, "parent");
   set(StyleItem::ThisFrame, {255, 255, 90, 230}, "new this frame");
-  set(StyleItem::OnlyA, {30, 110, 230, 170}, "expanded by A only");
-  set(StyleItem::OnlyB, {240, 150, 20, 170}, "expanded by B only");
+  set(StyleItem::OnlyA, {20, 60, 200, 230}, "expanded by A only (/ hatch)");
+  set(StyleItem::OnlyB, {0, 100, 50, 230}, "expanded by B only (\\ hatch)");
   set(StyleItem::GridLine, {0, 0, 0, 60}, "grid");
   set(StyleItem::ClearanceLabel, {20, 20, 20, 255}, "clearance");
   set(StyleItem::Agent, {30, 60, 160, 210}, "agent");

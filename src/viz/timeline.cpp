@@ -44,6 +44,23 @@ std::optional<std::size_t> find_break(const Trace& trace, std::size_t from, std:
   return find_break(trace, from, to, node_breaks(trace, breaks));
 }
 
+std::optional<BreakHit> find_break_hit(const Trace& trace, std::size_t from, std::size_t to,
+                                       std::span<const CellBreak> breaks) {
+  const std::optional<std::size_t> k = find_break(trace, from, to, breaks);
+  if (!k) return std::nullopt;
+  // Which breakpoint and node: the first of the frame's events that fires one.
+  for (const TraceEvent& e : trace.frame_events(*k)) {
+    const bool open = e.kind == TraceEvent::Kind::Open;
+    if (!open && e.kind != TraceEvent::Kind::Close) continue;
+    for (const CellBreak& b : breaks) {
+      if (b.on_open != open) continue;
+      for (const std::uint32_t id : trace.cell_node_ids(b.x, b.y, b.heading))
+        if (trace.index_of(id) == e.a) return BreakHit{*k, b, e.a};
+    }
+  }
+  return std::nullopt;  // not reached: find_break saw one of these events
+}
+
 std::optional<std::size_t> next_phase_frame(const Trace& trace, std::size_t frame) {
   for (const Trace::PhaseMarker& m : trace.phases())
     if (m.first_frame > frame) return m.first_frame;

@@ -44,6 +44,17 @@ std::optional<std::size_t> find_break(const Trace& trace, std::size_t from, std:
 std::optional<std::size_t> find_break(const Trace& trace, std::size_t from, std::size_t to,
                                       std::span<const CellBreak> breaks);
 
+// A breakpoint that fired: the frame, which breakpoint, and the node (its index in the trace:
+// FrameState::node(node) names it).
+struct BreakHit {
+  std::size_t frame = 0;
+  CellBreak breakpoint;
+  std::uint32_t node = kNoNode;
+};
+// The first breakpoint firing at a frame k with from < k <= to, as find_break.
+std::optional<BreakHit> find_break_hit(const Trace& trace, std::size_t from, std::size_t to,
+                                       std::span<const CellBreak> breaks);
+
 // The first frame of the next phase after `frame`, or of the phase before the current one's
 // start (when `frame` is the current phase's first frame) / the current phase's start.
 std::optional<std::size_t> next_phase_frame(const Trace& trace, std::size_t frame);
