@@ -1,0 +1,645 @@
+// Turning-radius curves. All word formulas work in a normalised frame: the start pose at the
+// origin heading along +x, lengths in turning radii, and y mirrored so that the usual
+// mathematical orientation holds (a left turn, counter-clockwise on screen, increases the
+// angle there). The mirror is the only place where pathlab's y-down, clockwise convention meets
+// the textbook one; every result is handed back as screen-sense Steer values and map units.
+// docs/curves.md explains the words and the traps (goal on the turning circle, CCC middle
+// circles, near-identical poses, NaN).
+#include "core/curves.hpp"
+
+#include <cmath>
+
+namespace pl {
+namespace {
+
+constexpr double kHalfPi = kPi / 2;
+// Beyond this distance / radius ratio squares overflow: BadInput rather than inf or NaN.
+constexpr double kMaxRatio = 1e150;
+
+// [0, 2 pi). An angle within `snap` below a full turn is a zero angle that rounding pushed below
+// zero: the "goal on the turning circle" trap, where wrapping -1e-17 gives a whole extra loop.
+inline double mod2pi(double a, double snap) {
+  if (a < 0 && a > -kTwoPi)
+    a += kTwoPi;
+  else if (!(a >= 0 && a < kTwoPi)) {
+    a = std::fmod(a, kTwoPi);
+    if (a < 0) a += kTwoPi;
+  }
+  return a > kTwoPi - snap ? 0.0 : a;
+}
+
+// (-pi, pi].
+inline double wrap_pi(double a) {
+  if (a > kPi) {
+    a -= kTwoPi;
+    if (a > kPi) a = std::remainder(a, kTwoPi);
+  } else if (a <= -kPi) {
+    a += kTwoPi;
+    if (a <= -kPi) a = std::remainder(a, kTwoPi);
+  }
+  return a == -kPi ? kPi : a;
+}
+
+inline double hyp(double x, double y) { return std::sqrt(x * x + y * y); }
+
+// The goal in the start's frame, normalised and mirrored (see the file comment).
+struct Local {
+  double x = 0, y = 0, phi = 0, s = 0, c = 1;  // s, c: sin and cos of phi
+  // What rounding of the inputs can blur, in radii (and radians): 1e-14 of the coordinates'
+  // size over the radius. Below it two centres are one, an angle is zero, a word's sign
+  // constraint holds, a segment is empty. It is this small so that near-identical poses keep
+  // their digits (a fixed 1e-10 would swallow a 1e-10 offset).
+  double tol = 1e-14;
+};
+
+bool finite_pose(const Pose& p) {
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.heading);
+}
+
+bool to_local(const Pose& a, double bx, double by, double bh, double r, Local& l) {
+  if (!finite_pose(a) || !std::isfinite(bx) || !std::isfinite(by) || !std::isfinite(bh) ||
+      !(r > 0) || !std::isfinite(r))
+    return false;
+  const double dx = (bx - a.x) / r, dy = (by - a.y) / r;
+  if (!(std::abs(dx) <= kMaxRatio && std::abs(dy) <= kMaxRatio)) return false;
+  const double h0 = normalize_angle(a.heading);
+  const double ch = std::cos(h0), sh = std::sin(h0);
+  l.x = dx * ch + dy * sh;
+  l.y = -(-dx * sh + dy * ch);
+  l.phi = -wrap_pi(normalize_angle(bh) - h0);
+  l.s = std::sin(l.phi);
+  l.c = std::cos(l.phi);
+  const double m = std::max(std::max(std::abs(a.x), std::abs(a.y)), std::max(std::abs(bx), std::abs(by)));
+  l.tol = std::min(1e-14 * (1 + m / r), 1e-6);
+  return true;
+}
+
+Curve bad_input(const Pose& a, double r) {
+  Curve c;
+  c.status = CurveStatus::BadInput;
+  c.start = a;
+  c.radius = r;
+  return c;
+}
+
+// Normalised segment: steer in the screen sense (the mirror makes a textbook L a screen left).
+struct NSeg {
+  Steer steer;
+  double len;  // radii, signed
+};
+
+// Segments shorter than `tol` radii are rounding residue: made exactly empty.
+Curve make_curve(const Pose& a, double r, const NSeg* segs, int n, double tol) {
+  Curve c;
+  c.status = CurveStatus::Ok;
+  c.start = a;
+  c.radius = r;
+  c.count = n;
+  double total = 0;
+  for (int i = 0; i < n; ++i) {
+    const double len = std::abs(segs[i].len) < tol ? 0.0 : segs[i].len;
+    c.segments[size_t(i)] = {segs[i].steer, len * r};
+    total += std::abs(len);
+  }
+  c.length = total * r;
+  return c;
+}
+
+// ---- Dubins words in the normalised frame: fills t, u, v (u is the middle arc for CCC) ----
+
+struct Tuv {
+  double t = 0, u = 0, v = 0;
+  double total() const { return t + u + v; }
+};
+
+// Centres closer than this are the same circle: the line between them has no direction, and
+// the arc angles are chosen so that no spurious loop appears.
+inline double same_centre_eps(const Local& l) { return 10 * l.tol; }
+
+bool dubins_lsl(const Local& l, Tuv& o) {
+  const double dx = l.x - l.s, dy = l.y - 1 + l.c;
+  o.u = hyp(dx, dy);
+  const double th = o.u > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
+  o.t = mod2pi(th, l.tol);
+  o.v = mod2pi(l.phi - th, l.tol);
+  return true;
+}
+
+bool dubins_rsr(const Local& l, Tuv& o) {
+  const double dx = l.x + l.s, dy = l.y + 1 - l.c;
+  o.u = hyp(dx, dy);
+  const double th = o.u > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
+  o.t = mod2pi(-th, l.tol);
+  o.v = mod2pi(th - l.phi, l.tol);
+  return true;
+}
+
+bool dubins_lsr(const Local& l, Tuv& o) {
+  const double dx = l.x + l.s, dy = l.y - 1 - l.c;
+  const double d = hyp(dx, dy);
+  if (d < 2 - l.tol) return false;
+  o.u = d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
+  const double th = std::atan2(dy, dx) + std::atan2(2.0, o.u);
+  o.t = mod2pi(th, l.tol);
+  o.v = mod2pi(th - l.phi, l.tol);
+  return true;
+}
+
+bool dubins_rsl(const Local& l, Tuv& o) {
+  const double dx = l.x - l.s, dy = l.y + 1 + l.c;
+  const double d = hyp(dx, dy);
+  if (d < 2 - l.tol) return false;
+  o.u = d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
+  const double th = std::atan2(dy, dx) - std::atan2(2.0, o.u);
+  o.t = mod2pi(-th, l.tol);
+  o.v = mod2pi(l.phi - th, l.tol);
+  return true;
+}
+
+// CCC: the middle circle (radius 1, centre 2 from both end circles' centres) sits on either
+// side of the line between them; each gives a path of the word, and the shorter is kept. The
+// isosceles triangle of the three centres gives the middle arc without another atan2.
+bool dubins_lrl(const Local& l, Tuv& o) {
+  const double dx = l.x - l.s, dy = l.y - 1 + l.c;  // C2 - C1, C1 = (0, 1)
+  const double d = hyp(dx, dy);
+  if (d > 4 + l.tol) return false;
+  const double base = d > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
+  const double alpha = std::acos(std::min(d / 4, 1.0));
+  bool have = false;
+  for (const double sg : {1.0, -1.0}) {
+    Tuv c;
+    c.t = mod2pi(base + sg * alpha + kHalfPi, l.tol);
+    c.u = mod2pi(kPi + 2 * sg * alpha, l.tol);
+    c.v = mod2pi(l.phi - 1.5 * kPi - base + sg * alpha, l.tol);
+    if (!have || c.total() < o.total()) o = c;
+    have = true;
+  }
+  return true;
+}
+
+bool dubins_rlr(const Local& l, Tuv& o) {
+  const double dx = l.x + l.s, dy = l.y + 1 - l.c;  // C2 - C1, C1 = (0, -1)
+  const double d = hyp(dx, dy);
+  if (d > 4 + l.tol) return false;
+  const double base = d > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
+  const double alpha = std::acos(std::min(d / 4, 1.0));
+  bool have = false;
+  for (const double sg : {1.0, -1.0}) {
+    Tuv c;
+    c.t = mod2pi(kHalfPi - base - sg * alpha, l.tol);
+    c.u = mod2pi(-kPi - 2 * sg * alpha, l.tol);
+    c.v = mod2pi(base - sg * alpha + kHalfPi - l.phi, l.tol);
+    if (!have || c.total() < o.total()) o = c;
+    have = true;
+  }
+  return true;
+}
+
+struct DubinsForm {
+  bool (*solve)(const Local&, Tuv&);
+  Steer a, b, c;
+};
+constexpr Steer L = Steer::Left, R = Steer::Right, S = Steer::Straight;
+// In DubinsWord order.
+const DubinsForm kDubinsForms[6] = {
+    {dubins_lsl, L, S, L}, {dubins_rsr, R, S, R}, {dubins_lsr, L, S, R},
+    {dubins_rsl, R, S, L}, {dubins_rlr, R, L, R}, {dubins_lrl, L, R, L}};
+
+Curve dubins_curve(const Pose& a, double r, const DubinsForm& f, const Tuv& p, double tol) {
+  const NSeg segs[3] = {{f.a, p.t}, {f.b, p.u}, {f.c, p.v}};
+  return make_curve(a, r, segs, 3, tol);
+}
+
+// ---- Reeds-Shepp (Reeds & Shepp 1990, formulas 8.1-8.11, in the normalised frame) ----
+
+struct RsBest {
+  double tol;  // Local::tol
+  NSeg segs[5];
+  int n = 0;
+  double total = std::numeric_limits<double>::infinity();
+};
+
+// One evaluation of a base formula under a symmetry: `flip` (time-flip: every length negated),
+// `swap` (reflection: left and right exchanged), `back` (the word read backwards).
+struct Variant {
+  bool flip, swap, back;
+};
+
+inline Steer swapped(Steer s) {
+  return s == Steer::Left ? Steer::Right : s == Steer::Right ? Steer::Left : s;
+}
+
+void offer(RsBest& best, const Variant& var, const Steer* st, const double* len, int n) {
+  double total = 0;
+  for (int i = 0; i < n; ++i) total += std::abs(len[i]);
+  if (!(total < best.total)) return;
+  best.total = total;
+  best.n = n;
+  for (int i = 0; i < n; ++i) {
+    const int k = var.back ? n - 1 - i : i;
+    best.segs[i] = {var.swap ? swapped(st[k]) : st[k], var.flip ? -len[k] : len[k]};
+  }
+}
+
+struct Polar {
+  double r, th;
+};
+inline Polar polar(double x, double y) { return {hyp(x, y), std::atan2(y, x)}; }
+
+// Each base formula: goal (x, y, phi) with sin/cos (s, c) of phi; offers what it finds.
+// Lengths that a word requires to be >= 0 (or <= 0) are clamped once inside the slack, so a
+// rounding residue never shows as a spurious gear change.
+void rs_lsl(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
+  const double dx = x - s, dy = y - 1 + c;  // 8.1
+  const double u = hyp(dx, dy);
+  const double t = u > 10 * b.tol ? std::atan2(dy, dx) : 0.0;
+  const double w = wrap_pi(phi - t);
+  if (t >= -b.tol && w >= -b.tol) {
+    static constexpr Steer st[3] = {L, S, L};
+    const double len[3] = {std::max(t, 0.0), u, std::max(w, 0.0)};
+    offer(b, v, st, len, 3);
+  }
+}
+
+void rs_lsr(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
+  const Polar p = polar(x + s, y - 1 - c);  // 8.2
+  if (p.r < 2 - b.tol) return;
+  const double u = p.r > 2 ? std::sqrt((p.r - 2) * (p.r + 2)) : 0.0;
+  const double t = wrap_pi(p.th + std::atan2(2.0, u));
+  const double w = wrap_pi(t - phi);
+  if (t >= -b.tol && w >= -b.tol) {
+    static constexpr Steer st[3] = {L, S, R};
+    const double len[3] = {std::max(t, 0.0), u, std::max(w, 0.0)};
+    offer(b, v, st, len, 3);
+  }
+}
+
+// C|C|C and C|CC (8.3). 2 asin(d / 4), not acos(1 - d^2 / 8): the latter loses every digit
+// when the poses nearly coincide.
+void rs_lrl(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
+  const double xi = x - s, eta = y - 1 + c;
+  const Polar p = polar(xi, eta);
+  if (p.r > 4 + b.tol) return;
+  const double u = -2 * std::asin(std::min(p.r / 4, 1.0));
+  const double t = wrap_pi(p.th + u / 2 + kPi);
+  const double w = wrap_pi(phi - t + u);
+  if (t >= -b.tol && u <= b.tol) {
+    static constexpr Steer st[3] = {L, R, L};
+    const double len[3] = {std::max(t, 0.0), std::min(u, 0.0), w};
+    offer(b, v, st, len, 3);
+  }
+}
+
+// The shared step of 8.7 and 8.8: the first and last arcs once the middle ones (u, v) are known.
+inline void tau_omega(double u, double vv, double xi, double eta, double phi, double& tau,
+                      double& omega) {
+  const double delta = wrap_pi(u - vv);
+  const double A = std::sin(u) - std::sin(delta);
+  const double B = std::cos(u) - std::cos(delta) - 1;
+  const double t1 = std::atan2(eta * A - xi * B, xi * A + eta * B);
+  const double t2 = 2 * (std::cos(delta) - std::cos(vv) - std::cos(u)) + 3;
+  tau = t2 < 0 ? wrap_pi(t1 + kPi) : wrap_pi(t1);
+  omega = wrap_pi(tau - u + vv - phi);
+}
+
+// CCu|CuC (8.7).
+void rs_lrlr_a(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
+  const double xi = x + s, eta = y - 1 - c;
+  const double rho = 0.25 * (2 + hyp(xi, eta));
+  if (rho > 1) return;
+  const double u = std::acos(rho);
+  double t, w;
+  tau_omega(u, -u, xi, eta, phi, t, w);
+  if (t >= -b.tol && w <= b.tol) {
+    static constexpr Steer st[4] = {L, R, L, R};
+    const double len[4] = {std::max(t, 0.0), u, -u, std::min(w, 0.0)};
+    offer(b, v, st, len, 4);
+  }
+}
+
+// C|CuCu|C (8.8); acos(rho) with rho near 1 written as 2 asin(sqrt((1 - rho) / 2)).
+void rs_lrlr_b(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
+  const double xi = x + s, eta = y - 1 - c;
+  const double w2 = (xi * xi + eta * eta - 4) / 32;  // (1 - rho) / 2, rho = (20 - d^2) / 16
+  if (w2 < 0 || w2 > 0.5) return;
+  const double u = -2 * std::asin(std::sqrt(w2));
+  if (u < -kHalfPi) return;
+  double t, w;
+  tau_omega(u, u, xi, eta, phi, t, w);
+  if (t >= -b.tol && w >= -b.tol) {
+    static constexpr Steer st[4] = {L, R, L, R};
+    const double len[4] = {std::max(t, 0.0), u, u, std::max(w, 0.0)};
+    offer(b, v, st, len, 4);
+  }
+}
+
+// C|C(pi/2)SC (8.9).
+void rs_lrsl(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
+  // After L(t) R(-pi/2) S(u), the last circle's centre minus the goal's left centre is zero
+  // when (xi, eta) = (2 - u) e(t - pi/2) - 2 e(t), e(a) = (cos a, sin a): the length of that
+  // vector gives u, its angle t.
+  const double xi = x - s, eta = y - 1 + c;
+  const Polar p = polar(xi, eta);
+  if (p.r < 2) return;
+  const double r = std::sqrt((p.r - 2) * (p.r + 2));
+  const double u = 2 - r;
+  const double t = wrap_pi(p.th - std::atan2(-r, -2.0));
+  const double w = wrap_pi(phi - kHalfPi - t);
+  if (t >= -b.tol && u <= b.tol && w <= b.tol) {
+    static constexpr Steer st[4] = {L, R, S, L};
+    const double len[4] = {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), std::min(w, 0.0)};
+    offer(b, v, st, len, 4);
+  }
+}
+
+// C|C(pi/2)SC, the other turn at the end (8.10).
+void rs_lrsr(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
+  const double xi = x + s, eta = y - 1 - c;
+  const Polar p = polar(-eta, xi);
+  if (p.r < 2) return;
+  const double t = p.th;
+  const double u = 2 - p.r;
+  const double w = wrap_pi(t + kHalfPi - phi);
+  if (t >= -b.tol && u <= b.tol && w <= b.tol) {
+    static constexpr Steer st[4] = {L, R, S, R};
+    const double len[4] = {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), std::min(w, 0.0)};
+    offer(b, v, st, len, 4);
+  }
+}
+
+// C|C(pi/2)SC(pi/2)|C (8.11).
+void rs_lrslr(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
+  const double xi = x + s, eta = y - 1 - c;
+  const double rho = hyp(xi, eta);
+  if (rho < 2) return;
+  const double u = 4 - std::sqrt((rho - 2) * (rho + 2));
+  if (u > b.tol) return;
+  const double t = wrap_pi(std::atan2((4 - u) * xi - 2 * eta, -2 * xi + (u - 4) * eta));
+  const double w = wrap_pi(t - phi);
+  if (t >= -b.tol && w >= -b.tol) {
+    static constexpr Steer st[5] = {L, R, S, L, R};
+    const double len[5] = {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), -kHalfPi,
+                           std::max(w, 0.0)};
+    offer(b, v, st, len, 5);
+  }
+}
+
+using RsFormula = void (*)(double, double, double, double, double, RsBest&, const Variant&);
+
+// The formula under time-flip and reflection (and, with `back`, on the reversed problem).
+inline void rs_four(RsFormula f, double x, double y, double phi, double s, double c, bool back,
+                    RsBest& b) {
+  f(x, y, phi, s, c, b, {false, false, back});
+  f(-x, y, -phi, -s, c, b, {true, false, back});
+  f(x, -y, -phi, -s, c, b, {false, true, back});
+  f(-x, -y, phi, s, c, b, {true, true, back});
+}
+
+}  // namespace
+
+const char* curve_status_text(CurveStatus s) {
+  switch (s) {
+    case CurveStatus::Ok: return "ok";
+    case CurveStatus::NoSuchPath: return "no path of this word";
+    case CurveStatus::InsideTurningCircle: return "the point lies inside the turning circle";
+    case CurveStatus::BadInput: return "bad input (non-finite value, radius <= 0, or distance / radius beyond 1e150)";
+  }
+  return "?";
+}
+
+const char* dubins_word_name(DubinsWord w) {
+  static constexpr const char* kNames[6] = {"LSL", "RSR", "LSR", "RSL", "RLR", "LRL"};
+  return kNames[int(w)];
+}
+
+std::string Curve::word() const {
+  if (!ok()) return {};
+  bool gears = false;
+  for (const CurveSegment& s : used()) gears |= s.length < 0;
+  std::string w;
+  for (const CurveSegment& s : used()) {
+    w += s.steer == Steer::Left ? 'L' : s.steer == Steer::Right ? 'R' : 'S';
+    if (gears) w += s.length < 0 ? '-' : '+';
+  }
+  return w;
+}
+
+namespace {
+
+// Drives `len` (signed) from p. Arcs rotate p about the turning centre; the chord is written
+// with sin^2(dh / 2) so a tiny arc keeps its digits.
+Pose advance(Pose p, Steer st, double len, double r) {
+  const double ch = std::cos(p.heading), sh = std::sin(p.heading);
+  if (st == Steer::Straight) {
+    p.x += len * ch;
+    p.y += len * sh;
+    return p;
+  }
+  const double sg = st == Steer::Right ? 1.0 : -1.0;
+  const double dh = sg * len / r;
+  // p - centre = sg * r * (sin h, -cos h); rotating it by dh.
+  const double ox = sg * r * sh, oy = -sg * r * ch;
+  const double sd = std::sin(dh), hs = std::sin(dh / 2);
+  const double cm1 = -2 * hs * hs;
+  p.x += ox * cm1 - oy * sd;
+  p.y += ox * sd + oy * cm1;
+  p.heading = normalize_angle(p.heading + dh);
+  return p;
+}
+
+}  // namespace
+
+Pose Curve::pose_at(double s) const {
+  Pose p = start;
+  p.heading = normalize_angle(p.heading);
+  if (!ok()) return p;
+  double rem = std::max(0.0, std::min(s, length));
+  for (const CurveSegment& seg : used()) {
+    const double a = std::abs(seg.length);
+    if (rem >= a) {
+      p = advance(p, seg.steer, seg.length, radius);
+      rem -= a;
+    } else {
+      return advance(p, seg.steer, std::copysign(rem, seg.length), radius);
+    }
+  }
+  return p;
+}
+
+void Curve::append_pieces(std::vector<PathPiece>& out) const {
+  if (!ok()) return;
+  Pose p = start;
+  p.heading = normalize_angle(p.heading);
+  for (const CurveSegment& seg : used()) {
+    if (seg.length == 0) continue;
+    const Pose q = advance(p, seg.steer, seg.length, radius);
+    PathPiece piece;
+    piece.reverse = seg.length < 0;
+    if (seg.steer == Steer::Straight) {
+      piece.kind = PathPiece::Kind::Line;
+      piece.line = {{p.x, p.y}, {q.x, q.y}};
+    } else {
+      const double sg = seg.steer == Steer::Right ? 1.0 : -1.0;
+      piece.kind = PathPiece::Kind::Arc;
+      piece.arc.center = {p.x - sg * radius * std::sin(p.heading),
+                          p.y + sg * radius * std::cos(p.heading)};
+      piece.arc.radius = radius;
+      piece.arc.start_angle = normalize_angle(p.heading - sg * kHalfPi);
+      piece.arc.sweep = sg * seg.length / radius;
+    }
+    out.push_back(piece);
+    p = q;
+  }
+}
+
+Curve pose_to_point(const Pose& start, Vec2 target, double radius, TurnSide side) {
+  Local l;
+  if (!to_local(start, target.x, target.y, 0.0, radius, l)) return bad_input(start, radius);
+  Curve best;
+  best.start = start;
+  best.radius = radius;
+  bool inside = false;
+  for (const Steer st : {Steer::Left, Steer::Right}) {
+    if (side == TurnSide::Left && st != Steer::Left) continue;
+    if (side == TurnSide::Right && st != Steer::Right) continue;
+    // Mirrored frame: the left circle's centre is (0, 1), the right one's (0, -1).
+    const double sg = st == Steer::Left ? 1.0 : -1.0;
+    const double px = l.x, py = l.y - sg;
+    const double h = hyp(px, py);
+    if (h < 1 - l.tol) {
+      inside = true;
+      continue;
+    }
+    const double d = h > 1 ? std::sqrt((h - 1) * (h + 1)) : 0.0;
+    // The target is the tangent point rotated on along the line: P - C = rot(th) (d, -sg).
+    const double th = std::atan2(py, px) + sg * std::atan2(1.0, d);
+    const double t = mod2pi(sg * th, l.tol);
+    if (t + d < best.length / radius) {
+      const NSeg segs[2] = {{st, t}, {Steer::Straight, d}};
+      best = make_curve(start, radius, segs, 2, l.tol);
+    }
+  }
+  if (!best.ok() && inside) best.status = CurveStatus::InsideTurningCircle;
+  return best;
+}
+
+Curve dubins_word(const Pose& a, const Pose& b, double radius, DubinsWord w) {
+  Local l;
+  if (!to_local(a, b.x, b.y, b.heading, radius, l)) return bad_input(a, radius);
+  const DubinsForm& f = kDubinsForms[int(w)];
+  Tuv p;
+  if (!f.solve(l, p)) {
+    Curve c;
+    c.start = a;
+    c.radius = radius;
+    return c;
+  }
+  return dubins_curve(a, radius, f, p, l.tol);
+}
+
+Curve dubins(const Pose& a, const Pose& b, double radius, DubinsWords words) {
+  Local l;
+  if (!to_local(a, b.x, b.y, b.heading, radius, l)) return bad_input(a, radius);
+  const int n = words == DubinsWords::Csc ? 4 : 6;
+  int best = -1;
+  Tuv bp;
+  for (int i = 0; i < n; ++i) {
+    Tuv p;
+    if (kDubinsForms[i].solve(l, p) && (best < 0 || p.total() < bp.total())) {
+      best = i;
+      bp = p;
+    }
+  }
+  // LSL and RSR always exist.
+  return dubins_curve(a, radius, kDubinsForms[best], bp, l.tol);
+}
+
+Curve reeds_shepp(const Pose& a, const Pose& b, double radius) {
+  Local l;
+  if (!to_local(a, b.x, b.y, b.heading, radius, l)) return bad_input(a, radius);
+  RsBest best{l.tol, {}, 0, std::numeric_limits<double>::infinity()};
+  const double x = l.x, y = l.y, phi = l.phi, s = l.s, c = l.c;
+  // CSC
+  rs_four(rs_lsl, x, y, phi, s, c, false, best);
+  rs_four(rs_lsr, x, y, phi, s, c, false, best);
+  // CCC, forwards and backwards. Backwards: a path read in reverse order, with the same
+  // lengths, joins the origin to (x cos phi + y sin phi, x sin phi - y cos phi, phi) (the
+  // reversed drive seen from the goal, time-flipped); docs/curves.md derives it.
+  const double xb = x * c + y * s, yb = x * s - y * c;
+  rs_four(rs_lrl, x, y, phi, s, c, false, best);
+  rs_four(rs_lrl, xb, yb, phi, s, c, true, best);
+  // CCCC
+  rs_four(rs_lrlr_a, x, y, phi, s, c, false, best);
+  rs_four(rs_lrlr_b, x, y, phi, s, c, false, best);
+  // CCSC and CSCC
+  rs_four(rs_lrsl, x, y, phi, s, c, false, best);
+  rs_four(rs_lrsr, x, y, phi, s, c, false, best);
+  rs_four(rs_lrsl, xb, yb, phi, s, c, true, best);
+  rs_four(rs_lrsr, xb, yb, phi, s, c, true, best);
+  // CCSCC
+  rs_four(rs_lrslr, x, y, phi, s, c, false, best);
+  // Zero-length segments say nothing about gears: "S-" for a straight reverse, not "L+S-L+".
+  NSeg kept[5];
+  int n = 0;
+  for (int i = 0; i < best.n; ++i)
+    if (best.segs[i].len != 0) kept[n++] = best.segs[i];
+  return make_curve(a, radius, kept, n, l.tol);
+}
+
+Pose piece_start_pose(const PathPiece& p) {
+  if (p.kind == PathPiece::Kind::Line) {
+    const Vec2 d = p.line.b - p.line.a;
+    return {p.line.a.x, p.line.a.y,
+            normalize_angle(std::atan2(d.y, d.x) + (p.reverse ? kPi : 0.0))};
+  }
+  const Vec2 s = p.arc.start();
+  const double travel = p.arc.start_angle + (p.arc.sweep > 0 ? kHalfPi : -kHalfPi);
+  return {s.x, s.y, normalize_angle(travel + (p.reverse ? kPi : 0.0))};
+}
+
+Pose piece_end_pose(const PathPiece& p) {
+  if (p.kind == PathPiece::Kind::Line) {
+    Pose q = piece_start_pose(p);
+    q.x = p.line.b.x;
+    q.y = p.line.b.y;
+    return q;
+  }
+  const double a = p.arc.end_angle();
+  const double travel = a + (p.arc.sweep > 0 ? kHalfPi : -kHalfPi);
+  const Vec2 e = p.arc.point_at(a);
+  return {e.x, e.y, normalize_angle(travel + (p.reverse ? kPi : 0.0))};
+}
+
+double path_length(std::span<const PathPiece> pieces) {
+  double total = 0;
+  for (const PathPiece& p : pieces) total += p.length();
+  return total;
+}
+
+// Listing 2: walk the pieces, subtracting each length, until s falls inside one.
+Pose pose_along(std::span<const PathPiece> pieces, double s) {
+  double rem = std::max(0.0, s);
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const PathPiece& p = pieces[i];
+    const double len = p.length();
+    if (rem >= len && i + 1 < pieces.size()) {
+      rem -= len;
+      continue;
+    }
+    if (rem >= len) return piece_end_pose(p);
+    Pose q = piece_start_pose(p);
+    if (p.kind == PathPiece::Kind::Line) {
+      const double f = len > 0 ? rem / len : 0.0;
+      q.x = p.line.a.x + (p.line.b.x - p.line.a.x) * f;
+      q.y = p.line.a.y + (p.line.b.y - p.line.a.y) * f;
+      return q;
+    }
+    const double a = p.arc.start_angle + std::copysign(rem / p.arc.radius, p.arc.sweep);
+    const Vec2 e = p.arc.point_at(a);
+    const double travel = a + (p.arc.sweep > 0 ? kHalfPi : -kHalfPi);
+    return {e.x, e.y, normalize_angle(travel + (p.reverse ? kPi : 0.0))};
+  }
+  return {};
+}
+
+}  // namespace pl
