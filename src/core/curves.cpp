@@ -116,41 +116,57 @@ struct Tuv {
 // the arc angles are chosen so that no spurious loop appears.
 inline double same_centre_eps(const Local& l) { return 10 * l.tol; }
 
-bool dubins_lsl(const Local& l, Tuv& o) {
-  const double dx = l.x - l.s, dy = l.y - 1 + l.c;
-  o.u = hyp(dx, dy);
-  const double th = o.u > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
-  o.t = mod2pi(th, l.tol);
-  o.v = mod2pi(l.phi - th, l.tol);
+// The vectors between end circles that the words share: LSL and LRL join the start's left
+// circle (0, 1) to the goal's left circle, RSR and RLR the two right circles. Their length and
+// angle are computed once per query.
+struct Centres {
+  double d = 0, angle = 0;
+};
+inline Centres centres(const Local& l, double dx, double dy) {
+  Centres c;
+  c.d = hyp(dx, dy);
+  c.angle = c.d > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
+  return c;
+}
+inline Centres left_centres(const Local& l) { return centres(l, l.x - l.s, l.y - 1 + l.c); }
+inline Centres right_centres(const Local& l) { return centres(l, l.x + l.s, l.y + 1 - l.c); }
+
+// Each word: false when it does not exist or cannot be shorter than `bound` (checked before
+// the costly part).
+bool dubins_lsl(const Local& l, const Centres& k, Tuv& o) {
+  o.u = k.d;
+  o.t = mod2pi(k.angle, l.tol);
+  o.v = mod2pi(l.phi - k.angle, l.tol);
   return true;
 }
 
-bool dubins_rsr(const Local& l, Tuv& o) {
-  const double dx = l.x + l.s, dy = l.y + 1 - l.c;
-  o.u = hyp(dx, dy);
-  const double th = o.u > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
-  o.t = mod2pi(-th, l.tol);
-  o.v = mod2pi(th - l.phi, l.tol);
+bool dubins_rsr(const Local& l, const Centres& k, Tuv& o) {
+  o.u = k.d;
+  o.t = mod2pi(-k.angle, l.tol);
+  o.v = mod2pi(k.angle - l.phi, l.tol);
   return true;
 }
 
-bool dubins_lsr(const Local& l, Tuv& o) {
+// The line leaves at angle(D) +- atan2(2, u): one atan2 of D rotated by (u, +-2).
+bool dubins_lsr(const Local& l, double bound, Tuv& o) {
   const double dx = l.x + l.s, dy = l.y - 1 - l.c;
   const double d = hyp(dx, dy);
   if (d < 2 - l.tol) return false;
   o.u = d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
-  const double th = std::atan2(dy, dx) + std::atan2(2.0, o.u);
+  if (o.u >= bound) return false;
+  const double th = std::atan2(dx * 2 + dy * o.u, dx * o.u - dy * 2);
   o.t = mod2pi(th, l.tol);
   o.v = mod2pi(th - l.phi, l.tol);
   return true;
 }
 
-bool dubins_rsl(const Local& l, Tuv& o) {
+bool dubins_rsl(const Local& l, double bound, Tuv& o) {
   const double dx = l.x - l.s, dy = l.y + 1 + l.c;
   const double d = hyp(dx, dy);
   if (d < 2 - l.tol) return false;
   o.u = d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
-  const double th = std::atan2(dy, dx) - std::atan2(2.0, o.u);
+  if (o.u >= bound) return false;
+  const double th = std::atan2(dy * o.u - dx * 2, dx * o.u + dy * 2);
   o.t = mod2pi(-th, l.tol);
   o.v = mod2pi(l.phi - th, l.tol);
   return true;
@@ -159,12 +175,9 @@ bool dubins_rsl(const Local& l, Tuv& o) {
 // CCC: the middle circle (radius 1, centre 2 from both end circles' centres) sits on either
 // side of the line between them; each gives a path of the word, and the shorter is kept. The
 // isosceles triangle of the three centres gives the middle arc without another atan2.
-bool dubins_lrl(const Local& l, Tuv& o) {
-  const double dx = l.x - l.s, dy = l.y - 1 + l.c;  // C2 - C1, C1 = (0, 1)
-  const double d = hyp(dx, dy);
-  if (d > 4 + l.tol) return false;
-  const double base = d > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
-  const double alpha = std::acos(std::min(d / 4, 1.0));
+bool dubins_lrl(const Local& l, const Centres& k, Tuv& o) {
+  if (k.d > 4 + l.tol) return false;
+  const double base = k.angle, alpha = std::acos(std::min(k.d / 4, 1.0));
   bool have = false;
   for (const double sg : {1.0, -1.0}) {
     Tuv c;
@@ -177,12 +190,9 @@ bool dubins_lrl(const Local& l, Tuv& o) {
   return true;
 }
 
-bool dubins_rlr(const Local& l, Tuv& o) {
-  const double dx = l.x + l.s, dy = l.y + 1 - l.c;  // C2 - C1, C1 = (0, -1)
-  const double d = hyp(dx, dy);
-  if (d > 4 + l.tol) return false;
-  const double base = d > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
-  const double alpha = std::acos(std::min(d / 4, 1.0));
+bool dubins_rlr(const Local& l, const Centres& k, Tuv& o) {
+  if (k.d > 4 + l.tol) return false;
+  const double base = k.angle, alpha = std::acos(std::min(k.d / 4, 1.0));
   bool have = false;
   for (const double sg : {1.0, -1.0}) {
     Tuv c;
@@ -195,18 +205,26 @@ bool dubins_rlr(const Local& l, Tuv& o) {
   return true;
 }
 
-struct DubinsForm {
-  bool (*solve)(const Local&, Tuv&);
-  Steer a, b, c;
-};
 constexpr Steer L = Steer::Left, R = Steer::Right, S = Steer::Straight;
-// In DubinsWord order.
-const DubinsForm kDubinsForms[6] = {
-    {dubins_lsl, L, S, L}, {dubins_rsr, R, S, R}, {dubins_lsr, L, S, R},
-    {dubins_rsl, R, S, L}, {dubins_rlr, R, L, R}, {dubins_lrl, L, R, L}};
+// Steering of each word, in DubinsWord order.
+constexpr Steer kDubinsSteer[6][3] = {{L, S, L}, {R, S, R}, {L, S, R},
+                                      {R, S, L}, {R, L, R}, {L, R, L}};
 
-Curve dubins_curve(const Pose& a, double r, const DubinsForm& f, const Tuv& p, double tol) {
-  const NSeg segs[3] = {{f.a, p.t}, {f.b, p.u}, {f.c, p.v}};
+bool solve_dubins_word(const Local& l, DubinsWord w, double bound, Tuv& o) {
+  switch (w) {
+    case DubinsWord::LSL: return dubins_lsl(l, left_centres(l), o);
+    case DubinsWord::RSR: return dubins_rsr(l, right_centres(l), o);
+    case DubinsWord::LSR: return dubins_lsr(l, bound, o);
+    case DubinsWord::RSL: return dubins_rsl(l, bound, o);
+    case DubinsWord::RLR: return dubins_rlr(l, right_centres(l), o);
+    case DubinsWord::LRL: return dubins_lrl(l, left_centres(l), o);
+  }
+  return false;
+}
+
+Curve dubins_curve(const Pose& a, double r, DubinsWord w, const Tuv& p, double tol) {
+  const Steer* st = kDubinsSteer[int(w)];
+  const NSeg segs[3] = {{st[0], p.t}, {st[1], p.u}, {st[2], p.v}};
   return make_curve(a, r, segs, 3, tol);
 }
 
@@ -219,180 +237,174 @@ struct RsBest {
   double total = std::numeric_limits<double>::infinity();
 };
 
-// One evaluation of a base formula under a symmetry: `flip` (time-flip: every length negated),
-// `swap` (reflection: left and right exchanged), `back` (the word read backwards).
-struct Variant {
+// One base problem under a symmetry: `flip` (time-flip: every length negated), `swap`
+// (reflection: left and right exchanged), `back` (the word read backwards). A and B are the
+// vectors between end circles that the formulas share (A: start's left circle to the goal's
+// left one; B: to the goal's right one), computed once per problem; their angles only when a
+// formula needs them and its cheap lower bound did not already rule it out.
+struct RsProblem {
+  double x, y, phi;
   bool flip, swap, back;
+  double ax, ay, a2, ad, bx, by, b2, bd;
+  double a_angle = 0;
+  bool have_a_angle = false;
+  double angle_a() {
+    if (!have_a_angle) {
+      a_angle = std::atan2(ay, ax);
+      have_a_angle = true;
+    }
+    return a_angle;
+  }
 };
+
+RsProblem rs_problem(double x, double y, double phi, double s, double c, bool flip, bool swap,
+                     bool back) {
+  RsProblem p{x, y, phi, flip, swap, back, x - s, y - 1 + c, 0, 0, x + s, y - 1 - c, 0, 0};
+  p.a2 = p.ax * p.ax + p.ay * p.ay;
+  p.ad = std::sqrt(p.a2);
+  p.b2 = p.bx * p.bx + p.by * p.by;
+  p.bd = std::sqrt(p.b2);
+  return p;
+}
 
 inline Steer swapped(Steer s) {
   return s == Steer::Left ? Steer::Right : s == Steer::Right ? Steer::Left : s;
 }
 
-void offer(RsBest& best, const Variant& var, const Steer* st, const double* len, int n) {
+template <int N>
+void offer(RsBest& best, const RsProblem& p, const Steer (&st)[N], const double (&len)[N]) {
   double total = 0;
-  for (int i = 0; i < n; ++i) total += std::abs(len[i]);
+  for (int i = 0; i < N; ++i) total += std::abs(len[i]);
   if (!(total < best.total)) return;
   best.total = total;
-  best.n = n;
-  for (int i = 0; i < n; ++i) {
-    const int k = var.back ? n - 1 - i : i;
-    best.segs[i] = {var.swap ? swapped(st[k]) : st[k], var.flip ? -len[k] : len[k]};
+  best.n = N;
+  for (int i = 0; i < N; ++i) {
+    const int k = p.back ? N - 1 - i : i;
+    best.segs[i] = {p.swap ? swapped(st[k]) : st[k], p.flip ? -len[k] : len[k]};
   }
 }
 
-struct Polar {
-  double r, th;
-};
-inline Polar polar(double x, double y) { return {hyp(x, y), std::atan2(y, x)}; }
+// Each base formula offers what it finds. Lengths a word requires to be >= 0 (or <= 0) are
+// clamped once inside the tolerance, so a rounding residue never shows as a gear change.
 
-// Each base formula: goal (x, y, phi) with sin/cos (s, c) of phi; offers what it finds.
-// Lengths that a word requires to be >= 0 (or <= 0) are clamped once inside the slack, so a
-// rounding residue never shows as a spurious gear change.
-void rs_lsl(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
-  const double dx = x - s, dy = y - 1 + c;  // 8.1
-  const double u = hyp(dx, dy);
-  const double t = u > 10 * b.tol ? std::atan2(dy, dx) : 0.0;
-  const double w = wrap_pi(phi - t);
+// CSC, same turns (8.1).
+void rs_lsl(RsProblem& p, RsBest& b) {
+  const double u = p.ad;
+  if (u >= b.total) return;
+  const double t = u > 10 * b.tol ? p.angle_a() : 0.0;
+  const double w = wrap_pi(p.phi - t);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[3] = {L, S, L};
-    const double len[3] = {std::max(t, 0.0), u, std::max(w, 0.0)};
-    offer(b, v, st, len, 3);
+    offer(b, p, st, {std::max(t, 0.0), u, std::max(w, 0.0)});
   }
 }
 
-void rs_lsr(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
-  const Polar p = polar(x + s, y - 1 - c);  // 8.2
-  if (p.r < 2 - b.tol) return;
-  const double u = p.r > 2 ? std::sqrt((p.r - 2) * (p.r + 2)) : 0.0;
-  const double t = wrap_pi(p.th + std::atan2(2.0, u));
-  const double w = wrap_pi(t - phi);
+// CSC, opposite turns (8.2): the line leaves at angle(B) + atan2(2, u), one atan2 of B rotated.
+void rs_lsr(RsProblem& p, RsBest& b) {
+  if (p.bd < 2 - b.tol) return;
+  const double u = p.bd > 2 ? std::sqrt((p.bd - 2) * (p.bd + 2)) : 0.0;
+  if (u >= b.total) return;
+  const double t = std::atan2(p.bx * 2 + p.by * u, p.bx * u - p.by * 2);
+  const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[3] = {L, S, R};
-    const double len[3] = {std::max(t, 0.0), u, std::max(w, 0.0)};
-    offer(b, v, st, len, 3);
+    offer(b, p, st, {std::max(t, 0.0), u, std::max(w, 0.0)});
   }
 }
 
 // C|C|C and C|CC (8.3). 2 asin(d / 4), not acos(1 - d^2 / 8): the latter loses every digit
 // when the poses nearly coincide.
-void rs_lrl(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
-  const double xi = x - s, eta = y - 1 + c;
-  const Polar p = polar(xi, eta);
-  if (p.r > 4 + b.tol) return;
-  const double u = -2 * std::asin(std::min(p.r / 4, 1.0));
-  const double t = wrap_pi(p.th + u / 2 + kPi);
-  const double w = wrap_pi(phi - t + u);
+void rs_lrl(RsProblem& p, RsBest& b) {
+  if (p.ad > 4 + b.tol || p.ad / 2 >= b.total) return;  // |u| >= d / 2
+  const double u = -2 * std::asin(std::min(p.ad / 4, 1.0));
+  const double t = wrap_pi(p.angle_a() + u / 2 + kPi);
+  const double w = wrap_pi(p.phi - t + u);
   if (t >= -b.tol && u <= b.tol) {
     static constexpr Steer st[3] = {L, R, L};
-    const double len[3] = {std::max(t, 0.0), std::min(u, 0.0), w};
-    offer(b, v, st, len, 3);
+    offer(b, p, st, {std::max(t, 0.0), std::min(u, 0.0), w});
   }
 }
 
-// The shared step of 8.7 and 8.8: the first and last arcs once the middle ones (u, v) are known.
-inline void tau_omega(double u, double vv, double xi, double eta, double phi, double& tau,
-                      double& omega) {
-  const double delta = wrap_pi(u - vv);
-  const double A = std::sin(u) - std::sin(delta);
-  const double B = std::cos(u) - std::cos(delta) - 1;
+// The first and last arcs of 8.7 and 8.8 once the middle ones are known ("tau, omega"), with
+// sin and cos of the middle arcs passed in: (su, cu) of u and (sd, cd) of u - v, cv of v.
+inline double rs_tau(double su, double cu, double sd, double cd, double cv, double xi,
+                     double eta) {
+  const double A = su - sd, B = cu - cd - 1;
   const double t1 = std::atan2(eta * A - xi * B, xi * A + eta * B);
-  const double t2 = 2 * (std::cos(delta) - std::cos(vv) - std::cos(u)) + 3;
-  tau = t2 < 0 ? wrap_pi(t1 + kPi) : wrap_pi(t1);
-  omega = wrap_pi(tau - u + vv - phi);
+  const double t2 = 2 * (cd - cv - cu) + 3;
+  return t2 < 0 ? wrap_pi(t1 + kPi) : t1;
 }
 
-// CCu|CuC (8.7).
-void rs_lrlr_a(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
-  const double xi = x + s, eta = y - 1 - c;
-  const double rho = 0.25 * (2 + hyp(xi, eta));
-  if (rho > 1) return;
-  const double u = std::acos(rho);
-  double t, w;
-  tau_omega(u, -u, xi, eta, phi, t, w);
+// CCu|CuC (8.7): cos u = (2 + |B|) / 4, u written as 2 asin(sqrt((2 - |B|) / 8)) to keep its
+// digits near u = 0; u - v = 2u.
+void rs_lrlr_a(RsProblem& p, RsBest& b) {
+  if (p.bd > 2) return;
+  const double u = 2 * std::asin(std::sqrt((2 - p.bd) / 8));
+  if (2 * u >= b.total) return;
+  const double cu = (2 + p.bd) / 4, su = std::sqrt((1 - cu) * (1 + cu));
+  const double t = rs_tau(su, cu, 2 * su * cu, 2 * cu * cu - 1, cu, p.bx, p.by);
+  const double w = wrap_pi(t - 2 * u - p.phi);
   if (t >= -b.tol && w <= b.tol) {
     static constexpr Steer st[4] = {L, R, L, R};
-    const double len[4] = {std::max(t, 0.0), u, -u, std::min(w, 0.0)};
-    offer(b, v, st, len, 4);
+    offer(b, p, st, {std::max(t, 0.0), u, -u, std::min(w, 0.0)});
   }
 }
 
-// C|CuCu|C (8.8); acos(rho) with rho near 1 written as 2 asin(sqrt((1 - rho) / 2)).
-void rs_lrlr_b(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
-  const double xi = x + s, eta = y - 1 - c;
-  const double w2 = (xi * xi + eta * eta - 4) / 32;  // (1 - rho) / 2, rho = (20 - d^2) / 16
-  if (w2 < 0 || w2 > 0.5) return;
-  const double u = -2 * std::asin(std::sqrt(w2));
-  if (u < -kHalfPi) return;
-  double t, w;
-  tau_omega(u, u, xi, eta, phi, t, w);
+// C|CuCu|C (8.8): cos u = (20 - |B|^2) / 16, u = -2 asin(sqrt((|B|^2 - 4) / 32)); u - v = 0.
+void rs_lrlr_b(RsProblem& p, RsBest& b) {
+  const double w2 = (p.b2 - 4) / 32;
+  if (w2 < 0 || w2 > 0.5) return;  // u in [-pi/2, 0]
+  const double h = std::sqrt(w2);
+  const double u = -2 * std::asin(h);
+  if (-2 * u >= b.total) return;
+  const double cu = 1 - 2 * w2, su = -2 * h * std::sqrt(1 - w2);
+  const double t = rs_tau(su, cu, 0.0, 1.0, cu, p.bx, p.by);
+  const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[4] = {L, R, L, R};
-    const double len[4] = {std::max(t, 0.0), u, u, std::max(w, 0.0)};
-    offer(b, v, st, len, 4);
+    offer(b, p, st, {std::max(t, 0.0), u, u, std::max(w, 0.0)});
   }
 }
 
-// C|C(pi/2)SC (8.9).
-void rs_lrsl(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
-  // After L(t) R(-pi/2) S(u), the last circle's centre minus the goal's left centre is zero
-  // when (xi, eta) = (2 - u) e(t - pi/2) - 2 e(t), e(a) = (cos a, sin a): the length of that
-  // vector gives u, its angle t.
-  const double xi = x - s, eta = y - 1 + c;
-  const Polar p = polar(xi, eta);
-  if (p.r < 2) return;
-  const double r = std::sqrt((p.r - 2) * (p.r + 2));
+// C|C(pi/2)SC (8.9). After L(t) R(-pi/2) S(u) the last circle meets the goal's left circle
+// when A = (2 - u) e(t - pi/2) - 2 e(t), e(a) = (cos a, sin a): |A| gives u, its angle t.
+void rs_lrsl(RsProblem& p, RsBest& b) {
+  if (p.ad < 2) return;
+  const double r = std::sqrt((p.ad - 2) * (p.ad + 2));
   const double u = 2 - r;
-  const double t = wrap_pi(p.th - std::atan2(-r, -2.0));
-  const double w = wrap_pi(phi - kHalfPi - t);
+  if (kHalfPi + std::abs(u) >= b.total) return;
+  const double t = std::atan2(r * p.ax - 2 * p.ay, -2 * p.ax - r * p.ay);
+  const double w = wrap_pi(p.phi - kHalfPi - t);
   if (t >= -b.tol && u <= b.tol && w <= b.tol) {
     static constexpr Steer st[4] = {L, R, S, L};
-    const double len[4] = {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), std::min(w, 0.0)};
-    offer(b, v, st, len, 4);
+    offer(b, p, st, {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), std::min(w, 0.0)});
   }
 }
 
 // C|C(pi/2)SC, the other turn at the end (8.10).
-void rs_lrsr(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
-  const double xi = x + s, eta = y - 1 - c;
-  const Polar p = polar(-eta, xi);
-  if (p.r < 2) return;
-  const double t = p.th;
-  const double u = 2 - p.r;
-  const double w = wrap_pi(t + kHalfPi - phi);
+void rs_lrsr(RsProblem& p, RsBest& b) {
+  if (p.bd < 2) return;
+  const double u = 2 - p.bd;
+  if (kHalfPi + std::abs(u) >= b.total) return;
+  const double t = std::atan2(p.bx, -p.by);
+  const double w = wrap_pi(t + kHalfPi - p.phi);
   if (t >= -b.tol && u <= b.tol && w <= b.tol) {
     static constexpr Steer st[4] = {L, R, S, R};
-    const double len[4] = {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), std::min(w, 0.0)};
-    offer(b, v, st, len, 4);
+    offer(b, p, st, {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), std::min(w, 0.0)});
   }
 }
 
 // C|C(pi/2)SC(pi/2)|C (8.11).
-void rs_lrslr(double x, double y, double phi, double s, double c, RsBest& b, const Variant& v) {
-  const double xi = x + s, eta = y - 1 - c;
-  const double rho = hyp(xi, eta);
-  if (rho < 2) return;
-  const double u = 4 - std::sqrt((rho - 2) * (rho + 2));
-  if (u > b.tol) return;
-  const double t = wrap_pi(std::atan2((4 - u) * xi - 2 * eta, -2 * xi + (u - 4) * eta));
-  const double w = wrap_pi(t - phi);
+void rs_lrslr(RsProblem& p, RsBest& b) {
+  if (p.bd < 2) return;
+  const double u = 4 - std::sqrt((p.bd - 2) * (p.bd + 2));
+  if (u > b.tol || kPi + std::abs(u) >= b.total) return;
+  const double t = std::atan2((4 - u) * p.bx - 2 * p.by, -2 * p.bx + (u - 4) * p.by);
+  const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[5] = {L, R, S, L, R};
-    const double len[5] = {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), -kHalfPi,
-                           std::max(w, 0.0)};
-    offer(b, v, st, len, 5);
+    offer(b, p, st, {std::max(t, 0.0), -kHalfPi, std::min(u, 0.0), -kHalfPi, std::max(w, 0.0)});
   }
-}
-
-using RsFormula = void (*)(double, double, double, double, double, RsBest&, const Variant&);
-
-// The formula under time-flip and reflection (and, with `back`, on the reversed problem).
-inline void rs_four(RsFormula f, double x, double y, double phi, double s, double c, bool back,
-                    RsBest& b) {
-  f(x, y, phi, s, c, b, {false, false, back});
-  f(-x, y, -phi, -s, c, b, {true, false, back});
-  f(x, -y, -phi, -s, c, b, {false, true, back});
-  f(-x, -y, phi, s, c, b, {true, true, back});
 }
 
 }  // namespace
@@ -526,32 +538,37 @@ Curve pose_to_point(const Pose& start, Vec2 target, double radius, TurnSide side
 Curve dubins_word(const Pose& a, const Pose& b, double radius, DubinsWord w) {
   Local l;
   if (!to_local(a, b.x, b.y, b.heading, radius, l)) return bad_input(a, radius);
-  const DubinsForm& f = kDubinsForms[int(w)];
   Tuv p;
-  if (!f.solve(l, p)) {
+  if (!solve_dubins_word(l, w, std::numeric_limits<double>::infinity(), p)) {
     Curve c;
     c.start = a;
     c.radius = radius;
     return c;
   }
-  return dubins_curve(a, radius, f, p, l.tol);
+  return dubins_curve(a, radius, w, p, l.tol);
 }
 
 Curve dubins(const Pose& a, const Pose& b, double radius, DubinsWords words) {
   Local l;
   if (!to_local(a, b.x, b.y, b.heading, radius, l)) return bad_input(a, radius);
-  const int n = words == DubinsWords::Csc ? 4 : 6;
-  int best = -1;
-  Tuv bp;
-  for (int i = 0; i < n; ++i) {
-    Tuv p;
-    if (kDubinsForms[i].solve(l, p) && (best < 0 || p.total() < bp.total())) {
-      best = i;
-      bp = p;
+  const Centres left = left_centres(l), right = right_centres(l);
+  Tuv best, p;
+  DubinsWord word = DubinsWord::LSL;
+  dubins_lsl(l, left, best);  // LSL and RSR always exist
+  auto consider = [&](DubinsWord w, bool found) {
+    if (found && p.total() < best.total()) {
+      best = p;
+      word = w;
     }
+  };
+  consider(DubinsWord::RSR, dubins_rsr(l, right, p));
+  consider(DubinsWord::LSR, dubins_lsr(l, best.total(), p));
+  consider(DubinsWord::RSL, dubins_rsl(l, best.total(), p));
+  if (words == DubinsWords::All) {
+    consider(DubinsWord::RLR, dubins_rlr(l, right, p));
+    consider(DubinsWord::LRL, dubins_lrl(l, left, p));
   }
-  // LSL and RSR always exist.
-  return dubins_curve(a, radius, kDubinsForms[best], bp, l.tol);
+  return dubins_curve(a, radius, word, best, l.tol);
 }
 
 Curve reeds_shepp(const Pose& a, const Pose& b, double radius) {
@@ -559,25 +576,30 @@ Curve reeds_shepp(const Pose& a, const Pose& b, double radius) {
   if (!to_local(a, b.x, b.y, b.heading, radius, l)) return bad_input(a, radius);
   RsBest best{l.tol, {}, 0, std::numeric_limits<double>::infinity()};
   const double x = l.x, y = l.y, phi = l.phi, s = l.s, c = l.c;
-  // CSC
-  rs_four(rs_lsl, x, y, phi, s, c, false, best);
-  rs_four(rs_lsr, x, y, phi, s, c, false, best);
-  // CCC, forwards and backwards. Backwards: a path read in reverse order, with the same
-  // lengths, joins the origin to (x cos phi + y sin phi, x sin phi - y cos phi, phi) (the
-  // reversed drive seen from the goal, time-flipped); docs/curves.md derives it.
+  // The base problem under time-flip and reflection, then the backward problem (a path read in
+  // reverse order with the same lengths joins the origin to (x cos phi + y sin phi,
+  // x sin phi - y cos phi, phi): the reversed drive seen from the goal, time-flipped).
   const double xb = x * c + y * s, yb = x * s - y * c;
-  rs_four(rs_lrl, x, y, phi, s, c, false, best);
-  rs_four(rs_lrl, xb, yb, phi, s, c, true, best);
-  // CCCC
-  rs_four(rs_lrlr_a, x, y, phi, s, c, false, best);
-  rs_four(rs_lrlr_b, x, y, phi, s, c, false, best);
-  // CCSC and CSCC
-  rs_four(rs_lrsl, x, y, phi, s, c, false, best);
-  rs_four(rs_lrsr, x, y, phi, s, c, false, best);
-  rs_four(rs_lrsl, xb, yb, phi, s, c, true, best);
-  rs_four(rs_lrsr, xb, yb, phi, s, c, true, best);
-  // CCSCC
-  rs_four(rs_lrslr, x, y, phi, s, c, false, best);
+  RsProblem fw[4] = {rs_problem(x, y, phi, s, c, false, false, false),
+                     rs_problem(-x, y, -phi, -s, c, true, false, false),
+                     rs_problem(x, -y, -phi, -s, c, false, true, false),
+                     rs_problem(-x, -y, phi, s, c, true, true, false)};
+  RsProblem bw[4] = {rs_problem(xb, yb, phi, s, c, false, false, true),
+                     rs_problem(-xb, yb, -phi, -s, c, true, false, true),
+                     rs_problem(xb, -yb, -phi, -s, c, false, true, true),
+                     rs_problem(-xb, -yb, phi, s, c, true, true, true)};
+  // Cheap, often short families first, so the lower bounds of the others prune more.
+  for (RsProblem& p : fw) rs_lsl(p, best);  // CSC
+  for (RsProblem& p : fw) rs_lsr(p, best);
+  for (RsProblem& p : fw) rs_lrl(p, best);  // CCC
+  for (RsProblem& p : bw) rs_lrl(p, best);
+  for (RsProblem& p : fw) rs_lrlr_a(p, best);  // CCCC
+  for (RsProblem& p : fw) rs_lrlr_b(p, best);
+  for (RsProblem& p : fw) rs_lrsl(p, best);  // CCSC
+  for (RsProblem& p : fw) rs_lrsr(p, best);
+  for (RsProblem& p : bw) rs_lrsl(p, best);
+  for (RsProblem& p : bw) rs_lrsr(p, best);
+  for (RsProblem& p : fw) rs_lrslr(p, best);  // CCSCC
   // Zero-length segments say nothing about gears: "S-" for a straight reverse, not "L+S-L+".
   NSeg kept[5];
   int n = 0;
