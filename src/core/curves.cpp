@@ -237,35 +237,68 @@ struct RsBest {
   double total = std::numeric_limits<double>::infinity();
 };
 
-// One base problem under a symmetry: `flip` (time-flip: every length negated), `swap`
-// (reflection: left and right exchanged), `back` (the word read backwards). A and B are the
-// vectors between end circles that the formulas share (A: start's left circle to the goal's
-// left one; B: to the goal's right one), computed once per problem; their angles only when a
-// formula needs them and its cheap lower bound did not already rule it out.
-struct RsProblem {
-  double x, y, phi;
-  bool flip, swap, back;
-  double ax, ay, a2, ad, bx, by, b2, bd;
-  double a_angle = 0;
-  bool have_a_angle = false;
-  double angle_a() {
-    if (!have_a_angle) {
-      a_angle = std::atan2(ay, ax);
-      have_a_angle = true;
+// The base problem (x, y, phi) and its time-flipped and reflected variants share their vectors
+// between end circles up to sign: with A = (x - s, y - 1 + c) (start's left circle to the
+// goal's left circle), B = (x + s, y - 1 - c) (to the goal's right circle), P = (x + s,
+// y + 1 - c) and Q = (x - s, y + 1 + c), the four variants (x, y, phi), (-x, y, -phi),
+// (x, -y, -phi), (-x, -y, phi) have A = A, mirror(A), conj(P), -P and B = B, mirror(B),
+// conj(Q), -Q. So four atan2 give every variant's angles, and the variants come in two pairs
+// of equal lengths, whose second atan2 (a word's rotation that depends only on the length) is
+// shared too. Everything is computed on first use, after a word's cheap lower bound.
+struct RsShared {
+  double len_a[2], len_b[2];  // |A|, |P|; |B|, |Q|
+  double vec_a[2][2], vec_b[2][2];
+  double ang_a[2], ang_b[2];
+  bool have_a[2] = {false, false}, have_b[2] = {false, false};
+  enum { kLsr, kLrsl, kLrlrA, kLrlrB, kLrslr, kRots };
+  double rot[kRots][2];
+  bool have_rot[kRots][2] = {};
+
+  RsShared(double x, double y, double s, double c) {
+    vec_a[0][0] = x - s; vec_a[0][1] = y - 1 + c;
+    vec_a[1][0] = x + s; vec_a[1][1] = y + 1 - c;
+    vec_b[0][0] = x + s; vec_b[0][1] = y - 1 - c;
+    vec_b[1][0] = x - s; vec_b[1][1] = y + 1 + c;
+    for (int i = 0; i < 2; ++i) {
+      len_a[i] = hyp(vec_a[i][0], vec_a[i][1]);
+      len_b[i] = hyp(vec_b[i][0], vec_b[i][1]);
     }
-    return a_angle;
+  }
+  double base_a(int i) {
+    if (!have_a[i]) ang_a[i] = std::atan2(vec_a[i][1], vec_a[i][0]), have_a[i] = true;
+    return ang_a[i];
+  }
+  double base_b(int i) {
+    if (!have_b[i]) ang_b[i] = std::atan2(vec_b[i][1], vec_b[i][0]), have_b[i] = true;
+    return ang_b[i];
+  }
+  template <class F>
+  double rotation(int which, int cls, F f) {
+    if (!have_rot[which][cls]) rot[which][cls] = f(), have_rot[which][cls] = true;
+    return rot[which][cls];
   }
 };
 
-RsProblem rs_problem(double x, double y, double phi, double s, double c, bool flip, bool swap,
-                     bool back) {
-  RsProblem p{x, y, phi, flip, swap, back, x - s, y - 1 + c, 0, 0, x + s, y - 1 - c, 0, 0};
-  p.a2 = p.ax * p.ax + p.ay * p.ay;
-  p.ad = std::sqrt(p.a2);
-  p.b2 = p.bx * p.bx + p.by * p.by;
-  p.bd = std::sqrt(p.b2);
-  return p;
-}
+// One variant k (0..3) of a base problem; `back`: the word read backwards.
+struct RsProblem {
+  RsShared* sh;
+  int k;
+  double phi;
+  bool flip, swap, back;
+  int cls() const { return k >> 1; }
+  double ad() const { return sh->len_a[cls()]; }
+  double bd() const { return sh->len_b[cls()]; }
+  static double variant_angle(int k, double base) {
+    switch (k) {
+      case 0: return base;
+      case 1: return wrap_pi(kPi - base);
+      case 2: return wrap_pi(-base);
+      default: return wrap_pi(base + kPi);
+    }
+  }
+  double angle_a() const { return variant_angle(k, sh->base_a(cls())); }
+  double angle_b() const { return variant_angle(k, sh->base_b(cls())); }
+};
 
 inline Steer swapped(Steer s) {
   return s == Steer::Left ? Steer::Right : s == Steer::Right ? Steer::Left : s;
@@ -288,9 +321,10 @@ void offer(RsBest& best, const RsProblem& p, const Steer (&st)[N], const double 
 // clamped once inside the tolerance, so a rounding residue never shows as a gear change.
 
 // CSC, same turns (8.1).
-void rs_lsl(RsProblem& p, RsBest& b) {
-  const double u = p.ad;
-  if (u >= b.total) return;
+void rs_lsl(const RsProblem& p, RsBest& b) {
+  const double u = p.ad();
+  // The arcs turn the heading by phi in all: |t| + |w| >= |phi| (and likewise below).
+  if (u + std::abs(p.phi) >= b.total) return;
   const double t = u > 10 * b.tol ? p.angle_a() : 0.0;
   const double w = wrap_pi(p.phi - t);
   if (t >= -b.tol && w >= -b.tol) {
@@ -299,12 +333,14 @@ void rs_lsl(RsProblem& p, RsBest& b) {
   }
 }
 
-// CSC, opposite turns (8.2): the line leaves at angle(B) + atan2(2, u), one atan2 of B rotated.
-void rs_lsr(RsProblem& p, RsBest& b) {
-  if (p.bd < 2 - b.tol) return;
-  const double u = p.bd > 2 ? std::sqrt((p.bd - 2) * (p.bd + 2)) : 0.0;
-  if (u >= b.total) return;
-  const double t = std::atan2(p.bx * 2 + p.by * u, p.bx * u - p.by * 2);
+// CSC, opposite turns (8.2): the line leaves at angle(B) + atan2(2, u).
+void rs_lsr(const RsProblem& p, RsBest& b) {
+  const double d = p.bd();
+  if (d < 2 - b.tol) return;
+  const double u = d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
+  if (u + std::abs(p.phi) >= b.total) return;
+  const double t = wrap_pi(
+      p.angle_b() + p.sh->rotation(RsShared::kLsr, p.cls(), [u] { return std::atan2(2.0, u); }));
   const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[3] = {L, S, R};
@@ -314,10 +350,12 @@ void rs_lsr(RsProblem& p, RsBest& b) {
 
 // C|C|C and C|CC (8.3). 2 asin(d / 4), not acos(1 - d^2 / 8): the latter loses every digit
 // when the poses nearly coincide.
-void rs_lrl(RsProblem& p, RsBest& b) {
-  if (p.ad > 4 + b.tol || p.ad / 2 >= b.total) return;  // |u| >= d / 2
-  const double u = -2 * std::asin(std::min(p.ad / 4, 1.0));
-  const double t = wrap_pi(p.angle_a() + u / 2 + kPi);
+void rs_lrl(const RsProblem& p, RsBest& b) {
+  const double d = p.ad();
+  if (d > 4 + b.tol || d / 2 >= b.total) return;  // |u| >= d / 2
+  const double u = -2 * std::asin(std::min(d / 4, 1.0));
+  if (-u + std::abs(wrap_pi(p.phi + u)) >= b.total) return;  // t - u + w = phi
+  const double t = wrap_pi((d > 10 * b.tol ? p.angle_a() : 0.0) + u / 2 + kPi);
   const double w = wrap_pi(p.phi - t + u);
   if (t >= -b.tol && u <= b.tol) {
     static constexpr Steer st[3] = {L, R, L};
@@ -325,24 +363,27 @@ void rs_lrl(RsProblem& p, RsBest& b) {
   }
 }
 
-// The first and last arcs of 8.7 and 8.8 once the middle ones are known ("tau, omega"), with
-// sin and cos of the middle arcs passed in: (su, cu) of u and (sd, cd) of u - v, cv of v.
-inline double rs_tau(double su, double cu, double sd, double cd, double cv, double xi,
-                     double eta) {
+// The first arc of 8.7 and 8.8 once the middle ones are known ("tau"), from sin and cos of the
+// middle arcs: (su, cu) of u, (sd, cd) of u - v, cv of v. The atan2 of the textbook form is
+// angle(B) + atan2(-(cu - cd - 1), su - sd), the second term shared by a pair of variants.
+inline double rs_tau(const RsProblem& p, int which, double su, double cu, double sd, double cd,
+                     double cv) {
   const double A = su - sd, B = cu - cd - 1;
-  const double t1 = std::atan2(eta * A - xi * B, xi * A + eta * B);
+  const double t1 =
+      p.angle_b() + p.sh->rotation(which, p.cls(), [A, B] { return std::atan2(-B, A); });
   const double t2 = 2 * (cd - cv - cu) + 3;
-  return t2 < 0 ? wrap_pi(t1 + kPi) : t1;
+  return t2 < 0 ? wrap_pi(t1 + kPi) : wrap_pi(t1);
 }
 
 // CCu|CuC (8.7): cos u = (2 + |B|) / 4, u written as 2 asin(sqrt((2 - |B|) / 8)) to keep its
 // digits near u = 0; u - v = 2u.
-void rs_lrlr_a(RsProblem& p, RsBest& b) {
-  if (p.bd > 2) return;
-  const double u = 2 * std::asin(std::sqrt((2 - p.bd) / 8));
-  if (2 * u >= b.total) return;
-  const double cu = (2 + p.bd) / 4, su = std::sqrt((1 - cu) * (1 + cu));
-  const double t = rs_tau(su, cu, 2 * su * cu, 2 * cu * cu - 1, cu, p.bx, p.by);
+void rs_lrlr_a(const RsProblem& p, RsBest& b) {
+  const double d = p.bd();
+  if (d > 2) return;
+  const double u = 2 * std::asin(std::sqrt((2 - d) / 8));
+  if (2 * u + std::abs(wrap_pi(p.phi + 2 * u)) >= b.total) return;  // t - 2u - w = phi
+  const double cu = (2 + d) / 4, su = std::sqrt((1 - cu) * (1 + cu));
+  const double t = rs_tau(p, RsShared::kLrlrA, su, cu, 2 * su * cu, 2 * cu * cu - 1, cu);
   const double w = wrap_pi(t - 2 * u - p.phi);
   if (t >= -b.tol && w <= b.tol) {
     static constexpr Steer st[4] = {L, R, L, R};
@@ -351,14 +392,15 @@ void rs_lrlr_a(RsProblem& p, RsBest& b) {
 }
 
 // C|CuCu|C (8.8): cos u = (20 - |B|^2) / 16, u = -2 asin(sqrt((|B|^2 - 4) / 32)); u - v = 0.
-void rs_lrlr_b(RsProblem& p, RsBest& b) {
-  const double w2 = (p.b2 - 4) / 32;
+void rs_lrlr_b(const RsProblem& p, RsBest& b) {
+  const double d = p.bd();
+  const double w2 = (d - 2) * (d + 2) / 32;
   if (w2 < 0 || w2 > 0.5) return;  // u in [-pi/2, 0]
   const double h = std::sqrt(w2);
   const double u = -2 * std::asin(h);
-  if (-2 * u >= b.total) return;
+  if (-2 * u + std::abs(p.phi) >= b.total) return;  // t - w = phi
   const double cu = 1 - 2 * w2, su = -2 * h * std::sqrt(1 - w2);
-  const double t = rs_tau(su, cu, 0.0, 1.0, cu, p.bx, p.by);
+  const double t = rs_tau(p, RsShared::kLrlrB, su, cu, 0.0, 1.0, cu);
   const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[4] = {L, R, L, R};
@@ -367,13 +409,17 @@ void rs_lrlr_b(RsProblem& p, RsBest& b) {
 }
 
 // C|C(pi/2)SC (8.9). After L(t) R(-pi/2) S(u) the last circle meets the goal's left circle
-// when A = (2 - u) e(t - pi/2) - 2 e(t), e(a) = (cos a, sin a): |A| gives u, its angle t.
-void rs_lrsl(RsProblem& p, RsBest& b) {
-  if (p.ad < 2) return;
-  const double r = std::sqrt((p.ad - 2) * (p.ad + 2));
+// when A = (2 - u) e(t - pi/2) - 2 e(t), e(a) = (cos a, sin a): |A| gives u, and
+// t = angle(A) - atan2(-(2 - u), -2).
+void rs_lrsl(const RsProblem& p, RsBest& b) {
+  const double d = p.ad();
+  if (d < 2) return;
+  const double r = std::sqrt((d - 2) * (d + 2));
   const double u = 2 - r;
-  if (kHalfPi + std::abs(u) >= b.total) return;
-  const double t = std::atan2(r * p.ax - 2 * p.ay, -2 * p.ax - r * p.ay);
+  // t + pi/2 + w = phi
+  if (kHalfPi + std::abs(u) + std::abs(wrap_pi(p.phi - kHalfPi)) >= b.total) return;
+  const double t = wrap_pi(
+      p.angle_a() - p.sh->rotation(RsShared::kLrsl, p.cls(), [r] { return std::atan2(-r, -2.0); }));
   const double w = wrap_pi(p.phi - kHalfPi - t);
   if (t >= -b.tol && u <= b.tol && w <= b.tol) {
     static constexpr Steer st[4] = {L, R, S, L};
@@ -381,12 +427,14 @@ void rs_lrsl(RsProblem& p, RsBest& b) {
   }
 }
 
-// C|C(pi/2)SC, the other turn at the end (8.10).
-void rs_lrsr(RsProblem& p, RsBest& b) {
-  if (p.bd < 2) return;
-  const double u = 2 - p.bd;
-  if (kHalfPi + std::abs(u) >= b.total) return;
-  const double t = std::atan2(p.bx, -p.by);
+// C|C(pi/2)SC, the other turn at the end (8.10): t = angle(B) + pi/2.
+void rs_lrsr(const RsProblem& p, RsBest& b) {
+  const double d = p.bd();
+  if (d < 2) return;
+  const double u = 2 - d;
+  // t + pi/2 - w = phi
+  if (kHalfPi + std::abs(u) + std::abs(wrap_pi(p.phi - kHalfPi)) >= b.total) return;
+  const double t = wrap_pi(p.angle_b() + kHalfPi);
   const double w = wrap_pi(t + kHalfPi - p.phi);
   if (t >= -b.tol && u <= b.tol && w <= b.tol) {
     static constexpr Steer st[4] = {L, R, S, R};
@@ -394,12 +442,14 @@ void rs_lrsr(RsProblem& p, RsBest& b) {
   }
 }
 
-// C|C(pi/2)SC(pi/2)|C (8.11).
-void rs_lrslr(RsProblem& p, RsBest& b) {
-  if (p.bd < 2) return;
-  const double u = 4 - std::sqrt((p.bd - 2) * (p.bd + 2));
-  if (u > b.tol || kPi + std::abs(u) >= b.total) return;
-  const double t = std::atan2((4 - u) * p.bx - 2 * p.by, -2 * p.bx + (u - 4) * p.by);
+// C|C(pi/2)SC(pi/2)|C (8.11): t = angle(B) + atan2(4 - u, -2).
+void rs_lrslr(const RsProblem& p, RsBest& b) {
+  const double d = p.bd();
+  if (d < 2) return;
+  const double u = 4 - std::sqrt((d - 2) * (d + 2));
+  if (u > b.tol || kPi + std::abs(u) + std::abs(p.phi) >= b.total) return;  // t - w = phi
+  const double t = wrap_pi(
+      p.angle_b() + p.sh->rotation(RsShared::kLrslr, p.cls(), [u] { return std::atan2(4 - u, -2.0); }));
   const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[5] = {L, R, S, L, R};
@@ -580,26 +630,23 @@ Curve reeds_shepp(const Pose& a, const Pose& b, double radius) {
   // reverse order with the same lengths joins the origin to (x cos phi + y sin phi,
   // x sin phi - y cos phi, phi): the reversed drive seen from the goal, time-flipped).
   const double xb = x * c + y * s, yb = x * s - y * c;
-  RsProblem fw[4] = {rs_problem(x, y, phi, s, c, false, false, false),
-                     rs_problem(-x, y, -phi, -s, c, true, false, false),
-                     rs_problem(x, -y, -phi, -s, c, false, true, false),
-                     rs_problem(-x, -y, phi, s, c, true, true, false)};
-  RsProblem bw[4] = {rs_problem(xb, yb, phi, s, c, false, false, true),
-                     rs_problem(-xb, yb, -phi, -s, c, true, false, true),
-                     rs_problem(xb, -yb, -phi, -s, c, false, true, true),
-                     rs_problem(-xb, -yb, phi, s, c, true, true, true)};
+  RsShared fs(x, y, s, c), bs(xb, yb, s, c);
+  const RsProblem fw[4] = {{&fs, 0, phi, false, false, false}, {&fs, 1, -phi, true, false, false},
+                           {&fs, 2, -phi, false, true, false}, {&fs, 3, phi, true, true, false}};
+  const RsProblem bw[4] = {{&bs, 0, phi, false, false, true}, {&bs, 1, -phi, true, false, true},
+                           {&bs, 2, -phi, false, true, true}, {&bs, 3, phi, true, true, true}};
   // Cheap, often short families first, so the lower bounds of the others prune more.
-  for (RsProblem& p : fw) rs_lsl(p, best);  // CSC
-  for (RsProblem& p : fw) rs_lsr(p, best);
-  for (RsProblem& p : fw) rs_lrl(p, best);  // CCC
-  for (RsProblem& p : bw) rs_lrl(p, best);
-  for (RsProblem& p : fw) rs_lrlr_a(p, best);  // CCCC
-  for (RsProblem& p : fw) rs_lrlr_b(p, best);
-  for (RsProblem& p : fw) rs_lrsl(p, best);  // CCSC
-  for (RsProblem& p : fw) rs_lrsr(p, best);
-  for (RsProblem& p : bw) rs_lrsl(p, best);
-  for (RsProblem& p : bw) rs_lrsr(p, best);
-  for (RsProblem& p : fw) rs_lrslr(p, best);  // CCSCC
+  for (const RsProblem& p : fw) rs_lsl(p, best);  // CSC
+  for (const RsProblem& p : fw) rs_lsr(p, best);
+  for (const RsProblem& p : fw) rs_lrl(p, best);  // CCC
+  for (const RsProblem& p : bw) rs_lrl(p, best);
+  for (const RsProblem& p : fw) rs_lrlr_a(p, best);  // CCCC
+  for (const RsProblem& p : fw) rs_lrlr_b(p, best);
+  for (const RsProblem& p : fw) rs_lrsl(p, best);  // CCSC
+  for (const RsProblem& p : fw) rs_lrsr(p, best);
+  for (const RsProblem& p : bw) rs_lrsl(p, best);
+  for (const RsProblem& p : bw) rs_lrsr(p, best);
+  for (const RsProblem& p : fw) rs_lrslr(p, best);  // CCSCC
   // Zero-length segments say nothing about gears: "S-" for a straight reverse, not "L+S-L+".
   NSeg kept[5];
   int n = 0;
