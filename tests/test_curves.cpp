@@ -177,6 +177,125 @@ double dense_to_point(const Pose& s, Vec2 q, double r, bool right) {
   return best;
 }
 
+// ---- Reeds-Shepp, independently: the same first-arc search over word shapes with any gears ----
+// Every segment may be driven either way, so each shape below is a superset of the Reeds-Shepp
+// words of that family; the search's minimum is a length of a real path, so Reeds-Shepp can
+// never be longer, and equals it whenever its optimum has one of these shapes (all families but
+// CCCC, whose two equal middle arcs make a two-parameter search this test does not do).
+
+// Drive a signed length on side -1 (left), 0 (straight), +1 (right); negative = reverse.
+Pose drive(const Pose& p, int side, double len, double r) {
+  if (side == 0) return {p.x + len * std::cos(p.heading), p.y + len * std::sin(p.heading), p.heading};
+  const Vec2 c = turn_centre(p, side > 0, r);
+  const double dh = side * len / r;
+  const double a = std::atan2(p.y - c.y, p.x - c.x) + dh;
+  return {c.x + r * std::cos(a), c.y + r * std::sin(a), p.heading + dh};
+}
+
+// The shortest way round a circle between two points on it, either gear: |angle| <= pi.
+double arc_between(Vec2 c, Vec2 from, Vec2 to) {
+  return std::abs(std::remainder(std::atan2(to.y - c.y, to.x - c.x) - std::atan2(from.y - c.y, from.x - c.x), kTwoPi));
+}
+
+// `prefix(t)`: the pose after the word's first arc(s), with the fixed-length arcs it adds (in
+// radians); then a line tangent to the goal's circle on side `last`, and that circle's arc.
+template <class Prefix>
+double dense_rs_cs(const Pose& s, const Pose& g, double r, int last, Prefix prefix) {
+  const Vec2 cl = turn_centre(g, last > 0, r);
+  const double want = last > 0 ? r : -r;
+  auto lat = [&](double t) {
+    double fixed = 0;
+    const Pose p = prefix(t, fixed);
+    return -(cl.x - p.x) * std::sin(p.heading) + (cl.y - p.y) * std::cos(p.heading) - want;
+  };
+  double best = INFINITY;
+  const double scale = r + std::abs(g.x - s.x) + std::abs(g.y - s.y);
+  for (const double t : roots(lat, -kPi, kPi, kGrid, 1e-13 * scale)) {
+    double fixed = 0;
+    const Pose p = prefix(t, fixed);
+    const double u = (cl.x - p.x) * std::cos(p.heading) + (cl.y - p.y) * std::sin(p.heading);
+    const Vec2 q{p.x + u * std::cos(p.heading), p.y + u * std::sin(p.heading)};
+    best = std::min(best, r * (std::abs(t) + fixed + arc_between(cl, q, g.position())) + std::abs(u));
+  }
+  return best;
+}
+
+// C C C with any gears: the middle circle at the point after t must touch the goal's circle.
+double dense_rs_ccc(const Pose& s, const Pose& g, double r, int a) {
+  const Vec2 cg = turn_centre(g, a > 0, r);
+  auto gap = [&](double t) {
+    const Vec2 cm = turn_centre(drive(s, a, t * r, r), a < 0, r);
+    return std::hypot(cm.x - cg.x, cm.y - cg.y) - 2 * r;
+  };
+  double best = INFINITY;
+  for (const double t : roots(gap, -kPi, kPi, kGrid, 1e-13 * r)) {
+    const Pose p = drive(s, a, t * r, r);
+    const Vec2 cm = turn_centre(p, a < 0, r);
+    const Vec2 q{0.5 * (cm.x + cg.x), 0.5 * (cm.y + cg.y)};
+    best = std::min(best, r * (std::abs(t) + arc_between(cm, p.position(), q) +
+                               arc_between(cg, q, g.position())));
+  }
+  return best;
+}
+
+// C C(pi/2) S C(pi/2) C with any gears (the last two sides opposite, either pair): after the
+// line, the fourth circle's centre is the goal's fifth circle's centre minus a vector fixed by
+// the line's heading, and must sit r beside the line.
+double dense_rs_ccscc(const Pose& s, const Pose& g, double r, int a, double g2, int c, double g4) {
+  const Vec2 c5 = turn_centre(g, c < 0, r);
+  auto at = [&](double t, Vec2& c4, double& u) {
+    const Pose p = drive(drive(s, a, t * r, r), -a, g2 * kPi / 2 * r, r);
+    // Q on the line, C4 = Q + r n (n: side c's normal); after a quarter turn on C4 the point Q'
+    // has C5 = 2 Q' - C4, so C5 - C4 = 2 (Q' - C4) = 2 r rot(dh)(-n), dh = c g4 pi/2.
+    const double nx = -c * std::sin(p.heading), ny = c * std::cos(p.heading);
+    const double dh = c * g4 * kPi / 2;
+    const double vx = 2 * r * (-nx * std::cos(dh) + ny * std::sin(dh));
+    const double vy = 2 * r * (-nx * std::sin(dh) - ny * std::cos(dh));
+    c4 = {c5.x - vx, c5.y - vy};
+    u = (c4.x - p.x) * std::cos(p.heading) + (c4.y - p.y) * std::sin(p.heading);
+    return -(c4.x - p.x) * std::sin(p.heading) + (c4.y - p.y) * std::cos(p.heading) - c * r;
+  };
+  auto lat = [&](double t) {
+    Vec2 c4;
+    double u;
+    return at(t, c4, u);
+  };
+  double best = INFINITY;
+  for (const double t : roots(lat, -kPi, kPi, kGrid, 1e-13 * r)) {
+    Vec2 c4;
+    double u;
+    at(t, c4, u);
+    const Vec2 q2{0.5 * (c4.x + c5.x), 0.5 * (c4.y + c5.y)};
+    best = std::min(best, r * (std::abs(t) + kPi + arc_between(c5, q2, g.position())) + std::abs(u));
+  }
+  return best;
+}
+
+double dense_rs_forward(const Pose& s, const Pose& g, double r) {
+  double best = INFINITY;
+  for (const int a : {-1, 1}) {
+    for (const int b : {-1, 1}) {  // CSC
+      best = std::min(best, dense_rs_cs(s, g, r, b, [&](double t, double&) { return drive(s, a, t * r, r); }));
+      for (const double g2 : {-1.0, 1.0})  // C C(pi/2) S C
+        best = std::min(best, dense_rs_cs(s, g, r, b, [&](double t, double& fixed) {
+                          fixed = kPi / 2;
+                          return drive(drive(s, a, t * r, r), -a, g2 * kPi / 2 * r, r);
+                        }));
+    }
+    best = std::min(best, dense_rs_ccc(s, g, r, a));
+    for (const int c : {-1, 1})
+      for (const double g2 : {-1.0, 1.0})
+        for (const double g4 : {-1.0, 1.0}) best = std::min(best, dense_rs_ccscc(s, g, r, a, g2, c, g4));
+  }
+  return best;
+}
+
+// Forwards, and the C S C(pi/2) C shapes as the reversed drive from the goal to the start (the
+// same pieces in reverse order, gears flipped: the same length).
+double dense_rs(const Pose& s, const Pose& g, double r) {
+  return std::min(dense_rs_forward(s, g, r), dense_rs_forward(g, s, r));
+}
+
 // ---------------------------------------------------------------------------------------------
 
 double angle_diff(double a, double b) { return std::abs(std::remainder(a - b, kTwoPi)); }
@@ -280,6 +399,35 @@ TEST(Curves, DubinsWordsAgreeWithDenseSearchOnRandomPairs) {
   }
   // The near half of the pairs must exercise the CCC words.
   EXPECT_GT(ccc_shorter, kRandomPairs / 100);
+}
+
+TEST(Curves, ReedsSheppAgreesWithDenseSearch) {
+  std::mt19937_64 rng(23);
+#ifdef PATHLAB_SANITIZED
+  const int n = 300;
+#else
+  const int n = 5000;
+#endif
+  int cccc = 0, failures = 0;
+  for (int i = 0; i < n && failures < 20; ++i) {
+    const RandomPair p = random_pair(rng);
+    const Curve c = reeds_shepp(p.a, p.b, p.r);
+    ASSERT_TRUE(c.ok());
+    const double want = dense_rs(p.a, p.b, p.r);
+    const std::string w = c.word();
+    int arcs = 0;
+    for (const CurveSegment& sg : c.used()) arcs += sg.steer != Steer::Straight;
+    const bool four_arcs = c.count == 4 && arcs == 4;
+    cccc += four_arcs;
+    // Never longer than a path the search found; equal unless the optimum is CCCC.
+    const bool bad = c.length > want + 1e-9 * std::max(1.0, want) ||
+                     (!four_arcs && std::abs(c.length - want) > 1e-9 * std::max(1.0, want));
+    if (bad) {
+      ++failures;
+      ADD_FAILURE() << w << " " << describe(p.a, p.b, p.r) << " got " << c.length << " dense " << want;
+    }
+  }
+  EXPECT_LT(cccc, n / 5);  // most optima are checked for equality
 }
 
 TEST(Curves, PoseToPointAgreesWithDenseSearch) {
