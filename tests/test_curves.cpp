@@ -179,9 +179,9 @@ double dense_to_point(const Pose& s, Vec2 q, double r, bool right) {
 
 // ---- Reeds-Shepp, independently: the same first-arc search over word shapes with any gears ----
 // Every segment may be driven either way, so each shape below is a superset of the Reeds-Shepp
-// words of that family; the search's minimum is a length of a real path, so Reeds-Shepp can
-// never be longer, and equals it whenever its optimum has one of these shapes (all families but
-// CCCC, whose two equal middle arcs make a two-parameter search this test does not do).
+// words of that family (CSC, CCC, CCCC with equal middle arcs, CCSC and CSCC, CCSCC); the
+// search's minimum is the length of a real path, so Reeds-Shepp can never be longer, and by
+// Reeds and Shepp's theorem the two are equal.
 
 // Drive a signed length on side -1 (left), 0 (straight), +1 (right); negative = reverse.
 Pose drive(const Pose& p, int side, double len, double r) {
@@ -271,8 +271,45 @@ double dense_rs_ccscc(const Pose& s, const Pose& g, double r, int a, double g2, 
   return best;
 }
 
+// C C C C with any gears, the two middle arcs of equal size (both CCCC families): the second
+// circle is fixed by the first arc, the fourth is the goal's, the third sits 2r from both (two
+// places); the residual is the difference of the middle arcs. Roots are kept only where it
+// truly vanishes (the residual jumps where an arc passes a half turn, and is undefined where
+// the circles are too far apart).
+double dense_rs_cccc(const Pose& s, const Pose& g, double r, int a) {
+  const Vec2 c4 = turn_centre(g, a < 0, r);
+  double best = INFINITY;
+  for (const double side : {-1.0, 1.0}) {
+    auto at = [&](double t, double& len) {
+      const Pose p = drive(s, a, t * r, r);
+      const Vec2 c2 = turn_centre(p, a < 0, r);
+      const double dx = c4.x - c2.x, dy = c4.y - c2.y, d = std::hypot(dx, dy);
+      if (d > 4 * r || d == 0) return double(NAN);
+      const double h = std::sqrt(4 * r * r - d * d / 4);
+      const Vec2 c3{0.5 * (c2.x + c4.x) - side * h * dy / d, 0.5 * (c2.y + c4.y) + side * h * dx / d};
+      const Vec2 t23{0.5 * (c2.x + c3.x), 0.5 * (c2.y + c3.y)};
+      const Vec2 t34{0.5 * (c3.x + c4.x), 0.5 * (c3.y + c4.y)};
+      const double m2 = arc_between(c2, p.position(), t23), m3 = arc_between(c3, t23, t34);
+      len = r * (std::abs(t) + m2 + m3 + arc_between(c4, t34, g.position()));
+      return m2 - m3;
+    };
+    auto f = [&](double t) {
+      double len;
+      const double v = at(t, len);
+      return std::isnan(v) ? 1e3 : v;
+    };
+    for (const double t : roots(f, -kPi, kPi, kGrid, 1e-13)) {
+      double len = INFINITY;
+      const double v = at(t, len);
+      if (std::abs(v) < 1e-9) best = std::min(best, len);
+    }
+  }
+  return best;
+}
+
 double dense_rs_forward(const Pose& s, const Pose& g, double r) {
   double best = INFINITY;
+  for (const int a : {-1, 1}) best = std::min(best, dense_rs_cccc(s, g, r, a));
   for (const int a : {-1, 1}) {
     for (const int b : {-1, 1}) {  // CSC
       best = std::min(best, dense_rs_cs(s, g, r, b, [&](double t, double&) { return drive(s, a, t * r, r); }));
@@ -406,7 +443,7 @@ TEST(Curves, ReedsSheppAgreesWithDenseSearch) {
 #ifdef PATHLAB_SANITIZED
   const int n = 300;
 #else
-  const int n = 5000;
+  const int n = 2000;
 #endif
   int cccc = 0, failures = 0;
   for (int i = 0; i < n && failures < 20; ++i) {
@@ -414,20 +451,16 @@ TEST(Curves, ReedsSheppAgreesWithDenseSearch) {
     const Curve c = reeds_shepp(p.a, p.b, p.r);
     ASSERT_TRUE(c.ok());
     const double want = dense_rs(p.a, p.b, p.r);
-    const std::string w = c.word();
     int arcs = 0;
     for (const CurveSegment& sg : c.used()) arcs += sg.steer != Steer::Straight;
-    const bool four_arcs = c.count == 4 && arcs == 4;
-    cccc += four_arcs;
-    // Never longer than a path the search found; equal unless the optimum is CCCC.
-    const bool bad = c.length > want + 1e-9 * std::max(1.0, want) ||
-                     (!four_arcs && std::abs(c.length - want) > 1e-9 * std::max(1.0, want));
-    if (bad) {
+    cccc += c.count == 4 && arcs == 4;
+    if (std::abs(c.length - want) > 1e-9 * std::max(1.0, want)) {
       ++failures;
-      ADD_FAILURE() << w << " " << describe(p.a, p.b, p.r) << " got " << c.length << " dense " << want;
+      ADD_FAILURE() << c.word() << " " << describe(p.a, p.b, p.r) << " got " << c.length
+                    << " dense " << want;
     }
   }
-  EXPECT_LT(cccc, n / 5);  // most optima are checked for equality
+  EXPECT_GT(cccc, 0);  // the CCCC families were exercised
 }
 
 TEST(Curves, PoseToPointAgreesWithDenseSearch) {
