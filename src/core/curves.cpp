@@ -67,8 +67,7 @@ bool to_local(const Pose& a, double bx, double by, double bh, double r, Local& l
   l.x = dx * ch + dy * sh;
   l.y = -(-dx * sh + dy * ch);
   l.phi = -wrap_pi(normalize_angle(bh) - h0);
-  l.s = std::sin(l.phi);
-  l.c = std::cos(l.phi);
+  ::sincos(l.phi, &l.s, &l.c);
   const double m = std::max(std::max(std::abs(a.x), std::abs(a.y)), std::max(std::abs(bx), std::abs(by)));
   l.tol = std::min(1e-14 * (1 + m / r), 1e-6);
   return true;
@@ -117,33 +116,34 @@ struct Tuv {
 inline double same_centre_eps(const Local& l) { return 10 * l.tol; }
 
 // The vectors between end circles that the words share: LSL and LRL join the start's left
-// circle (0, 1) to the goal's left circle, RSR and RLR the two right circles. Their length and
-// angle are computed once per query.
+// circle (0, 1) to the goal's left circle, RSR and RLR the two right circles. Their length is
+// needed for the lower bounds, their angle (an atan2) only by a word that is evaluated.
 struct Centres {
-  double d = 0, angle = 0;
+  double x = 0, y = 0, d = 0, eps = 0;
+  double ang = 0;
+  bool have = false;
+  Centres(const Local& l, double dx, double dy) : x(dx), y(dy), d(hyp(dx, dy)), eps(same_centre_eps(l)) {}
+  double angle() {
+    if (!have) ang = d > eps ? std::atan2(y, x) : 0.0, have = true;
+    return ang;
+  }
 };
-inline Centres centres(const Local& l, double dx, double dy) {
-  Centres c;
-  c.d = hyp(dx, dy);
-  c.angle = c.d > same_centre_eps(l) ? std::atan2(dy, dx) : 0.0;
-  return c;
-}
-inline Centres left_centres(const Local& l) { return centres(l, l.x - l.s, l.y - 1 + l.c); }
-inline Centres right_centres(const Local& l) { return centres(l, l.x + l.s, l.y + 1 - l.c); }
+inline Centres left_centres(const Local& l) { return {l, l.x - l.s, l.y - 1 + l.c}; }
+inline Centres right_centres(const Local& l) { return {l, l.x + l.s, l.y + 1 - l.c}; }
 
 // Each word: false when it does not exist or cannot be shorter than `bound` (checked before
 // the costly part).
-bool dubins_lsl(const Local& l, const Centres& k, Tuv& o) {
+bool dubins_lsl(const Local& l, Centres& k, Tuv& o) {
   o.u = k.d;
-  o.t = mod2pi(k.angle, l.tol);
-  o.v = mod2pi(l.phi - k.angle, l.tol);
+  o.t = mod2pi(k.angle(), l.tol);
+  o.v = mod2pi(l.phi - k.angle(), l.tol);
   return true;
 }
 
-bool dubins_rsr(const Local& l, const Centres& k, Tuv& o) {
+bool dubins_rsr(const Local& l, Centres& k, Tuv& o) {
   o.u = k.d;
-  o.t = mod2pi(-k.angle, l.tol);
-  o.v = mod2pi(k.angle - l.phi, l.tol);
+  o.t = mod2pi(-k.angle(), l.tol);
+  o.v = mod2pi(k.angle() - l.phi, l.tol);
   return true;
 }
 
@@ -175,9 +175,9 @@ bool dubins_rsl(const Local& l, double bound, Tuv& o) {
 // CCC: the middle circle (radius 1, centre 2 from both end circles' centres) sits on either
 // side of the line between them; each gives a path of the word, and the shorter is kept. The
 // isosceles triangle of the three centres gives the middle arc without another atan2.
-bool dubins_lrl(const Local& l, const Centres& k, Tuv& o) {
+bool dubins_lrl(const Local& l, Centres& k, Tuv& o) {
   if (k.d > 4 + l.tol) return false;
-  const double base = k.angle, alpha = std::acos(std::min(k.d / 4, 1.0));
+  const double base = k.angle(), alpha = std::acos(std::min(k.d / 4, 1.0));
   bool have = false;
   for (const double sg : {1.0, -1.0}) {
     Tuv c;
@@ -190,9 +190,9 @@ bool dubins_lrl(const Local& l, const Centres& k, Tuv& o) {
   return true;
 }
 
-bool dubins_rlr(const Local& l, const Centres& k, Tuv& o) {
+bool dubins_rlr(const Local& l, Centres& k, Tuv& o) {
   if (k.d > 4 + l.tol) return false;
-  const double base = k.angle, alpha = std::acos(std::min(k.d / 4, 1.0));
+  const double base = k.angle(), alpha = std::acos(std::min(k.d / 4, 1.0));
   bool have = false;
   for (const double sg : {1.0, -1.0}) {
     Tuv c;
@@ -210,14 +210,15 @@ constexpr Steer L = Steer::Left, R = Steer::Right, S = Steer::Straight;
 constexpr Steer kDubinsSteer[6][3] = {{L, S, L}, {R, S, R}, {L, S, R},
                                       {R, S, L}, {R, L, R}, {L, R, L}};
 
-bool solve_dubins_word(const Local& l, DubinsWord w, double bound, Tuv& o) {
+bool solve_dubins_word(const Local& l, DubinsWord w, double bound, Centres& left,
+                       Centres& right, Tuv& o) {
   switch (w) {
-    case DubinsWord::LSL: return dubins_lsl(l, left_centres(l), o);
-    case DubinsWord::RSR: return dubins_rsr(l, right_centres(l), o);
+    case DubinsWord::LSL: return dubins_lsl(l, left, o);
+    case DubinsWord::RSR: return dubins_rsr(l, right, o);
     case DubinsWord::LSR: return dubins_lsr(l, bound, o);
     case DubinsWord::RSL: return dubins_rsl(l, bound, o);
-    case DubinsWord::RLR: return dubins_rlr(l, right_centres(l), o);
-    case DubinsWord::LRL: return dubins_lrl(l, left_centres(l), o);
+    case DubinsWord::RLR: return dubins_rlr(l, right, o);
+    case DubinsWord::LRL: return dubins_lrl(l, left, o);
   }
   return false;
 }
@@ -589,7 +590,8 @@ Curve dubins_word(const Pose& a, const Pose& b, double radius, DubinsWord w) {
   Local l;
   if (!to_local(a, b.x, b.y, b.heading, radius, l)) return bad_input(a, radius);
   Tuv p;
-  if (!solve_dubins_word(l, w, std::numeric_limits<double>::infinity(), p)) {
+  Centres left = left_centres(l), right = right_centres(l);
+  if (!solve_dubins_word(l, w, std::numeric_limits<double>::infinity(), left, right, p)) {
     Curve c;
     c.start = a;
     c.radius = radius;
@@ -601,22 +603,40 @@ Curve dubins_word(const Pose& a, const Pose& b, double radius, DubinsWord w) {
 Curve dubins(const Pose& a, const Pose& b, double radius, DubinsWords words) {
   Local l;
   if (!to_local(a, b.x, b.y, b.heading, radius, l)) return bad_input(a, radius);
-  const Centres left = left_centres(l), right = right_centres(l);
-  Tuv best, p;
-  DubinsWord word = DubinsWord::LSL;
-  dubins_lsl(l, left, best);  // LSL and RSR always exist
-  auto consider = [&](DubinsWord w, bool found) {
-    if (found && p.total() < best.total()) {
-      best = p;
-      word = w;
-    }
+  Centres left = left_centres(l), right = right_centres(l);
+  // Lower bounds that cost a sqrt at most, so that the atan2 and acos of most words are never
+  // paid: a CSC word is at least its line, plus the net turn its arcs must make (same turns:
+  // t + v = phi mod 2 pi with both in [0, 2 pi); opposite turns: |t - v| = |phi| mod 2 pi); a
+  // CCC word at least the straight distance.
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const double turn = std::abs(l.phi);  // l.phi is in [-pi, pi)
+  auto inner = [&](double dx, double dy) {  // the inner tangent's length, or inf
+    const double d = hyp(dx, dy);
+    return d < 2 - l.tol ? kInf : d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
   };
-  consider(DubinsWord::RSR, dubins_rsr(l, right, p));
-  consider(DubinsWord::LSR, dubins_lsr(l, best.total(), p));
-  consider(DubinsWord::RSL, dubins_rsl(l, best.total(), p));
-  if (words == DubinsWords::All) {
-    consider(DubinsWord::RLR, dubins_rlr(l, right, p));
-    consider(DubinsWord::LRL, dubins_lrl(l, left, p));
+  const double straight = hyp(l.x, l.y);
+  const bool ccc = words == DubinsWords::All;
+  struct Cand {
+    double bound;
+    DubinsWord w;
+  };
+  Cand cand[6] = {{left.d + mod2pi(l.phi, l.tol), DubinsWord::LSL},
+                  {right.d + mod2pi(-l.phi, l.tol), DubinsWord::RSR},
+                  {inner(l.x + l.s, l.y - 1 - l.c) + turn, DubinsWord::LSR},
+                  {inner(l.x - l.s, l.y + 1 + l.c) + turn, DubinsWord::RSL},
+                  {ccc && right.d <= 4 + l.tol ? straight : kInf, DubinsWord::RLR},
+                  {ccc && left.d <= 4 + l.tol ? straight : kInf, DubinsWord::LRL}};
+  // The lower of LSL and RSR first (one of them is usually the answer or close to it).
+  if (cand[1].bound < cand[0].bound) std::swap(cand[0], cand[1]);
+  Tuv best, p;
+  best.t = kInf;
+  DubinsWord word = DubinsWord::LSL;
+  for (const Cand& c : cand) {
+    if (!(c.bound < best.total())) continue;  // the first one (LSL or RSR) always exists
+    if (solve_dubins_word(l, c.w, best.total(), left, right, p) && p.total() < best.total()) {
+      best = p;
+      word = c.w;
+    }
   }
   return dubins_curve(a, radius, word, best, l.tol);
 }
