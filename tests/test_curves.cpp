@@ -72,8 +72,10 @@ std::vector<double> roots(F f, double lo, double hi, int n, double tol) {
   };
   for (int i = 0; i < n; ++i) {
     const double fa = fs[size_t(i)], fb = fs[size_t(i) + 1];
-    if (fa == 0) out.push_back(xs[size_t(i)]);
-    else if ((fa < 0) != (fb < 0) && fb != 0) out.push_back(bisect(xs[size_t(i)], fa, xs[size_t(i) + 1]));
+    if (fa == 0)
+      out.push_back(xs[size_t(i)]);
+    else if ((fa < 0) != (fb < 0) && fb != 0)
+      out.push_back(bisect(xs[size_t(i)], fa, xs[size_t(i) + 1]));
   }
   if (fs[size_t(n)] == 0) out.push_back(xs[size_t(n)]);
   for (int i = 1; i < n; ++i) {
@@ -88,9 +90,17 @@ std::vector<double> roots(F f, double lo, double hi, int n, double tol) {
     double fc = sg * f(c), fd = sg * f(d);
     for (int k = 0; k < 120; ++k) {
       if (fc < fd) {
-        b = d; d = c; fd = fc; c = b - g * (b - a); fc = sg * f(c);
+        b = d;
+        d = c;
+        fd = fc;
+        c = b - g * (b - a);
+        fc = sg * f(c);
       } else {
-        a = c; c = d; fc = fd; d = a + g * (b - a); fd = sg * f(d);
+        a = c;
+        c = d;
+        fc = fd;
+        d = a + g * (b - a);
+        fd = sg * f(d);
       }
     }
     const double xm = 0.5 * (a + b), vm = f(xm);
@@ -151,12 +161,18 @@ double dense_ccc(const Pose& s, const Pose& g, double r, bool a) {
 
 double dense_word(const Pose& s, const Pose& g, double r, DubinsWord w) {
   switch (w) {
-    case DubinsWord::LSL: return dense_csc(s, g, r, false, false);
-    case DubinsWord::RSR: return dense_csc(s, g, r, true, true);
-    case DubinsWord::LSR: return dense_csc(s, g, r, false, true);
-    case DubinsWord::RSL: return dense_csc(s, g, r, true, false);
-    case DubinsWord::RLR: return dense_ccc(s, g, r, true);
-    case DubinsWord::LRL: return dense_ccc(s, g, r, false);
+    case DubinsWord::LSL:
+      return dense_csc(s, g, r, false, false);
+    case DubinsWord::RSR:
+      return dense_csc(s, g, r, true, true);
+    case DubinsWord::LSR:
+      return dense_csc(s, g, r, false, true);
+    case DubinsWord::RSL:
+      return dense_csc(s, g, r, true, false);
+    case DubinsWord::RLR:
+      return dense_ccc(s, g, r, true);
+    case DubinsWord::LRL:
+      return dense_ccc(s, g, r, false);
   }
   return NAN;
 }
@@ -185,7 +201,8 @@ double dense_to_point(const Pose& s, Vec2 q, double r, bool right) {
 
 // Drive a signed length on side -1 (left), 0 (straight), +1 (right); negative = reverse.
 Pose drive(const Pose& p, int side, double len, double r) {
-  if (side == 0) return {p.x + len * std::cos(p.heading), p.y + len * std::sin(p.heading), p.heading};
+  if (side == 0)
+    return {p.x + len * std::cos(p.heading), p.y + len * std::sin(p.heading), p.heading};
   const Vec2 c = turn_centre(p, side > 0, r);
   const double dh = side * len / r;
   const double a = std::atan2(p.y - c.y, p.x - c.x) + dh;
@@ -194,7 +211,8 @@ Pose drive(const Pose& p, int side, double len, double r) {
 
 // The shortest way round a circle between two points on it, either gear: |angle| <= pi.
 double arc_between(Vec2 c, Vec2 from, Vec2 to) {
-  return std::abs(std::remainder(std::atan2(to.y - c.y, to.x - c.x) - std::atan2(from.y - c.y, from.x - c.x), kTwoPi));
+  return std::abs(std::remainder(
+      std::atan2(to.y - c.y, to.x - c.x) - std::atan2(from.y - c.y, from.x - c.x), kTwoPi));
 }
 
 // `prefix(t)`: the pose after the word's first arc(s), with the fixed-length arcs it adds (in
@@ -215,7 +233,8 @@ double dense_rs_cs(const Pose& s, const Pose& g, double r, int last, Prefix pref
     const Pose p = prefix(t, fixed);
     const double u = (cl.x - p.x) * std::cos(p.heading) + (cl.y - p.y) * std::sin(p.heading);
     const Vec2 q{p.x + u * std::cos(p.heading), p.y + u * std::sin(p.heading)};
-    best = std::min(best, r * (std::abs(t) + fixed + arc_between(cl, q, g.position())) + std::abs(u));
+    best =
+        std::min(best, r * (std::abs(t) + fixed + arc_between(cl, q, g.position())) + std::abs(u));
   }
   return best;
 }
@@ -266,7 +285,8 @@ double dense_rs_ccscc(const Pose& s, const Pose& g, double r, int a, double g2, 
     double u;
     at(t, c4, u);
     const Vec2 q2{0.5 * (c4.x + c5.x), 0.5 * (c4.y + c5.y)};
-    best = std::min(best, r * (std::abs(t) + kPi + arc_between(c5, q2, g.position())) + std::abs(u));
+    best =
+        std::min(best, r * (std::abs(t) + kPi + arc_between(c5, q2, g.position())) + std::abs(u));
   }
   return best;
 }
@@ -286,7 +306,8 @@ double dense_rs_cccc(const Pose& s, const Pose& g, double r, int a) {
       const double dx = c4.x - c2.x, dy = c4.y - c2.y, d = std::hypot(dx, dy);
       if (d > 4 * r || d == 0) return double(NAN);
       const double h = std::sqrt(4 * r * r - d * d / 4);
-      const Vec2 c3{0.5 * (c2.x + c4.x) - side * h * dy / d, 0.5 * (c2.y + c4.y) + side * h * dx / d};
+      const Vec2 c3{0.5 * (c2.x + c4.x) - side * h * dy / d,
+                    0.5 * (c2.y + c4.y) + side * h * dx / d};
       const Vec2 t23{0.5 * (c2.x + c3.x), 0.5 * (c2.y + c3.y)};
       const Vec2 t34{0.5 * (c3.x + c4.x), 0.5 * (c3.y + c4.y)};
       const double m2 = arc_between(c2, p.position(), t23), m3 = arc_between(c3, t23, t34);
@@ -312,7 +333,8 @@ double dense_rs_forward(const Pose& s, const Pose& g, double r) {
   for (const int a : {-1, 1}) best = std::min(best, dense_rs_cccc(s, g, r, a));
   for (const int a : {-1, 1}) {
     for (const int b : {-1, 1}) {  // CSC
-      best = std::min(best, dense_rs_cs(s, g, r, b, [&](double t, double&) { return drive(s, a, t * r, r); }));
+      best = std::min(
+          best, dense_rs_cs(s, g, r, b, [&](double t, double&) { return drive(s, a, t * r, r); }));
       for (const double g2 : {-1.0, 1.0})  // C C(pi/2) S C
         best = std::min(best, dense_rs_cs(s, g, r, b, [&](double t, double& fixed) {
                           fixed = kPi / 2;
@@ -322,7 +344,8 @@ double dense_rs_forward(const Pose& s, const Pose& g, double r) {
     best = std::min(best, dense_rs_ccc(s, g, r, a));
     for (const int c : {-1, 1})
       for (const double g2 : {-1.0, 1.0})
-        for (const double g4 : {-1.0, 1.0}) best = std::min(best, dense_rs_ccscc(s, g, r, a, g2, c, g4));
+        for (const double g4 : {-1.0, 1.0})
+          best = std::min(best, dense_rs_ccscc(s, g, r, a, g2, c, g4));
   }
   return best;
 }
@@ -335,7 +358,9 @@ double dense_rs(const Pose& s, const Pose& g, double r) {
 
 // ---------------------------------------------------------------------------------------------
 
-double angle_diff(double a, double b) { return std::abs(std::remainder(a - b, kTwoPi)); }
+double angle_diff(double a, double b) {
+  return std::abs(std::remainder(a - b, kTwoPi));
+}
 
 // The curve ends on the goal: sampled by the curve itself and by walking its pieces.
 void expect_reaches(const Curve& c, const Pose& goal, const char* what) {
@@ -484,7 +509,8 @@ TEST(Curves, PoseToPointAgreesWithDenseSearch) {
       expect_rel(c.length, want, 1e-9, std::string(right ? "R " : "L ") + describe(p.a, p.b, p.r));
       ASSERT_TRUE(c.ok());
       const Pose e = c.end();
-      EXPECT_LE(std::hypot(e.x - q.x, e.y - q.y), 1e-9 * std::max(1.0, std::abs(q.x) + std::abs(q.y)));
+      EXPECT_LE(std::hypot(e.x - q.x, e.y - q.y),
+                1e-9 * std::max(1.0, std::abs(q.x) + std::abs(q.y)));
     }
     const Curve best = pose_to_point(p.a, q, p.r);
     EXPECT_TRUE(best.ok());
@@ -519,7 +545,8 @@ TEST(Curves, TrapGoalOnStartTurningCircle) {
     const Pose gn{g.x, g.y, std::fmod(g.heading, kTwoPi)};
     const std::string what = describe(s, gn, r);
     EXPECT_NEAR(dubins(s, gn, r).length, r * arc, 1e-9 * r * (1 + 1000 / r)) << what;
-    EXPECT_NEAR(dubins(s, gn, r, DubinsWords::Csc).length, r * arc, 1e-9 * r * (1 + 1000 / r)) << what;
+    EXPECT_NEAR(dubins(s, gn, r, DubinsWords::Csc).length, r * arc, 1e-9 * r * (1 + 1000 / r))
+        << what;
     EXPECT_LE(reeds_shepp(s, gn, r).length, r * arc + 1e-9 * (r + 1000)) << what;
   }
 }
@@ -636,8 +663,8 @@ TEST(Curves, TrapNeverNaN) {
     const Pose b{mode < 2 ? wild() : u01(rng), mode < 2 ? wild() : u01(rng),
                  mode == 3 ? u01(rng) : wild()};
     const double r = mode == 3 ? 1.0 : std::abs(wild());
-    for (const Curve& c : {dubins(a, b, r), dubins(a, b, r, DubinsWords::Csc),
-                           reeds_shepp(a, b, r), pose_to_point(a, b.position(), r)}) {
+    for (const Curve& c : {dubins(a, b, r), dubins(a, b, r, DubinsWords::Csc), reeds_shepp(a, b, r),
+                           pose_to_point(a, b.position(), r)}) {
       ASSERT_FALSE(std::isnan(c.length)) << describe(a, b, r);
       if (!c.ok()) continue;
       ++ok;
@@ -679,8 +706,8 @@ TEST(Curves, PoseToPointInsideTheTurningCircle) {
   // Behind: half a turn and more, either way the same by symmetry.
   EXPECT_NEAR(pose_to_point({0, 0, 0}, {-5, 0}, 1, TurnSide::Left).length,
               pose_to_point({0, 0, 0}, {-5, 0}, 1, TurnSide::Right).length, 1e-12);
-  expect_rel(pose_to_point({0, 0, 0}, {-5, 0}, 1).length, dense_to_point({0, 0, 0}, {-5, 0}, 1, true),
-             1e-9, "behind");
+  expect_rel(pose_to_point({0, 0, 0}, {-5, 0}, 1).length,
+             dense_to_point({0, 0, 0}, {-5, 0}, 1, true), 1e-9, "behind");
 }
 
 TEST(Curves, ConventionRightTurnIsClockwiseOnScreen) {

@@ -44,16 +44,25 @@ bool brute_disc_hits(Vec2 a, Vec2 b, double R, int x, int y) {
   double c = hi - g * (hi - lo), d = lo + g * (hi - lo), fc = f(c), fd = f(d);
   for (int k = 0; k < 200; ++k) {
     if (fc < fd) {
-      hi = d; d = c; fd = fc; c = hi - g * (hi - lo); fc = f(c);
+      hi = d;
+      d = c;
+      fd = fc;
+      c = hi - g * (hi - lo);
+      fc = f(c);
     } else {
-      lo = c; c = d; fc = fd; d = lo + g * (hi - lo); fd = f(d);
+      lo = c;
+      c = d;
+      fc = fd;
+      d = lo + g * (hi - lo);
+      fd = f(d);
     }
   }
   const double m = std::min({f(0), f(1), f(0.5 * (lo + hi))});
   return m < R;
 }
 
-bool brute_walkable(int w, int h, const std::vector<char>& blocked, Vec2 a, Vec2 b, const Footprint& f) {
+bool brute_walkable(int w, int h, const std::vector<char>& blocked, Vec2 a, Vec2 b,
+                    const Footprint& f) {
   const double ext = f.shape == Footprint::Shape::Square ? f.size / 2 : f.size;
   if (std::min(a.x, b.x) - ext < 0 || std::min(a.y, b.y) - ext < 0 ||
       std::max(a.x, b.x) + ext > w || std::max(a.y, b.y) + ext > h)
@@ -83,13 +92,13 @@ TEST(Walkable, AgreesWithBruteForceOnRandomMaps) {
     if (i % 5 == 0) b.y = a.y;
     if (i % 5 == 1) b.x = a.x;
     if (i % 7 == 0) b = a;
-    const Footprint f = i % 2 ? Footprint::disc(0.05 + 1.5 * u01(rng))
-                              : Footprint::square(0.1 + 3 * u01(rng));
+    const Footprint f =
+        i % 2 ? Footprint::disc(0.05 + 1.5 * u01(rng)) : Footprint::square(0.1 + 3 * u01(rng));
     const auto is_blocked = [&](int x, int y) { return blocked[size_t(y * w + x)] != 0; };
     const bool got = walkable(w, h, is_blocked, a, b, f);
     const bool want = brute_walkable(w, h, blocked, a, b, f);
-    ASSERT_EQ(got, want) << "i=" << i << " a=(" << a.x << "," << a.y << ") b=(" << b.x << ","
-                         << b.y << ") " << (i % 2 ? "disc " : "square ") << f.size;
+    ASSERT_EQ(got, want) << "i=" << i << " a=(" << a.x << "," << a.y << ") b=(" << b.x << "," << b.y
+                         << ") " << (i % 2 ? "disc " : "square ") << f.size;
     (got ? yes : no)++;
   }
   EXPECT_GT(yes, 1000);

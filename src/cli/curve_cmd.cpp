@@ -34,7 +34,8 @@ Pose parse_curve_pose(const std::string& text, const char* option, bool& heading
     char* stop = nullptr;
     const double d = std::strtod(item.c_str(), &stop);
     if (item.empty() || *stop != '\0' || !std::isfinite(d) || v.size() == 3)
-      throw InputError(std::string(option) + ": '" + text + "' is not X,Y,HEADING (finite numbers)");
+      throw InputError(std::string(option) + ": '" + text +
+                       "' is not X,Y,HEADING (finite numbers)");
     v.push_back(d);
     pos = end + 1;
   }
@@ -74,7 +75,9 @@ json pieces_json(const std::vector<PathPiece>& pieces) {
   return out;
 }
 
-json pose_json(const Pose& p) { return json::array({p.x, p.y, p.heading}); }
+json pose_json(const Pose& p) {
+  return json::array({p.x, p.y, p.heading});
+}
 
 int run_curve(const CurveOptions& o) {
   bool from_heading = false, to_heading = false;
@@ -113,8 +116,10 @@ int run_curve(const CurveOptions& o) {
     const std::string circle =
         o.turn == "best" ? "both turning circles" : "the " + o.turn + " turning circle";
     char buf[256];
-    std::snprintf(buf, sizeof buf, "(%g, %g) lies strictly inside %s (radius %g): an arc then a line cannot reach it",
-                  to.x, to.y, circle.c_str(), r);
+    std::snprintf(
+        buf, sizeof buf,
+        "(%g, %g) lies strictly inside %s (radius %g): an arc then a line cannot reach it", to.x,
+        to.y, circle.c_str(), r);
     message = buf;
   }
 
@@ -150,7 +155,8 @@ int run_curve(const CurveOptions& o) {
     }
     std::printf("%s\n", j.dump(2).c_str());
   } else if (c.ok()) {
-    std::printf("mode    %s\nword    %s\nlength  %.12g\n", mode.c_str(), c.word().c_str(), c.length);
+    std::printf("mode    %s\nword    %s\nlength  %.12g\n", mode.c_str(), c.word().c_str(),
+                c.length);
     for (const PathPiece& p : pieces) {
       if (p.kind == PathPiece::Kind::Line)
         std::printf("  line  (%.9g, %.9g) -> (%.9g, %.9g)%s\n", p.line.a.x, p.line.a.y, p.line.b.x,

@@ -40,7 +40,9 @@ inline double wrap_pi(double a) {
   return a == -kPi ? kPi : a;
 }
 
-inline double hyp(double x, double y) { return std::sqrt(x * x + y * y); }
+inline double hyp(double x, double y) {
+  return std::sqrt(x * x + y * y);
+}
 
 // The goal in the start's frame, normalised and mirrored (see the file comment).
 struct Local {
@@ -68,7 +70,8 @@ bool to_local(const Pose& a, double bx, double by, double bh, double r, Local& l
   l.y = -(-dx * sh + dy * ch);
   l.phi = -wrap_pi(normalize_angle(bh) - h0);
   ::sincos(l.phi, &l.s, &l.c);
-  const double m = std::max(std::max(std::abs(a.x), std::abs(a.y)), std::max(std::abs(bx), std::abs(by)));
+  const double m =
+      std::max(std::max(std::abs(a.x), std::abs(a.y)), std::max(std::abs(bx), std::abs(by)));
   l.tol = std::min(1e-14 * (1 + m / r), 1e-6);
   return true;
 }
@@ -113,7 +116,9 @@ struct Tuv {
 
 // Centres closer than this are the same circle: the line between them has no direction, and
 // the arc angles are chosen so that no spurious loop appears.
-inline double same_centre_eps(const Local& l) { return 10 * l.tol; }
+inline double same_centre_eps(const Local& l) {
+  return 10 * l.tol;
+}
 
 // The vectors between end circles that the words share: LSL and LRL join the start's left
 // circle (0, 1) to the goal's left circle, RSR and RLR the two right circles. Their length is
@@ -122,14 +127,19 @@ struct Centres {
   double x = 0, y = 0, d = 0, eps = 0;
   double ang = 0;
   bool have = false;
-  Centres(const Local& l, double dx, double dy) : x(dx), y(dy), d(hyp(dx, dy)), eps(same_centre_eps(l)) {}
+  Centres(const Local& l, double dx, double dy)
+      : x(dx), y(dy), d(hyp(dx, dy)), eps(same_centre_eps(l)) {}
   double angle() {
     if (!have) ang = d > eps ? std::atan2(y, x) : 0.0, have = true;
     return ang;
   }
 };
-inline Centres left_centres(const Local& l) { return {l, l.x - l.s, l.y - 1 + l.c}; }
-inline Centres right_centres(const Local& l) { return {l, l.x + l.s, l.y + 1 - l.c}; }
+inline Centres left_centres(const Local& l) {
+  return {l, l.x - l.s, l.y - 1 + l.c};
+}
+inline Centres right_centres(const Local& l) {
+  return {l, l.x + l.s, l.y + 1 - l.c};
+}
 
 // Each word: false when it does not exist or cannot be shorter than `bound` (checked before
 // the costly part).
@@ -210,15 +220,21 @@ constexpr Steer L = Steer::Left, R = Steer::Right, S = Steer::Straight;
 constexpr Steer kDubinsSteer[6][3] = {{L, S, L}, {R, S, R}, {L, S, R},
                                       {R, S, L}, {R, L, R}, {L, R, L}};
 
-bool solve_dubins_word(const Local& l, DubinsWord w, double bound, Centres& left,
-                       Centres& right, Tuv& o) {
+bool solve_dubins_word(const Local& l, DubinsWord w, double bound, Centres& left, Centres& right,
+                       Tuv& o) {
   switch (w) {
-    case DubinsWord::LSL: return dubins_lsl(l, left, o);
-    case DubinsWord::RSR: return dubins_rsr(l, right, o);
-    case DubinsWord::LSR: return dubins_lsr(l, bound, o);
-    case DubinsWord::RSL: return dubins_rsl(l, bound, o);
-    case DubinsWord::RLR: return dubins_rlr(l, right, o);
-    case DubinsWord::LRL: return dubins_lrl(l, left, o);
+    case DubinsWord::LSL:
+      return dubins_lsl(l, left, o);
+    case DubinsWord::RSR:
+      return dubins_rsr(l, right, o);
+    case DubinsWord::LSR:
+      return dubins_lsr(l, bound, o);
+    case DubinsWord::RSL:
+      return dubins_rsl(l, bound, o);
+    case DubinsWord::RLR:
+      return dubins_rlr(l, right, o);
+    case DubinsWord::LRL:
+      return dubins_lrl(l, left, o);
   }
   return false;
 }
@@ -256,10 +272,14 @@ struct RsShared {
   bool have_rot[kRots][2] = {};
 
   RsShared(double x, double y, double s, double c) {
-    vec_a[0][0] = x - s; vec_a[0][1] = y - 1 + c;
-    vec_a[1][0] = x + s; vec_a[1][1] = y + 1 - c;
-    vec_b[0][0] = x + s; vec_b[0][1] = y - 1 - c;
-    vec_b[1][0] = x - s; vec_b[1][1] = y + 1 + c;
+    vec_a[0][0] = x - s;
+    vec_a[0][1] = y - 1 + c;
+    vec_a[1][0] = x + s;
+    vec_a[1][1] = y + 1 - c;
+    vec_b[0][0] = x + s;
+    vec_b[0][1] = y - 1 - c;
+    vec_b[1][0] = x - s;
+    vec_b[1][1] = y + 1 + c;
     for (int i = 0; i < 2; ++i) {
       len_a[i] = hyp(vec_a[i][0], vec_a[i][1]);
       len_b[i] = hyp(vec_b[i][0], vec_b[i][1]);
@@ -291,10 +311,14 @@ struct RsProblem {
   double bd() const { return sh->len_b[cls()]; }
   static double variant_angle(int k, double base) {
     switch (k) {
-      case 0: return base;
-      case 1: return wrap_pi(kPi - base);
-      case 2: return wrap_pi(-base);
-      default: return wrap_pi(base + kPi);
+      case 0:
+        return base;
+      case 1:
+        return wrap_pi(kPi - base);
+      case 2:
+        return wrap_pi(-base);
+      default:
+        return wrap_pi(base + kPi);
     }
   }
   double angle_a() const { return variant_angle(k, sh->base_a(cls())); }
@@ -449,8 +473,8 @@ void rs_lrslr(const RsProblem& p, RsBest& b) {
   if (d < 2) return;
   const double u = 4 - std::sqrt((d - 2) * (d + 2));
   if (u > b.tol || kPi + std::abs(u) + std::abs(p.phi) >= b.total) return;  // t - w = phi
-  const double t = wrap_pi(
-      p.angle_b() + p.sh->rotation(RsShared::kLrslr, p.cls(), [u] { return std::atan2(4 - u, -2.0); }));
+  const double t = wrap_pi(p.angle_b() + p.sh->rotation(RsShared::kLrslr, p.cls(),
+                                                        [u] { return std::atan2(4 - u, -2.0); }));
   const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[5] = {L, R, S, L, R};
@@ -462,10 +486,14 @@ void rs_lrslr(const RsProblem& p, RsBest& b) {
 
 const char* curve_status_text(CurveStatus s) {
   switch (s) {
-    case CurveStatus::Ok: return "ok";
-    case CurveStatus::NoSuchPath: return "no path of this word";
-    case CurveStatus::InsideTurningCircle: return "the point lies inside the turning circle";
-    case CurveStatus::BadInput: return "bad input (non-finite value, radius <= 0, or distance / radius beyond 1e150)";
+    case CurveStatus::Ok:
+      return "ok";
+    case CurveStatus::NoSuchPath:
+      return "no path of this word";
+    case CurveStatus::InsideTurningCircle:
+      return "the point lies inside the turning circle";
+    case CurveStatus::BadInput:
+      return "bad input (non-finite value, radius <= 0, or distance / radius beyond 1e150)";
   }
   return "?";
 }
@@ -609,7 +637,7 @@ Curve dubins(const Pose& a, const Pose& b, double radius, DubinsWords words) {
   // t + v = phi mod 2 pi with both in [0, 2 pi); opposite turns: |t - v| = |phi| mod 2 pi); a
   // CCC word at least the straight distance.
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  const double turn = std::abs(l.phi);  // l.phi is in [-pi, pi)
+  const double turn = std::abs(l.phi);      // l.phi is in [-pi, pi)
   auto inner = [&](double dx, double dy) {  // the inner tangent's length, or inf
     const double d = hyp(dx, dy);
     return d < 2 - l.tol ? kInf : d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
@@ -651,10 +679,14 @@ Curve reeds_shepp(const Pose& a, const Pose& b, double radius) {
   // x sin phi - y cos phi, phi): the reversed drive seen from the goal, time-flipped).
   const double xb = x * c + y * s, yb = x * s - y * c;
   RsShared fs(x, y, s, c), bs(xb, yb, s, c);
-  const RsProblem fw[4] = {{&fs, 0, phi, false, false, false}, {&fs, 1, -phi, true, false, false},
-                           {&fs, 2, -phi, false, true, false}, {&fs, 3, phi, true, true, false}};
-  const RsProblem bw[4] = {{&bs, 0, phi, false, false, true}, {&bs, 1, -phi, true, false, true},
-                           {&bs, 2, -phi, false, true, true}, {&bs, 3, phi, true, true, true}};
+  const RsProblem fw[4] = {{&fs, 0, phi, false, false, false},
+                           {&fs, 1, -phi, true, false, false},
+                           {&fs, 2, -phi, false, true, false},
+                           {&fs, 3, phi, true, true, false}};
+  const RsProblem bw[4] = {{&bs, 0, phi, false, false, true},
+                           {&bs, 1, -phi, true, false, true},
+                           {&bs, 2, -phi, false, true, true},
+                           {&bs, 3, phi, true, true, true}};
   // Cheap, often short families first, so the lower bounds of the others prune more.
   for (const RsProblem& p : fw) rs_lsl(p, best);  // CSC
   for (const RsProblem& p : fw) rs_lsr(p, best);

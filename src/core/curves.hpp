@@ -78,9 +78,9 @@ Curve pose_to_point(const Pose& start, Vec2 target, double radius, TurnSide side
 // ---- Dubins (forward only) ----
 
 enum class DubinsWord : std::uint8_t { LSL, RSR, LSR, RSL, RLR, LRL };
-inline constexpr std::array<DubinsWord, 6> kDubinsWords = {
-    DubinsWord::LSL, DubinsWord::RSR, DubinsWord::LSR,
-    DubinsWord::RSL, DubinsWord::RLR, DubinsWord::LRL};
+inline constexpr std::array<DubinsWord, 6> kDubinsWords = {DubinsWord::LSL, DubinsWord::RSR,
+                                                           DubinsWord::LSR, DubinsWord::RSL,
+                                                           DubinsWord::RLR, DubinsWord::LRL};
 const char* dubins_word_name(DubinsWord w);
 enum class DubinsWords : std::uint8_t { All, Csc };  // Csc: Pinter's four words only
 

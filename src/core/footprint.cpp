@@ -88,7 +88,8 @@ bool walkable(int width, int height, const std::function<bool(int, int)>& blocke
                             : (capsule_band(a, b, ext, y, y + 1.0, r), r.lo <= r.hi);
     if (!any) continue;
     // Cells whose open span (x, x + 1) meets the open interval (lo, hi).
-    const int c0 = std::max(0, int(std::floor(r.lo))), c1 = std::min(width - 1, int(std::ceil(r.hi)) - 1);
+    const int c0 = std::max(0, int(std::floor(r.lo))),
+              c1 = std::min(width - 1, int(std::ceil(r.hi)) - 1);
     for (int x = c0; x <= c1; ++x)
       if (blocked(x, y)) return false;
   }
@@ -96,8 +97,9 @@ bool walkable(int width, int height, const std::function<bool(int, int)>& blocke
 }
 
 bool walkable(const GridMap& map, CapabilityMask capability, Vec2 a, Vec2 b, const Footprint& f) {
-  return walkable(map.width(), map.height(),
-                  [&](int x, int y) { return !map.passable(x, y, capability); }, a, b, f);
+  return walkable(
+      map.width(), map.height(), [&](int x, int y) { return !map.passable(x, y, capability); }, a,
+      b, f);
 }
 
 }  // namespace pl

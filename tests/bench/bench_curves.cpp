@@ -28,8 +28,8 @@ const std::vector<Pair>& pairs() {
       const double r = 0.5 + 2 * u01(rng), span = i % 2 ? 3 * r : 30.0;
       out[i].r = r;
       out[i].a = {u01(rng) * 100, u01(rng) * 100, u01(rng) * kTwoPi};
-      out[i].b = {out[i].a.x + (u01(rng) - 0.5) * 2 * span, out[i].a.y + (u01(rng) - 0.5) * 2 * span,
-                  u01(rng) * kTwoPi};
+      out[i].b = {out[i].a.x + (u01(rng) - 0.5) * 2 * span,
+                  out[i].a.y + (u01(rng) - 0.5) * 2 * span, u01(rng) * kTwoPi};
     }
     return out;
   }();
@@ -48,7 +48,8 @@ void run(benchmark::State& state, F f) {
 }
 
 void BM_CurveYardstickAtan2Sqrt(benchmark::State& state) {
-  run(state, [](const Pair& p) { return std::atan2(p.b.y - p.a.y, p.b.x - p.a.x) + std::sqrt(p.r); });
+  run(state,
+      [](const Pair& p) { return std::atan2(p.b.y - p.a.y, p.b.x - p.a.x) + std::sqrt(p.r); });
 }
 void BM_PoseToPoint(benchmark::State& state) {
   run(state, [](const Pair& p) { return pose_to_point(p.a, p.b.position(), p.r).length; });
