@@ -47,5 +47,7 @@ struct Command {
 void add_haa_commands(CLI::App& app, std::vector<Command>& out);
 // Circle planner commands: circles-bench.
 void add_circles_commands(CLI::App& app, std::vector<Command>& out);
+// Turning-radius curves: curve.
+void add_curve_commands(CLI::App& app, std::vector<Command>& out);
 
 }  // namespace pl::cli

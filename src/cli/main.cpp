@@ -422,6 +422,7 @@ int main(int argc, char** argv) {
   std::vector<Command> family_commands;
   add_haa_commands(app, family_commands);
   add_circles_commands(app, family_commands);
+  add_curve_commands(app, family_commands);
 
   try {
     app.parse(argc, argv);

@@ -77,11 +77,14 @@ struct Arc {
   }
 };
 
-// One piece of a path: a straight segment or an arc.
+// One piece of a path: a straight segment or an arc, driven from its start (line.a, or the
+// arc's start angle) to its end. `reverse`: driven backwards, the vehicle facing away from the
+// direction of travel (a Reeds-Shepp gear change); see core/curves.hpp.
 struct PathPiece {
   enum class Kind { Line, Arc } kind = Kind::Line;
   Segment line;
   Arc arc;
+  bool reverse = false;
   double length() const { return kind == Kind::Line ? line.length() : arc.length(); }
 };
 
