@@ -149,11 +149,11 @@ int cmd_scen_corners(const ScenCornersOptions& o) {
     std::cout << out.dump(1) << "\n";
   } else {
     std::printf("%s with %s (corners): %zu problems, %zu solved, %zu errors (%zu shorter than the "
-                "optimum, %zu breaking line of sight), %zu %s the optimum (within %s); "
+                "optimum, %zu breaking line of sight), %zu %s the optimum (tolerance: %s); "
                 "%.3f%% over the optimum on average, %.3f%% at most; %.4f ms and %.1f expansions "
                 "per query (map preparation %.1f ms apart)%s\n",
                 o.scen.c_str(), o.planner.c_str(), n, solved, errors, shorter, broken, mismatches,
-                exact ? "mismatching" : "above", scen.tolerance_rule().c_str(),
+                exact ? "mismatching" : "longer than", scen.tolerance_rule().c_str(),
                 summary["mean_percent_over"].get<double>(), 100.0 * over_max,
                 summary["time_ms_mean"].get<double>(), summary["expanded_mean"].get<double>(),
                 prepare_sum,

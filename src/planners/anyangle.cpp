@@ -17,7 +17,8 @@ constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
 constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 
 double dist(double ax, double ay, double bx, double by) {
-  return std::hypot(bx - ax, by - ay);
+  const double dx = bx - ax, dy = by - ay;
+  return std::sqrt(dx * dx + dy * dy);
 }
 
 }  // namespace
