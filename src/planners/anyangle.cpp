@@ -180,6 +180,10 @@ struct AnyAngleSearch::Problem {
         if (pp != kNoNode) {
           const double via = gpp + dist(px, py, nx, ny);
           if constexpr (M == Mode::Theta) {
+            // n hangs from pp, so g(n) = g(pp) + |pp n| and the plain edge costs at least `via`
+            // (triangle inequality): when nb already has g <= via, neither can improve it and
+            // the test is not worth making.
+            if (pool->seen(nb) && pool->g_value(nb) <= via) continue;
             ++los_tests;
             const bool ok = grid->visible(px, py, nx, ny);
             if constexpr (L::kActive)
