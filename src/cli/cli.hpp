@@ -37,6 +37,16 @@ struct BenchOptions {
 };
 int run_bench(const BenchOptions& opt);
 
+// `scen FILE --coordinates corners` (scen_corners.cpp): any-angle scenarios, start and goal at
+// cell corners, Euclidean optima; paths checked for line of sight, ratio to the optimum.
+struct ScenCornersOptions {
+  std::string scen, map, planner, capability;
+  std::map<std::string, std::string> sets;
+  long limit = 0, every = 1;
+  bool json = false;
+};
+int cmd_scen_corners(const ScenCornersOptions& o);
+
 // A subcommand added by a planner family's command file: main() parses, then runs the one the
 // user named. Each family keeps its options in its own file (haa_cmd.cpp, circles_cmd.cpp).
 struct Command {

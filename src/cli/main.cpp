@@ -387,6 +387,11 @@ int main(int argc, char** argv) {
           },
           "K>=1"));
   scen->add_flag("--json", scen_json, "Machine-readable output");
+  std::string scen_coordinates = "cells";
+  scen->add_option("--coordinates", scen_coordinates,
+                   "cells: MovingAI (start and goal are cells); corners: any-angle scenarios "
+                   "(start and goal are cell corners, Euclidean optima)")
+      ->check(CLI::IsMember({"cells", "corners"}));
   add_query_options(scen, scen_opt);
 
   // clearance
@@ -442,6 +447,9 @@ int main(int argc, char** argv) {
     }
     if (*scen) {
       scen_opt.size_given = scen->count("--size") > 0;
+      if (scen_coordinates == "corners")
+        return cmd_scen_corners({scen_file, scen_map, scen_opt.planner, scen_opt.capability,
+                                 parse_sets(scen_opt.sets), scen_limit, scen_every, scen_json});
       return cmd_scen(scen_file, scen_map, scen_opt, scen_limit, scen_every, scen_json);
     }
     for (const Command& c : family_commands)

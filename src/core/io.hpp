@@ -49,17 +49,21 @@ struct Scenario {
   std::string tolerance_rule() const;
 };
 
-Scenario parse_scen(std::string_view text, const std::string& name);
+// `corners`: start and goal are cell corners (any-angle scenarios), so x may equal the width and
+// y the height.
+Scenario parse_scen(std::string_view text, const std::string& name, bool corners = false);
 std::string format_scen(const Scenario& scen);
-Scenario load_scen(const std::string& path);
+Scenario load_scen(const std::string& path, bool corners = false);
 void save_scen(const Scenario& scen, const std::string& path);
 // Finds the map of a scenario: the basename of column 2 next to the scen file.
 std::string resolve_scen_map(const std::string& scen_path, const ScenProblem& p);
 // The map of a loaded scenario (its first problem's), checked to exist: throws InputError naming
 // the scen file and the line when it does not.
 std::string find_scen_map(const Scenario& scen, const std::string& scen_path);
-// Checks every problem lies inside `map` and matches its size; throws InputError.
-void check_scen_against_map(const Scenario& scen, const GridMap& map, const std::string& name);
+// Checks every problem lies inside `map` and matches its size; throws InputError. With
+// `corners`, start and goal are cell corners (any-angle scenarios): x in [0, w], y in [0, h].
+void check_scen_against_map(const Scenario& scen, const GridMap& map, const std::string& name,
+                            bool corners = false);
 
 // ---- JSON scene file (pathlab_scene version 1)
 inline constexpr int kSceneVersion = 1;

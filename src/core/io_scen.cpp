@@ -79,7 +79,8 @@ std::string Scenario::tolerance_rule() const {
          " decimals), at least 1e-5 relative";
 }
 
-Scenario parse_scen(std::string_view text, const std::string& name) {
+Scenario parse_scen(std::string_view text, const std::string& name, bool corners) {
+  const int last = corners ? 0 : 1;  // the largest coordinate is width - last
   detail::LineReader in(text);
   std::string_view line;
   Scenario scen;
@@ -148,10 +149,10 @@ Scenario parse_scen(std::string_view text, const std::string& name) {
         throw InputError(name, ln, "column 2 (map): control character " + detail::quote_char(c) + " in the map path");
     p.map_width = get_int(2, "map width", 1, kMaxMapSide);
     p.map_height = get_int(3, "map height", 1, kMaxMapSide);
-    p.start_x = get_int(4, "start x", 0, p.map_width - 1);
-    p.start_y = get_int(5, "start y", 0, p.map_height - 1);
-    p.goal_x = get_int(6, "goal x", 0, p.map_width - 1);
-    p.goal_y = get_int(7, "goal y", 0, p.map_height - 1);
+    p.start_x = get_int(4, "start x", 0, p.map_width - last);
+    p.start_y = get_int(5, "start y", 0, p.map_height - last);
+    p.goal_x = get_int(6, "goal x", 0, p.map_width - last);
+    p.goal_y = get_int(7, "goal y", 0, p.map_height - last);
     std::string_view o = detail::trim(f[8]);
     auto opt = detail::parse_double(o);
     if (!opt || *opt < 0) {
@@ -197,7 +198,9 @@ std::string format_scen(const Scenario& scen) {
   return out;
 }
 
-Scenario load_scen(const std::string& path) { return parse_scen(read_file(path), path); }
+Scenario load_scen(const std::string& path, bool corners) {
+  return parse_scen(read_file(path), path, corners);
+}
 
 void save_scen(const Scenario& scen, const std::string& path) {
   write_file_atomic(path, format_scen(scen));
@@ -233,7 +236,11 @@ std::string find_scen_map(const Scenario& scen, const std::string& scen_path) {
   return path;
 }
 
-void check_scen_against_map(const Scenario& scen, const GridMap& map, const std::string& name) {
+void check_scen_against_map(const Scenario& scen, const GridMap& map, const std::string& name,
+                            bool corners) {
+  const auto inside = [&](int x, int y) {
+    return corners ? x >= 0 && y >= 0 && x <= map.width() && y <= map.height() : map.in_bounds(x, y);
+  };
   for (size_t i = 0; i < scen.problems.size(); ++i) {
     const ScenProblem& p = scen.problems[i];
     // Lines are known when the scenario was parsed; otherwise the problem's number is given.
@@ -245,14 +252,14 @@ void check_scen_against_map(const Scenario& scen, const GridMap& map, const std:
                            std::to_string(p.map_height) + " does not match the map's " +
                            std::to_string(map.width()) + "x" + std::to_string(map.height()));
     }
-    if (!map.in_bounds(p.start_x, p.start_y))
+    if (!inside(p.start_x, p.start_y))
       throw InputError(name, ln,
                        who + "start (" + std::to_string(p.start_x) + "," + std::to_string(p.start_y) +
-                           ") is outside the map");
-    if (!map.in_bounds(p.goal_x, p.goal_y))
+                           ") is outside the map" + (corners ? "'s corners" : ""));
+    if (!inside(p.goal_x, p.goal_y))
       throw InputError(name, ln,
                        who + "goal (" + std::to_string(p.goal_x) + "," + std::to_string(p.goal_y) +
-                           ") is outside the map");
+                           ") is outside the map" + (corners ? "'s corners" : ""));
   }
 }
 

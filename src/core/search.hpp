@@ -398,6 +398,20 @@ class Reach {
     }
     return true;
   }
+  // As reach(), but nb hangs from `parent` (reported to observers as `parent_id`) instead of the
+  // node being expanded: any-angle searches (Theta*) whose successors may take an earlier
+  // node on the path as their parent. ng must be the cost through that parent.
+  template <class... Hint>
+  bool reach_via(std::uint32_t parent, std::uint32_t parent_id, std::uint32_t nb, const Cost& ng,
+                 const Hint&... hint) {
+    const std::uint64_t cur = cur_, cur_id = cur_id_;
+    cur_ = parent;
+    cur_id_ = parent_id;
+    const bool improved = reach(nb, ng, hint...);
+    cur_ = cur;
+    cur_id_ = cur_id;
+    return improved;
+  }
   // The listener, for problems that report geometry while they expand: listener().test() and
   // .mark() travel in the step's batch; for anything else call flush() first and then
   // listener().observer().

@@ -1,0 +1,421 @@
+#include "planners/anyangle.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/grid_query.hpp"
+#include "planners/grid_world.hpp"
+
+namespace pl {
+
+namespace {
+
+// Neighbour order as the grid planners: E, S, W, N, then SE, SW, NW, NE.
+constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
+constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+
+double dist(double ax, double ay, double bx, double by) {
+  const double dx = bx - ax, dy = by - ay;
+  return std::sqrt(dx * dx + dy * dy);
+}
+
+}  // namespace
+
+// A query point: a corner, or a point inside (or on the edge of) cell (x, y).
+struct AnyAngleSearch::Endpoint {
+  bool corner = true;
+  int x = 0, y = 0;  // the corner, or the cell when !corner
+  double px = 0, py = 0;
+};
+
+template <AnyAngleSearch::Mode M>
+struct AnyAngleSearch::Problem {
+  using Cost = double;
+  using Order = TieLargerG;
+  // Octile h on 8-connected corners is consistent: the next-pop slot is exact. Theta*'s f is not
+  // monotone along its shortcuts, so the any-angle modes use the heap only.
+  static constexpr bool kFastSlot = M == Mode::CornerAStar;
+  static constexpr bool kGrowing = false;
+  static constexpr bool kAnyAngle = M != Mode::CornerAStar;
+
+  const CornerGrid* grid = nullptr;
+  NodePool<double>* pool = nullptr;
+  int w1 = 0;                   // corners per row
+  std::uint32_t ncorners = 0;   // ids >= ncorners: the query points (start, then goal)
+  std::uint32_t start_node = 0, goal_node = 0;
+  Endpoint s, g;
+  double h0 = 1;
+  std::uint64_t los_tests = 0;
+  // Lazy Theta*: the parent check done when the node was last closed, reported when it expands
+  // (or after the search, for the goal).
+  struct Check {
+    bool pending = false, ok = false;
+    std::uint32_t node = 0, old_parent = 0, new_parent = 0;
+    double g = 0;
+  } check;
+
+  void point(std::uint32_t n, double& x, double& y) const {
+    if (n < ncorners) {
+      x = double(n % std::uint32_t(w1));
+      y = double(n / std::uint32_t(w1));
+    } else if (n == ncorners) {
+      x = s.px;
+      y = s.py;
+    } else {
+      x = g.px;
+      y = g.py;
+    }
+  }
+  double heuristic(double x, double y) const {
+    const double dx = std::abs(x - g.px), dy = std::abs(y - g.py);
+    if constexpr (kAnyAngle) return std::sqrt(dx * dx + dy * dy);
+    else return octile_distance(dx, dy);
+  }
+  bool closed(std::uint32_t n) const {
+    return pool->seen(n) && pool->positions()[n] == NodePool<double>::kClosed;
+  }
+
+  std::uint32_t start() const { return start_node; }
+  std::size_t node_bound() const { return std::size_t(ncorners) + 2; }
+  void evaluate(std::uint32_t, const double& gv, double& f, double& h, int x, int y) const {
+    h = heuristic(double(x), double(y));
+    f = gv + h;
+  }
+  void evaluate(std::uint32_t n, const double& gv, double& f, double& h) const {
+    double x, y;
+    point(n, x, y);
+    h = heuristic(x, y);
+    f = gv + h;
+  }
+  float progress(const OpenEntry& top) const {
+    return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
+  }
+  bool stop(std::uint32_t n) {
+    if constexpr (M == Mode::LazyTheta) set_vertex(n);
+    return n == goal_node;
+  }
+
+  // Lazy Theta*'s SetVertex: n was given its parent's parent without a line-of-sight test; now
+  // that n is closed, test it, and when it fails hang n from its best closed neighbour.
+  void set_vertex(std::uint32_t n) {
+    if (n >= ncorners) return;  // query points hang from their cell's corners by exact legs
+    const std::uint32_t pp = pool->parent(n);
+    if (pp == kNoNode || pp >= ncorners) return;
+    const int x = int(n % std::uint32_t(w1)), y = int(n / std::uint32_t(w1));
+    const int px = int(pp % std::uint32_t(w1)), py = int(pp / std::uint32_t(w1));
+    ++los_tests;
+    check = {true, grid->visible(px, py, x, y), n, pp, pp, pool->g_value(n)};
+    if (check.ok) return;
+    double best = std::numeric_limits<double>::infinity();
+    std::uint32_t bp = kNoNode;
+    for (int d = 0; d < 8; ++d) {
+      const int nx = x + kDx[d], ny = y + kDy[d];
+      if (!grid->in_corners(nx, ny) || !grid->step_ok(x, y, kDx[d], kDy[d])) continue;
+      const std::uint32_t c = std::uint32_t(ny * w1 + nx);
+      if (!closed(c) || (c != start_node && grid->pinch(nx, ny))) continue;
+      const double cand = pool->g_value(c) + (d < 4 ? 1.0 : kSqrt2);
+      if (cand < best) best = cand, bp = c;
+    }
+    if (!s.corner && closed(ncorners) && x - s.x >= 0 && x - s.x <= 1 && y - s.y >= 0 &&
+        y - s.y <= 1) {
+      const double cand = pool->g_value(ncorners) + dist(s.px, s.py, x, y);
+      if (cand < best) best = cand, bp = ncorners;
+    }
+    if (bp == kNoNode) return;  // cannot happen: the node that generated n is such a neighbour
+    typename NodePool<double>::Node& node = pool->nodes()[n];
+    node.g = best;
+    node.parent = bp;
+    check.new_parent = bp;
+    check.g = best;
+  }
+  template <class L>
+  void report_check(L& l) {
+    if (!check.pending) return;
+    check.pending = false;
+    double ax, ay, bx, by;
+    point(check.old_parent, ax, ay);
+    point(check.node, bx, by);
+    l.test(Shape::segment({ax, ay}, {bx, by}), check.ok);
+    if (!check.ok) l.relax(check.node, check.new_parent, check.g);
+  }
+
+  template <class Out>
+  void expand(std::uint32_t n, const double& gn, Out& out) {
+    using L = std::decay_t<decltype(out.listener())>;
+    if constexpr (M == Mode::LazyTheta && L::kActive) report_check(out.listener());
+    if (n == goal_node) return;
+    if (n >= ncorners) {  // the start point: legs to the corners of its cell
+      for (int k = 0; k < 4; ++k) {
+        const int cx = s.x + (k & 1), cy = s.y + (k >> 1);
+        out.reach(std::uint32_t(cy * w1 + cx), gn + dist(s.px, s.py, cx, cy), cx, cy);
+      }
+      if (!g.corner && g.x == s.x && g.y == s.y)  // both in one open cell: the straight leg
+        out.reach(goal_node, gn + dist(s.px, s.py, g.px, g.py));
+      return;
+    }
+    const int x = int(n % std::uint32_t(w1)), y = int(n / std::uint32_t(w1));
+    if (n != start_node && grid->pinch(x, y)) return;  // a path may not pass through it
+    std::uint32_t pp = kNoNode;
+    int px = 0, py = 0;
+    double gpp = 0;
+    if constexpr (kAnyAngle) {
+      pp = pool->parent(n);
+      if (pp != kNoNode && pp < ncorners) {
+        px = int(pp % std::uint32_t(w1));
+        py = int(pp / std::uint32_t(w1));
+        gpp = pool->g_value(pp);
+      } else {
+        pp = kNoNode;  // the start, or hanging from the start point: plain edges
+      }
+    }
+    for (int d = 0; d < 8; ++d) {
+      const int nx = x + kDx[d], ny = y + kDy[d];
+      if (!grid->in_corners(nx, ny) || !grid->step_ok(x, y, kDx[d], kDy[d])) continue;
+      const std::uint32_t nb = std::uint32_t(ny * w1 + nx);
+      const double step = d < 4 ? 1.0 : kSqrt2;
+      if constexpr (kAnyAngle) {
+        if (closed(nb)) continue;
+        if (pp != kNoNode) {
+          const double via = gpp + dist(px, py, nx, ny);
+          if constexpr (M == Mode::Theta) {
+            // n hangs from pp, so g(n) = g(pp) + |pp n| and the plain edge costs at least `via`
+            // (triangle inequality): when nb already has g <= via, neither can improve it and
+            // the test is not worth making.
+            if (pool->seen(nb) && pool->g_value(nb) <= via) continue;
+            ++los_tests;
+            const bool ok = grid->visible(px, py, nx, ny);
+            if constexpr (L::kActive)
+              out.listener().test(Shape::segment({double(px), double(py)}, {double(nx), double(ny)}), ok);
+            if (ok) {
+              out.reach_via(pp, pp, nb, via, nx, ny);
+              continue;
+            }
+          } else {  // Lazy Theta*: assume the line of sight, test it when nb is closed
+            out.reach_via(pp, pp, nb, via, nx, ny);
+            continue;
+          }
+        }
+      }
+      out.reach(nb, gn + step, nx, ny);
+    }
+    if (!g.corner && x - g.x >= 0 && x - g.x <= 1 && y - g.y >= 0 && y - g.y <= 1)
+      out.reach(goal_node, gn + dist(x, y, g.px, g.py));
+  }
+
+  std::uint32_t id(std::uint32_t n, int, int) const { return n; }
+  std::uint32_t id(std::uint32_t n) const { return n; }
+  NodeDesc desc(std::uint32_t n, int x, int y) const {
+    NodeDesc d;
+    d.id = n;
+    d.x = float(x);
+    d.y = float(y);
+    return d;
+  }
+  NodeDesc desc(std::uint32_t n) const {
+    NodeDesc d;
+    d.id = n;
+    double x, y;
+    point(n, x, y);
+    d.x = float(x);
+    d.y = float(y);
+    if (n == ncorners) d.label = "start point";
+    else if (n > ncorners) d.label = "goal point";
+    return d;
+  }
+};
+
+template <AnyAngleSearch::Mode M>
+PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, const RunContext& ctx) {
+  Problem<M> p;
+  p.grid = &grid_;
+  p.pool = &pool_;
+  p.w1 = grid_.width() + 1;
+  p.ncorners = grid_.corner_count();
+  p.s = s;
+  p.g = g;
+  p.start_node = s.corner ? grid_.corner_id(s.x, s.y) : p.ncorners;
+  p.goal_node = g.corner ? grid_.corner_id(g.x, g.y) : p.ncorners + 1;
+  p.h0 = std::max(p.heuristic(s.px, s.py), 1e-9);
+  const NodeSpace corners = NodeSpace::corners(grid_.width(), grid_.height());
+  const bool points = !s.corner || !g.corner;
+
+  PlanResult r;
+  const SearchOutcome out = with_listener(ctx.observer, [&](auto& l) {
+    if constexpr (std::decay_t<decltype(l)>::kActive) {
+      l.observer()->space(corners);
+      if (points) l.observer()->space(NodeSpace::points(2, p.ncorners, "query points"));
+      l.observer()->phase("search");
+    }
+    SearchOutcome o = best_first(p, pool_, open_, l, ctx);
+    if constexpr (std::decay_t<decltype(l)>::kActive) {
+      if constexpr (M == Mode::LazyTheta) p.report_check(l);  // the goal's own check
+      l.flush();
+    }
+    return o;
+  });
+  r.expanded = out.expanded;
+  r.generated = out.generated;
+  r.found = out.stopped;
+  if (M != Mode::CornerAStar) r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
+  if (out.cancelled) {
+    r.cancelled = true;
+    r.message = "cancelled";
+    return r;
+  }
+  if (!r.found) {
+    r.message = "no path: the goal is not reachable for this agent";
+    return r;
+  }
+  r.length = pool_.g_value(out.last);
+  std::vector<Vec2> pts;
+  for (std::uint32_t n : pool_.chain(out.last)) {
+    double x, y;
+    p.point(n, x, y);
+    // A* on corners: collinear unit steps merge into one straight piece.
+    if (M == Mode::CornerAStar && pts.size() >= 2) {
+      const Vec2 a = pts[pts.size() - 2], b = pts.back();
+      if ((b.x - a.x) * (y - b.y) == (b.y - a.y) * (x - b.x) &&
+          (b.x - a.x) * (x - b.x) + (b.y - a.y) * (y - b.y) > 0) {
+        pts.back() = {x, y};
+        continue;
+      }
+    }
+    pts.push_back({x, y});
+  }
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const Vec2 d = i + 1 < pts.size() ? pts[i + 1] - pts[i] : pts[i] - pts[i - 1];
+    r.points.push_back({pts[i].x, pts[i].y, std::atan2(d.y, d.x)});
+    if (i + 1 < pts.size()) {
+      PathPiece piece;
+      piece.kind = PathPiece::Kind::Line;
+      piece.line = {pts[i], pts[i + 1]};
+      r.pieces.push_back(piece);
+    }
+  }
+  if (SearchObserver* o = ctx.observer) {
+    o->counter("expanded", double(r.expanded));
+    if (M != Mode::CornerAStar) o->counter("line-of-sight tests", double(p.los_tests));
+    o->path(r.pieces);
+    o->frame();
+  }
+  return r;
+}
+
+PlanResult AnyAngleSearch::run(const GridMap& map, const Query& query, Mode mode,
+                               const RunContext& ctx) {
+  const Stopwatch clock;
+  PlanResult r;
+  CapabilityMask cap = query.capability;
+  if (cap == 0) cap = map.palette().movingai_default_capability();
+  const int w = map.width(), h = map.height();
+  // The endpoints: corners as they are, other points inside the map by their cell.
+  Endpoint ep[2];
+  const Pose* pose[2] = {&query.start, &query.goal};
+  const char* which[2] = {"start", "goal"};
+  for (int i = 0; i < 2; ++i) {
+    const double px = pose[i]->x, py = pose[i]->y;
+    if (!std::isfinite(px) || !std::isfinite(py) || px < 0 || py < 0 || px > w || py > h) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s (%g,%g) is outside the map's corners [0,%d] x [0,%d]",
+                    which[i], px, py, w, h);
+      r.message = buf;
+      r.bad_query = true;
+      r.time_ms = clock.ms();
+      return r;
+    }
+    Endpoint& e = ep[i];
+    e.px = px;
+    e.py = py;
+    e.corner = px == std::floor(px) && py == std::floor(py);
+    e.x = std::min(int(px), e.corner ? w : w - 1);
+    e.y = std::min(int(py), e.corner ? h : h - 1);
+  }
+  if (map.uid() != map_uid_ || map.version() != map_version_ || cap != cap_) {
+    const Stopwatch prep;
+    grid_ = CornerGrid(map, cap);
+    map_uid_ = map.uid();
+    map_version_ = map.version();
+    cap_ = cap;
+    pool_.reset(std::size_t(grid_.corner_count()) + 2);
+    r.prepare_ms = prep.ms();
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (!ep[i].corner && grid_.blocked(ep[i].x, ep[i].y)) {
+      r.message = blocked_reason(map, cap, 1, false, which[i], CellXY{ep[i].x, ep[i].y});
+      if (ctx.observer) {
+        ctx.observer->phase("check endpoints");
+        ctx.observer->test(Shape::cell(ep[i].x, ep[i].y), false);
+        ctx.observer->frame();
+      }
+      r.time_ms = clock.ms();
+      r.memory_bytes = memory_bytes();
+      return r;
+    }
+  }
+  const double prepare_ms = r.prepare_ms;
+  if (ep[0].px == ep[1].px && ep[0].py == ep[1].py) {  // the empty path
+    r.found = true;
+    r.points.push_back(query.start);
+  } else {
+    switch (mode) {
+      case Mode::CornerAStar: r = search<Mode::CornerAStar>(ep[0], ep[1], ctx); break;
+      case Mode::Theta: r = search<Mode::Theta>(ep[0], ep[1], ctx); break;
+      case Mode::LazyTheta: r = search<Mode::LazyTheta>(ep[0], ep[1], ctx); break;
+    }
+  }
+  r.prepare_ms = prepare_ms;
+  r.memory_bytes = memory_bytes();
+  r.time_ms = clock.ms();
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registry entries: corner-astar, theta, lazy-theta.
+
+namespace {
+
+class AnyAnglePlanner final : public Planner {
+ public:
+  AnyAnglePlanner(AnyAngleSearch::Mode mode, GridWorld world) : mode_(mode), world_(std::move(world)) {}
+  PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
+    world_.report_blocked(scene, ctx.observer);
+    return search_.run(world_.map(scene), q, mode_, ctx);
+  }
+  size_t memory_bytes() const override { return search_.memory_bytes(); }
+
+ private:
+  AnyAngleSearch::Mode mode_;
+  GridWorld world_;
+  AnyAngleSearch search_;
+};
+
+void add_anyangle_planners(Registry& r) {
+  const auto make = [](AnyAngleSearch::Mode m) {
+    return [m](const ParamSet& ps) { return std::make_unique<AnyAnglePlanner>(m, GridWorld(ps)); };
+  };
+  const char* points =
+      " Start and goal are cell corners (integer points); any other point joins the corners of "
+      "its cell.";
+  r.add({"corner-astar", "any-angle",
+         std::string("A* on the cell corners, 8-connected (a straight move needs an open cell "
+                     "beside it, a diagonal one an open cell to cross), octile heuristic: the "
+                     "shortest corner-graph path, not the shortest any-angle one.") + points,
+         false, {circles_param()}, make(AnyAngleSearch::Mode::CornerAStar)});
+  r.add({"theta", "any-angle",
+         std::string("Theta* (Nash et al. 2007): A* on the corners where a successor takes its "
+                     "parent's parent when that corner sees it (exact line of sight); near "
+                     "optimal any-angle paths.") + points,
+         false, {circles_param()}, make(AnyAngleSearch::Mode::Theta)});
+  r.add({"lazy-theta", "any-angle",
+         std::string("Lazy Theta* (Nash et al. 2010): Theta* that assumes line of sight when it "
+                     "generates a node and tests it once, when the node is expanded.") + points,
+         false, {circles_param()}, make(AnyAngleSearch::Mode::LazyTheta)});
+}
+
+const PlannerRegistration kRegistration(40, add_anyangle_planners);
+
+}  // namespace
+
+}  // namespace pl

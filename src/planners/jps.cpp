@@ -1,0 +1,289 @@
+#include "planners/jps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "core/grid_query.hpp"
+#include "planners/grid_world.hpp"
+
+namespace pl {
+
+struct JumpPointSearch::Problem {
+  using Cost = OctileCost;
+  using Order = TieLargerG;
+  // Jumps are paths and octile h is consistent: a successor's f is never below its parent's.
+  static constexpr bool kFastSlot = true;
+  static constexpr bool kGrowing = false;
+
+  const std::uint8_t* f = nullptr;  // padded free bytes
+  const NodePool<OctileCost>* pool = nullptr;
+  int pw = 0, w = 0;
+  int gx = 0, gy = 0;
+  std::uint32_t start_node = 0, goal_node = 0;
+  std::size_t bound = 0;
+  double h0 = 1;
+  std::uint64_t jumps = 0;
+
+  std::uint32_t at(int x, int y) const { return std::uint32_t((y + 1) * pw + x + 1); }
+  void xy(std::uint32_t n, int& x, int& y) const {
+    y = int(n) / pw - 1;
+    x = int(n) % pw - 1;
+  }
+
+  // From n, straight along `step` (+-1 or +-pw) whose sides are `side` away (pw or 1): the first
+  // cell that is the goal or has a forced side (a free side cell whose counterpart beside the
+  // previous cell is blocked, so it cannot be reached from there diagonally); 0 when the walk
+  // hits a blocked cell.
+  std::uint32_t jump_straight(std::uint32_t n, std::ptrdiff_t step, std::ptrdiff_t side) const {
+    const std::uint8_t* p = f + n;
+    for (;;) {
+      const std::uint8_t* q = p + step;
+      if (!*q) return 0;
+      const std::uint32_t c = std::uint32_t(q - f);
+      if (c == goal_node) return c;
+      if ((q[side] & ~p[side] & 1) | (q[-side] & ~p[-side] & 1)) return c;
+      p = q;
+    }
+  }
+  // From n, diagonally by (dx, dy) (each move needs both side cells): the first cell that is the
+  // goal or from which a straight jump along one of the two components finds a jump point.
+  std::uint32_t jump_diagonal(std::uint32_t n, int dx, int dy) const {
+    const std::ptrdiff_t sx = dx, sy = std::ptrdiff_t(dy) * pw;
+    const std::uint8_t* p = f + n;
+    for (;;) {
+      if (!(p[sx] & p[sy] & p[sx + sy])) return 0;
+      p += sx + sy;
+      const std::uint32_t c = std::uint32_t(p - f);
+      if (c == goal_node || jump_straight(c, sx, pw) || jump_straight(c, sy, 1)) return c;
+    }
+  }
+
+  OctileCost h_counts(int x, int y) const {
+    const int dx = std::abs(x - gx), dy = std::abs(y - gy);
+    const int mn = std::min(dx, dy);
+    return {std::uint32_t(std::max(dx, dy) - mn), std::uint32_t(mn)};
+  }
+  std::uint32_t start() const { return start_node; }
+  std::size_t node_bound() const { return bound; }
+  bool stop(std::uint32_t n) const { return n == goal_node; }
+  float progress(const OpenEntry& top) const {
+    return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
+  }
+  void evaluate(std::uint32_t, const OctileCost& g, double& fv, double& h, int x, int y) const {
+    const OctileCost hc = h_counts(x, y);
+    fv = (g + hc).value();
+    h = hc.value();
+  }
+  void evaluate(std::uint32_t n, const OctileCost& g, double& fv, double& h) const {
+    int x, y;
+    xy(n, x, y);
+    evaluate(n, g, fv, h, x, y);
+  }
+
+  template <class Out>
+  void expand(std::uint32_t n, const OctileCost& g, Out& out) {
+    using L = std::decay_t<decltype(out.listener())>;
+    int x, y;
+    xy(n, x, y);
+    // Directions to jump in: all eight from the start, else pruned by the arriving direction.
+    int dirs[8][2];
+    int nd = 0;
+    const std::uint32_t par = pool->parent(n);
+    if (par == kNoNode) {
+      static constexpr int kAll[8][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1},
+                                         {1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+      for (const auto& d : kAll) dirs[nd][0] = d[0], dirs[nd][1] = d[1], ++nd;
+    } else {
+      int px, py;
+      xy(par, px, py);
+      const int dx = (x > px) - (x < px), dy = (y > py) - (y < py);
+      if (dx && dy) {
+        dirs[nd][0] = dx, dirs[nd][1] = 0, ++nd;
+        dirs[nd][0] = 0, dirs[nd][1] = dy, ++nd;
+        dirs[nd][0] = dx, dirs[nd][1] = dy, ++nd;
+      } else {
+        dirs[nd][0] = dx, dirs[nd][1] = dy, ++nd;
+        // Forced sides: free beside n, blocked beside the previous cell.
+        for (int s = -1; s <= 1; s += 2) {
+          const int ox = dx ? 0 : s, oy = dx ? s : 0;  // the side offset
+          if (f[at(x + ox, y + oy)] && !f[at(x - dx + ox, y - dy + oy)]) {
+            dirs[nd][0] = ox, dirs[nd][1] = oy, ++nd;
+            dirs[nd][0] = dx + ox, dirs[nd][1] = dy + oy, ++nd;
+            if constexpr (L::kActive) out.listener().mark(Shape::cell(x + ox, y + oy), Role::Highlight);
+          }
+        }
+      }
+    }
+    for (int i = 0; i < nd; ++i) {
+      const int dx = dirs[i][0], dy = dirs[i][1];
+      std::uint32_t j;
+      if (dx && dy)
+        j = jump_diagonal(n, dx, dy);
+      else
+        j = jump_straight(n, std::ptrdiff_t(dx) + std::ptrdiff_t(dy) * pw, dx ? pw : 1);
+      if (!j) continue;
+      ++jumps;
+      int jx, jy;
+      xy(j, jx, jy);
+      const int ax = std::abs(jx - x), ay = std::abs(jy - y);
+      const int mn = std::min(ax, ay);
+      out.reach(j, g + OctileCost{std::uint32_t(std::max(ax, ay) - mn), std::uint32_t(mn)}, jx, jy);
+      if constexpr (L::kActive)
+        out.listener().mark(Shape::segment({x + 0.5, y + 0.5}, {jx + 0.5, jy + 0.5}), Role::Candidate);
+    }
+  }
+
+  std::uint32_t id(std::uint32_t, int x, int y) const { return std::uint32_t(y * w + x); }
+  std::uint32_t id(std::uint32_t n) const {
+    int x, y;
+    xy(n, x, y);
+    return id(n, x, y);
+  }
+  NodeDesc desc(std::uint32_t n, int x, int y) const {
+    NodeDesc d;
+    d.id = id(n, x, y);
+    d.x = float(x + 0.5);
+    d.y = float(y + 0.5);
+    return d;
+  }
+  NodeDesc desc(std::uint32_t n) const {
+    int x, y;
+    xy(n, x, y);
+    return desc(n, x, y);
+  }
+};
+
+PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const RunContext& ctx) {
+  const Stopwatch clock;
+  PlanResult r;
+  CapabilityMask cap = query.capability;
+  if (cap == 0) cap = map.palette().movingai_default_capability();
+  const auto s = cell_of(map, query.start), g = cell_of(map, query.goal);
+  if (!s || !g) {
+    r.message = outside_reason(map, query.start, query.goal);
+    r.bad_query = true;
+    r.time_ms = clock.ms();
+    return r;
+  }
+  if (!map.palette().uniform_costs()) {
+    r.message = "jps needs uniform terrain costs (this palette gives terrains different costs; use astar)";
+    r.time_ms = clock.ms();
+    return r;
+  }
+  const int w = map.width(), h = map.height();
+  if (map.uid() != map_uid_ || map.version() != map_version_ || cap != cap_) {
+    const Stopwatch prep;
+    pw_ = w + 2;
+    free_.assign(std::size_t(pw_) * std::size_t(h + 2), 0);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        free_[std::size_t(y + 1) * std::size_t(pw_) + std::size_t(x + 1)] = map.passable(x, y, cap) ? 1 : 0;
+    pool_.reset(free_.size());
+    map_uid_ = map.uid();
+    map_version_ = map.version();
+    cap_ = cap;
+    r.prepare_ms = prep.ms();
+  }
+  Problem p;
+  p.f = free_.data();
+  p.pool = &pool_;
+  p.pw = pw_;
+  p.w = w;
+  p.gx = g->x;
+  p.gy = g->y;
+  p.start_node = p.at(s->x, s->y);
+  p.goal_node = p.at(g->x, g->y);
+  p.bound = free_.size();
+  const bool start_ok = free_[p.start_node] != 0, goal_ok = free_[p.goal_node] != 0;
+  if (!start_ok || !goal_ok) {
+    r.message = blocked_reason(map, cap, 1, false, start_ok ? "goal" : "start", start_ok ? *g : *s);
+    if (ctx.observer) {
+      ctx.observer->phase("check endpoints");
+      ctx.observer->test(Shape::cell(s->x, s->y), start_ok);
+      ctx.observer->test(Shape::cell(g->x, g->y), goal_ok);
+      ctx.observer->frame();
+    }
+    r.memory_bytes = memory_bytes();
+    r.time_ms = clock.ms();
+    return r;
+  }
+  p.h0 = std::max(p.h_counts(s->x, s->y).value(), 1e-9);
+  const SearchOutcome out = with_listener(ctx.observer, [&](auto& l) {
+    if constexpr (std::decay_t<decltype(l)>::kActive) {
+      l.observer()->space(NodeSpace::cells(w, h));
+      l.observer()->phase("search");
+    }
+    return best_first(p, pool_, open_, l, ctx);
+  });
+  r.expanded = out.expanded;
+  r.generated = out.generated;
+  r.found = out.stopped;
+  r.stats.push_back({"jumps", double(p.jumps)});
+  if (out.cancelled) {
+    r.cancelled = true;
+    r.message = "cancelled";
+  } else if (!r.found) {
+    r.message = "no path: the goal is not reachable for this agent";
+  } else {
+    r.length = pool_.g_value(out.last);
+    std::vector<Vec2> pts;
+    for (std::uint32_t n : pool_.chain(out.last)) {
+      int x, y;
+      p.xy(n, x, y);
+      pts.push_back({x + 0.5, y + 0.5});
+    }
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const Vec2 d = i + 1 < pts.size() ? pts[i + 1] - pts[i] : (i > 0 ? pts[i] - pts[i - 1] : Vec2{1, 0});
+      r.points.push_back({pts[i].x, pts[i].y, std::atan2(d.y, d.x)});
+      if (i + 1 < pts.size()) {
+        PathPiece piece;
+        piece.kind = PathPiece::Kind::Line;
+        piece.line = {pts[i], pts[i + 1]};
+        r.pieces.push_back(piece);
+      }
+    }
+    if (SearchObserver* o = ctx.observer) {
+      o->counter("expanded", double(r.expanded));
+      o->counter("jumps", double(p.jumps));
+      o->path(r.pieces);
+      o->frame();
+    }
+  }
+  r.memory_bytes = memory_bytes();
+  r.time_ms = clock.ms();
+  return r;
+}
+
+namespace {
+
+class JpsPlanner final : public Planner {
+ public:
+  explicit JpsPlanner(GridWorld world) : world_(std::move(world)) {}
+  PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
+    world_.report_blocked(scene, ctx.observer);
+    return search_.run(world_.map(scene), q, ctx);
+  }
+  size_t memory_bytes() const override { return search_.memory_bytes(); }
+
+ private:
+  GridWorld world_;
+  JumpPointSearch search_;
+};
+
+void add_jps(Registry& r) {
+  r.add({"jps", "grid search",
+         "Jump point search (Harabor & Grastien 2011), online, 8-connected without corner "
+         "cutting: the lengths of astar with far fewer expansions; jumps shown as segments. "
+         "Uniform terrain costs only",
+         true, {circles_param()}, [](const ParamSet& ps) {
+           return std::make_unique<JpsPlanner>(GridWorld(ps));
+         }});
+}
+
+const PlannerRegistration kRegistration(41, add_jps);
+
+}  // namespace
+
+}  // namespace pl
