@@ -141,18 +141,7 @@ struct JumpPointSearch::Problem {
     xy(n, x, y);
     return id(n, x, y);
   }
-  NodeDesc desc(std::uint32_t n, int x, int y) const {
-    NodeDesc d;
-    d.id = id(n, x, y);
-    d.x = float(x + 0.5);
-    d.y = float(y + 0.5);
-    return d;
-  }
-  NodeDesc desc(std::uint32_t n) const {
-    int x, y;
-    xy(n, x, y);
-    return desc(n, x, y);
-  }
+  // No desc(): cells are reported by id; the declared Cells space places them.
 };
 
 PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const RunContext& ctx) {
