@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "app/trace_export.hpp"
 #include "viz/timeline.hpp"
 
 namespace pl::app {
@@ -134,6 +135,7 @@ void section_timeline(App& app) {
 
       const FrameState& s = c.state();
       ImGui::Text("frame %zu / %zu", c.frame(), c.last_frame());
+      trace_truncation_note(c.trace());
       // What this frame did, from its events.
       {
         std::size_t opened = 0, relaxed = 0, closed = 0, tests = 0, marks = 0, paths = 0;

@@ -21,7 +21,7 @@ namespace pl::app {
 // A question the app asks before it throws away unsaved changes.
 enum class PendingAction { None, Open, New, Quit };
 // A file dialog a menu asked for (files.cpp shows it).
-enum class FileRequest { None, Open, Save, ImportPng, ExportView, ExportMap };
+enum class FileRequest { None, Open, Save, ImportPng, ExportView, ExportMap, ExportTrace };
 
 struct UiSettings {
   // Shared display options.
