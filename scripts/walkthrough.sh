@@ -31,12 +31,24 @@ app_pid=$!
 sleep 3
 xdotool search --sync --name pathlab windowfocus --sync >/dev/null 2>&1 || true
 
+# X drops key events sent in the same xdotool call as a pointer move (the key arrives before
+# the window has seen the pointer enter, or between motion events), so keys are paced: the
+# pointer moves first, the window gets time to see it, then each key goes with a delay.
+pause() { sleep "${1:-0.15}"; }
+keys_at() {  # X Y KEY...: move the pointer over (X, Y), then press the keys one by one
+  xdotool mousemove "$1" "$2"
+  pause
+  shift 2
+  xdotool key --delay 80 "$@"
+  pause 0.2
+}
+
 count() { find "$out" -maxdepth 1 -name 'pathlab-*.png' | wc -l; }
 shot() {  # NAME: F12 writes pathlab-<time>.png into $out; give it a stable name
   sleep 0.6
   local before
   before=$(count)
-  xdotool mousemove 1000 760 key F12
+  keys_at 1000 760 F12
   for _ in $(seq 100); do
     [ "$(count)" -gt "$before" ] && break
     sleep 0.1
@@ -44,27 +56,32 @@ shot() {  # NAME: F12 writes pathlab-<time>.png into $out; give it a stable name
   mv "$(find "$out" -maxdepth 1 -name 'pathlab-*.png' | head -1)" "$out/$1.png"
   echo "$out/$1.png"
 }
-click() { xdotool mousemove "$1" "$2" click 1; sleep 0.3; }
+click() { xdotool mousemove "$1" "$2"; pause; xdotool click 1; sleep 0.3; }
 
 shot 0-sample
 click 25 10                # File
 click 40 33                # New scene
-xdotool key 2; sleep 0.3   # Brush (hard obstacle is the default paint)
-xdotool mousemove 560 200 mousedown 1
+xdotool key --delay 80 2; sleep 0.3   # Brush (hard obstacle is the default paint)
+xdotool mousemove 560 200; pause; xdotool mousedown 1
 for y in $(seq 205 10 520); do xdotool mousemove 560 "$y"; sleep 0.02; done
 xdotool mouseup 1
 shot 1-wall
-xdotool key 8; sleep 0.2   # Agent tool: a click places the start
+xdotool key --delay 80 8; sleep 0.2   # Agent tool: a click places the start
 click 400 250
 shot 2-agent
-xdotool mousemove 1000 650 key r; sleep 1   # run A* (view A)
+keys_at 1000 650 r; sleep 1   # run A* (view A)
 click 26 36                # Plan tab
-xdotool mousemove 1000 650 key shift+Left   # ten frames back
+keys_at 1000 650 shift+Left   # ten frames back
 shot 3-astar-back10
 click 66 36                # Edit tab
-xdotool mousemove 115 183 keydown ctrl click 1 keyup ctrl   # size slider: type a value
-xdotool key ctrl+a type 3
-xdotool key Return
+# size slider: ctrl+click turns it into a text box for a typed value
+xdotool mousemove 115 183; pause
+xdotool keydown ctrl; pause 0.1
+xdotool click 1; pause 0.1
+xdotool keyup ctrl; pause
+xdotool key --delay 80 ctrl+a; pause 0.1
+xdotool type --delay 80 3; pause 0.1
+xdotool key --delay 80 Return
 shot 4-size3
 click 205 10               # Compare
 click 280 67               # A* vs Annotated A* (agent size)

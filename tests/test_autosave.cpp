@@ -242,14 +242,17 @@ TEST(Autosave, UpdateFollowsTheDocument) {
 
   ASSERT_TRUE(doc.set_cell(0, 0, 3));
   EXPECT_TRUE(a.update(t0 + 1s, doc, "/doc.json"));
+  a.wait();  // update() only hands a snapshot to the writer thread
   ASSERT_TRUE(fs::exists(a.path()));
   auto cell_on_disk = [&](int x, int y) { return pl::load_scene(a.path()).map.at(x, y); };
   EXPECT_EQ(cell_on_disk(0, 0), 3);
 
   ASSERT_TRUE(doc.set_cell(1, 0, 4));
   EXPECT_TRUE(a.update(t0 + 10s, doc, "/doc.json"));
+  a.wait();
   EXPECT_EQ(cell_on_disk(1, 0), 0);  // within the interval: not yet
   EXPECT_TRUE(a.update(t0 + 31s, doc, "/doc.json"));
+  a.wait();
   EXPECT_EQ(cell_on_disk(1, 0), 4);
 
   // Undone back to the saved state: the autosave would only offer what the file has.
@@ -261,6 +264,7 @@ TEST(Autosave, UpdateFollowsTheDocument) {
 
   doc.redo();
   EXPECT_TRUE(a.update(t0 + 70s, doc, "/doc.json"));
+  a.wait();
   EXPECT_TRUE(fs::exists(a.path()));
   doc.mark_saved();
   EXPECT_TRUE(a.update(t0 + 71s, doc, "/doc.json"));

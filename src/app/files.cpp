@@ -10,6 +10,7 @@
 
 #include "app/app.hpp"
 #include "app/file_dialog.hpp"
+#include "app/trace_export.hpp"
 #include "editor/autosave.hpp"
 #include "editor/recent_files.hpp"
 
@@ -76,6 +77,9 @@ void open_dialog(App& app, FileRequest r) {
     case FileRequest::ExportMap:
       st.dialog.open("Export map as .map", FileDialog::Mode::Save, dir, {".map"}, "map.map");
       break;
+    case FileRequest::ExportTrace:
+      st.dialog.open("Export trace (Posthoc)", FileDialog::Mode::Save, dir, {".json"}, "search.trace.json");
+      break;
     case FileRequest::None: break;
   }
 }
@@ -99,6 +103,7 @@ void finish_dialog(App& app, const std::string& path) {
       break;
     }
     case FileRequest::ExportView: app.ui.export_view_path = path; break;
+    case FileRequest::ExportTrace: export_trace(app, path); break;
     case FileRequest::ExportMap:
       try {
         save_map(app.scene().map, path);

@@ -1,7 +1,9 @@
 #include "app/frame.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <glad/gl.h>
@@ -9,6 +11,7 @@
 #include <stb_image_write.h>
 
 #include "app/app.hpp"
+#include "core/io.hpp"
 #include "viz/image.hpp"
 #include "viz/style.hpp"
 
@@ -184,7 +187,19 @@ bool write_region(const std::string& path, int x0, int y0, int width, int height
   for (int y = 0; y < height; ++y)
     std::copy_n(&pixels[std::size_t(height - 1 - y) * row], row, &flipped[std::size_t(y) * row]);
   for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
-  return stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(row)) != 0;
+  // Encoded in memory, then written like every other save (a temporary file renamed into
+  // place), so a crash or a full disk never leaves half a PNG where an old one was.
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    if (size > 0) static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, flipped.data(), int(row))) return false;
+  try {
+    write_file_atomic(path, png);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
 }
 
 void write_window_shot(App& app, const FrameSize& fb) {

@@ -32,6 +32,8 @@ void main_menu(App& app) {
     if (ImGui::MenuItem("Import PNG...")) app.ui.file_request = FileRequest::ImportPng;
     if (ImGui::MenuItem("Export view as PNG...")) app.ui.file_request = FileRequest::ExportView;
     if (ImGui::MenuItem("Export map as .map...")) app.ui.file_request = FileRequest::ExportMap;
+    if (ImGui::MenuItem("Export trace (Posthoc)...", nullptr, false, app.view().trace != nullptr))
+      app.ui.file_request = FileRequest::ExportTrace;
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.request_quit();
     ImGui::EndMenu();

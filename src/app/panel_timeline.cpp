@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "app/trace_export.hpp"
 #include "viz/timeline.hpp"
 
 namespace pl::app {
@@ -152,6 +153,7 @@ void section_timeline(App& app) {
           ImGui::TextWrapped("the locked timeline is at frame %zu of %zu", now, last);
         ImGui::PopStyleColor();
       }
+      trace_truncation_note(c.trace());
       // What this frame did, from its events.
       {
         std::size_t opened = 0, relaxed = 0, closed = 0, tests = 0, marks = 0, paths = 0;

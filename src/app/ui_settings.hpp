@@ -22,7 +22,7 @@ namespace pl::app {
 // What would throw away unsaved changes (the question: editor/unsaved_prompt.hpp).
 using editor::PendingAction;
 // A file dialog a menu asked for (files.cpp shows it).
-enum class FileRequest { None, Open, Save, ImportPng, ExportView, ExportMap };
+enum class FileRequest { None, Open, Save, ImportPng, ExportView, ExportMap, ExportTrace };
 
 struct UiSettings {
   // Shared display options.

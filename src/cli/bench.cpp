@@ -135,6 +135,7 @@ int run_bench(const BenchOptions& opt) {
         std::vector<PlanResult> results(n);
         double total = 0, expanded = 0;
         size_t memory = 0;
+        size_t truncated = 0, budget = 0;
         for (size_t i = 0; i < n; ++i) {
           const ScenProblem& p = scen.problems[i];
           Query q;
@@ -150,12 +151,22 @@ int run_bench(const BenchOptions& opt) {
           const Stopwatch clock;
           PlanResult r = planners[s]->plan(scene, q, ctx);
           const double ms = clock.ms();
+          // A recording that stopped at its budget (docs/memory.md) timed less recording.
+          if (rec && rec->stopped()) {
+            ++truncated;
+            budget = rec->budget();
+          }
           times[i] = ms;
           total += ms;
           expanded += double(r.expanded);
           memory = std::max({memory, r.memory_bytes, planners[s]->memory_bytes()});
           results[i] = std::move(r);
         }
+        if (truncated > 0 && rep == 0)
+          std::fprintf(stderr,
+                       "pathlab-cli: %s: %s: %zu of %zu traces truncated at the %zu-byte budget "
+                       "(PATHLAB_TRACE_BUDGET): their times include less recording\n",
+                       file.c_str(), specs[s].label.c_str(), truncated, n, budget);
         Row& row = file_rows[s];
         if (total < row.total_ms) {
           row.total_ms = total;

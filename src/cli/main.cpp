@@ -14,6 +14,8 @@
 #include "core/error.hpp"
 #include "core/io.hpp"
 #include "planners/planner.hpp"
+#include "viz/posthoc.hpp"
+#include "viz/trace.hpp"
 
 namespace pl::cli {
 
@@ -133,8 +135,23 @@ void apply_query_options(const Scene& scene, const QueryOptions& o, Query& q) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Where `path` records a trace: the Posthoc file to write and the recorder's byte budget
+// (0 = default_trace_budget()).
+struct TraceOutput {
+  std::string file;
+  std::string budget_text;
+};
+
 int cmd_path(const std::string& file, const QueryOptions& o, const std::string& start,
-             const std::string& goal, int agent_index, bool json_out) {
+             const std::string& goal, int agent_index, bool json_out, const TraceOutput& trace_out) {
+  std::size_t budget = 0;
+  if (!trace_out.budget_text.empty()) {
+    const auto b = parse_byte_size(trace_out.budget_text);
+    if (!b)
+      throw InputError("--trace-budget: '" + trace_out.budget_text +
+                       "' is not a size in bytes (e.g. 65536, 64K, 512M, 2G)");
+    budget = *b;
+  }
   Scene scene = load_any(file);
   auto planner = Registry::builtin().create(o.planner, parse_sets(o.sets));
   Query q;
@@ -149,7 +166,14 @@ int cmd_path(const std::string& file, const QueryOptions& o, const std::string& 
   if (!goal.empty()) q.goal = parse_pose(goal, "goal");
 
   apply_query_options(scene, o, q);
-  PlanResult r = planner->plan(scene, q);
+  TraceRecorder recorder;
+  recorder.set_budget(budget);
+  RunContext ctx;
+  if (!trace_out.file.empty()) ctx.observer = &recorder;
+  PlanResult r = building(file, "the search (" + o.planner + " on a " +
+                                           std::to_string(scene.map.width()) + " x " +
+                                           std::to_string(scene.map.height()) + " map)",
+                                 [&] { return planner->plan(scene, q, ctx); });
   // An endpoint outside the planner's world is a mistake in the command, not a query without a
   // path (grid planners: outside the map; the circles planner has no border).
   if (r.bad_query)
@@ -157,8 +181,28 @@ int cmd_path(const std::string& file, const QueryOptions& o, const std::string& 
                      std::to_string(scene.map.height()) + " map; --start " +
                      (start.empty() ? "from the scene" : start) + ", --goal " +
                      (goal.empty() ? "from the scene" : goal) + ")");
+  json trace_json;
+  if (!trace_out.file.empty()) {
+    const Trace trace = recorder.take();
+    write_file_atomic(trace_out.file, to_posthoc(trace));
+    trace_json = {{"file", trace_out.file},
+                  {"frames", trace.frame_count()},
+                  {"events", trace.event_count()},
+                  {"budget_bytes", trace.budget()},
+                  {"truncated", trace.truncated()}};
+    if (trace.truncated()) {
+      trace_json["truncated_frame"] = trace.truncated_frame();
+      // The result below is the whole search's; only the recording stopped.
+      std::fprintf(stderr,
+                   "pathlab-cli: trace truncated at frame %zu (budget %zu bytes); the search "
+                   "ran to its end\n",
+                   trace.truncated_frame(), trace.budget());
+    }
+  }
   if (json_out) {
-    std::cout << result_json(o.planner, r).dump(1) << "\n";
+    json j = result_json(o.planner, r);
+    if (!trace_json.is_null()) j["trace"] = trace_json;
+    std::cout << j.dump(1) << "\n";
   } else if (r.found) {
     std::printf("%s: found, length %.6f, %llu expanded, %.3f ms, %zu points\n", o.planner.c_str(),
                 r.length, (unsigned long long)r.expanded, r.time_ms, r.points.size());
@@ -365,6 +409,13 @@ int main(int argc, char** argv) {
   path->add_option("--goal", path_goal, "Goal X,Y[,HEADING]");
   path->add_option("--agent", path_agent, "Scene agent to take defaults from (index)");
   path->add_flag("--json", path_json, "Machine-readable output");
+  TraceOutput path_trace;
+  path->add_option("--trace", path_trace.file,
+                   "Record the search and write it as a Posthoc trace (JSON) to this file");
+  path->add_option("--trace-budget", path_trace.budget_text,
+                   "Most memory the recording may take (bytes, or 64K, 512M, 2G); past it the "
+                   "trace stops and the search runs on (default: PATHLAB_TRACE_BUDGET, else a "
+                   "quarter of physical memory)");
   add_query_options(path, path_opt);
 
   // scen
@@ -443,7 +494,7 @@ int main(int argc, char** argv) {
   try {
     if (*path) {
       path_opt.size_given = path->count("--size") > 0;
-      return cmd_path(path_file, path_opt, path_start, path_goal, path_agent, path_json);
+      return cmd_path(path_file, path_opt, path_start, path_goal, path_agent, path_json, path_trace);
     }
     if (*scen) {
       scen_opt.size_given = scen->count("--size") > 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/terrain.hpp"
@@ -11,6 +12,19 @@ namespace pl {
 
 // Largest side a map may have. Readers reject bigger headers before allocating anything.
 inline constexpr int kMaxMapSide = 16384;
+
+// The most cells a map read from a file may have (docs/memory.md). A side may reach
+// kMaxMapSide, but a 60-byte scene ({"width": 16384, "height": 16384}) or a 55 KB one-bit PNG
+// can declare 2^28 cells, and loading and searching such a map costs gigabytes. The default,
+// 2^24 cells (4096 x 4096, 16 times the largest MovingAI benchmark map), keeps a loaded map and
+// one search on it to a few hundred megabytes. The PATHLAB_MAX_CELLS environment variable
+// (read once, a whole number) changes it for a process; set_max_map_cells() for a program.
+inline constexpr std::uint64_t kDefaultMaxMapCells = std::uint64_t(1) << 24;
+std::uint64_t max_map_cells();
+void set_max_map_cells(std::uint64_t cells);
+// Throws InputError("name:line: map is W x H = N cells, more than the limit of M ...") when a
+// file declares a map over max_map_cells(); readers call it before allocating anything.
+void check_map_cells(long long width, long long height, const std::string& name, long line);
 
 // A cell by column and row (shared by the circle rasteriser, overlays and images).
 struct CellXY {

@@ -81,7 +81,11 @@ GridMap parse_map(std::string_view text, const std::string& name, const Palette&
                          " more bytes");
   }
 
-  std::vector<TerrainId> cells(static_cast<size_t>(w) * static_cast<size_t>(h));
+  check_map_cells(w, h, name, in.line_no());
+
+  std::vector<TerrainId> cells = building(
+      name, "the map's cells (" + std::to_string(w) + " x " + std::to_string(h) + ")",
+      [&] { return std::vector<TerrainId>(static_cast<size_t>(w) * static_cast<size_t>(h)); });
   for (int y = 0; y < h; ++y) {
     if (!in.next(line)) {
       throw InputError(name, in.line_no(),
@@ -120,9 +124,11 @@ GridMap parse_map(std::string_view text, const std::string& name, const Palette&
     }
   }
 
-  GridMap map(w, h, 0, palette);
-  map.assign(std::move(cells));
-  return map;
+  return building(name, "the map (" + std::to_string(w) + " x " + std::to_string(h) + ")", [&] {
+    GridMap map(w, h, 0, palette);
+    map.assign(std::move(cells));
+    return map;
+  });
 }
 
 std::string format_map(const GridMap& map) {

@@ -57,16 +57,25 @@ GridMap parse_png(const unsigned char* data, size_t size, const std::string& nam
       throw InputError(name + ": PNG header claims " + std::to_string(w) + "x" + std::to_string(h) +
                        " pixels, more than a file of " + std::to_string(size) + " bytes can hold");
   }
+  // A header the file can back may still ask for more cells than pathlab takes: a one-bit PNG
+  // of 16384 x 16384 blank pixels is 55 KB.
+  check_map_cells(w, h, name, 0);
 
+  const std::string dims = std::to_string(w) + " x " + std::to_string(h);
   int rw = 0, rh = 0, rc = 0;
   std::unique_ptr<stbi_uc, void (*)(void*)> px(stbi_load_from_memory(data, len, &rw, &rh, &rc, 3),
                                               &stbi_image_free);
   if (!px) {
     const char* why = stbi_failure_reason();
+    // stb_image reports a failed malloc as "outofmem" and has no exception to throw.
+    if (why && std::strcmp(why, "outofmem") == 0)
+      throw ResourceError(name + ": out of memory while building the decoded image (" + dims +
+                          " pixels, " + std::to_string(pixels * 3) + " bytes)");
     throw InputError(name + ": cannot decode PNG: " + (why ? why : "unknown error"));
   }
   if (rw != w || rh != h) throw InputError(name + ": PNG size changed while decoding");
 
+  return building(name, "the map's cells (" + dims + ")", [&] {
   std::vector<TerrainId> cells(static_cast<size_t>(pixels));
   // Maps are drawn with few colours: remember the last one instead of searching every pixel.
   Rgb last{};
@@ -83,6 +92,7 @@ GridMap parse_png(const unsigned char* data, size_t size, const std::string& nam
   GridMap map(w, h, 0, palette);
   map.assign(std::move(cells));
   return map;
+  });
 }
 
 GridMap load_png(const std::string& path, const Palette& palette) {

@@ -22,6 +22,10 @@ using Json = nlohmann::ordered_json;
 
 // nlohmann parses iteratively, but copying and dumping recurse: bound the nesting first.
 constexpr int kMaxDepth = 100;
+// Most values (numbers, strings, arrays, objects...) a scene file may hold: 2^19, room for
+// 100,000 circles besides a maximum-height map, and at most about 46 MB of parsed document
+// (see check_depth).
+constexpr size_t kMaxJsonValues = size_t(1) << 19;
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
@@ -184,24 +188,47 @@ class Walker {
   }
 };
 
-// Rejects nesting deeper than kMaxDepth before nlohmann sees the text.
+// Rejects nesting deeper than kMaxDepth, and more than kMaxJsonValues values, before nlohmann
+// sees the text. A parsed value costs 16 bytes plus, for arrays and objects, a heap block:
+// ",[]" is 3 bytes of text and about 88 bytes parsed, so a text of small containers would
+// expand some 30x in memory. Counting values bounds the parsed document whatever the text: a
+// real scene has a value per map row and a few per circle and agent.
 void check_depth(std::string_view text, const std::string& name) {
   int depth = 0;
   bool in_string = false;
+  bool opened = false;  // just after '[' or '{': the next token says whether it is empty
+  // Values: the root, one after every ',' and the first of every non-empty container.
+  size_t values = 1;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
       if (c == '\\') ++i;
       else if (c == '"') in_string = false;
-    } else if (c == '"') {
+      continue;
+    }
+    if (opened && !detail::is_blank(c) && c != '\n') {
+      opened = false;
+      if (c != ']' && c != '}') ++values;
+    }
+    if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
+      opened = true;
       if (++depth > kMaxDepth)
         throw InputError(name, line_at(text, i),
                          "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
     } else if (c == ']' || c == '}') {
       --depth;
+    } else if (c == ',') {
+      ++values;
+    } else {
+      continue;
     }
+    if (values > kMaxJsonValues)
+      throw ResourceError(name, line_at(text, i),
+                          "more than " + std::to_string(kMaxJsonValues) +
+                              " JSON values; a scene holds a value per map row and a few per "
+                              "circle and agent");
   }
 }
 
@@ -240,6 +267,9 @@ class SceneReader {
     At(const At&) = delete;
     At& operator=(const At&) = delete;
   };
+
+  // The line of the value at path_.
+  long here() const { return line_at(text_, Walker(text_).find(path_)); }
 
   [[noreturn]] void fail(const std::string& problem) const {
     const long line = line_at(text_, Walker(text_).find(path_));
@@ -451,17 +481,21 @@ void SceneReader::read_map(const Json& v, Scene& scene) {
   if (!w) fail("missing 'width' (or 'file')");
   if (!h) fail("missing 'height' (or 'file')");
   if (!rows) {
-    // Only width and height: all ground. Bounded by kMaxMapSide squared.
-    scene.map = GridMap(*w, *h, palette_.default_ground(), palette_);
+    // Only width and height: all ground, the one map not bounded by the input's size.
+    check_map_cells(*w, *h, name_, here());
+    scene.map = building(name_, "the map (" + std::to_string(*w) + " x " + std::to_string(*h) + ")",
+                                 [&] { return GridMap(*w, *h, palette_.default_ground(), palette_); });
     return;
   }
+  check_map_cells(*w, *h, name_, here());
   At at_r(*this, "rows");
   need_array(*rows);
   if (rows->size() != static_cast<size_t>(*h))
     fail(std::to_string(rows->size()) + " rows, but the height is " + std::to_string(*h));
-  // Every row string was in the input, so the cells are bounded by the input size.
+  // Every row string was in the input, so the cells are bounded by the input size; the width
+  // is not checked against the rows yet, so reserve no more than the input could hold.
   std::vector<TerrainId> cells;
-  cells.reserve(static_cast<size_t>(*w) * static_cast<size_t>(*h));
+  cells.reserve(std::min(static_cast<size_t>(*w) * static_cast<size_t>(*h), text_.size()));
   for (size_t y = 0; y < rows->size(); ++y) {
     At at_y(*this, y);
     const Json& row = (*rows)[y];
@@ -617,7 +651,8 @@ Scene SceneReader::read() {
   check_depth(text_, name_);
   Json root;
   try {
-    root = Json::parse(text_.begin(), text_.end());
+    root = building(name_, "the JSON document (" + std::to_string(text_.size()) + " bytes of text)",
+                            [&] { return Json::parse(text_.begin(), text_.end()); });
   } catch (const Json::parse_error& e) {
     // nlohmann gives a byte offset (1-based, the byte it stopped at) and a prefixed message.
     std::string msg = e.what();
@@ -833,7 +868,10 @@ std::string format_scene(const Scene& scene) {
 }
 
 Scene load_scene(const std::string& path) {
-  return parse_scene(read_file(path, size_t(1) << 30), path, detail::parent_dir(path));
+  // An inline map is a byte per cell plus a few a row; anything else a scene holds is small.
+  const size_t limit = size_t(std::min<std::uint64_t>(max_map_cells(), std::uint64_t(1) << 32)) * 2 +
+                       (size_t(64) << 20);
+  return parse_scene(read_file(path, limit), path, detail::parent_dir(path));
 }
 
 void save_scene(const Scene& scene, const std::string& path) {

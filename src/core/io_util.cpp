@@ -75,7 +75,8 @@ std::string read_file(const std::string& path, size_t max_bytes) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) throw InputError(path + ": cannot read: " + std::strerror(errno));
   std::string out;
-  out.resize(static_cast<size_t>(st.st_size));
+  building(path, "the file's text (" + std::to_string(st.st_size) + " bytes)",
+                   [&] { out.resize(static_cast<size_t>(st.st_size)); });
   size_t got = out.empty() ? 0 : std::fread(out.data(), 1, out.size(), f.get());
   out.resize(got);
   // The file may have grown since stat: read on, but never past the limit.

@@ -103,12 +103,28 @@ bool Recovery::discard(std::string* error) const {
 }
 
 Autosave::Autosave(std::string dir, std::chrono::duration<double> interval)
-    : dir_(std::move(dir)), interval_(interval), pid_(static_cast<int>(::getpid())) {
-  path_ = (fs::path(dir_) / (kPrefix + std::to_string(pid_) + kSuffix)).string();
+    : dir_(std::move(dir)),
+      path_((fs::path(dir_) / (kPrefix + std::to_string(::getpid()) + kSuffix)).string()),
+      interval_(interval),
+      pid_(static_cast<int>(::getpid())) {}
+
+Autosave::~Autosave() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+std::string Autosave::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
 }
 
 bool Autosave::due(Clock::time_point now, std::uint64_t document_version, bool dirty) {
   if (!dirty) return false;
+  std::lock_guard lock(mutex_);
   if (version_ && *version_ == document_version) return false;
   if (last_ && now - *last_ < interval_) return false;
   last_ = now;
@@ -117,7 +133,45 @@ bool Autosave::due(Clock::time_point now, std::uint64_t document_version, bool d
 }
 
 bool Autosave::write(const Scene& scene, const std::string& original_path) {
-  error_.clear();
+  {
+    std::lock_guard lock(mutex_);
+    error_.clear();
+  }
+  return write_now(scene, original_path);
+}
+
+void Autosave::write_async(Scene snapshot, const std::string& original_path) {
+  {
+    std::lock_guard lock(mutex_);
+    job_ = Job{std::move(snapshot), original_path};
+    if (!worker_.joinable()) worker_ = std::thread([this] { run_worker(); });
+  }
+  changed_.notify_all();
+}
+
+void Autosave::wait() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return !job_ && !writing_; });
+}
+
+void Autosave::run_worker() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    changed_.wait(lock, [&] { return stop_ || job_; });
+    if (!job_) return;  // stopping, nothing left to write
+    Job job = std::move(*job_);
+    job_.reset();
+    writing_ = true;
+    error_.clear();
+    lock.unlock();
+    write_now(job.scene, job.original_path);
+    lock.lock();
+    writing_ = false;
+    changed_.notify_all();
+  }
+}
+
+bool Autosave::write_now(const Scene& scene, const std::string& original_path) {
   try {
     // A copy, because the autosave differs from the document in two ways: the map is inline
     // (map_file cleared) and it carries the recovery facts as an extra top-level field.
@@ -136,9 +190,11 @@ bool Autosave::write(const Scene& scene, const std::string& original_path) {
     std::error_code ec;
     fs::create_directories(dir_, ec);  // a failure shows in the write's own error
     write_file_atomic(path_, text);
+    std::lock_guard lock(mutex_);
     on_disk_ = true;
     return true;
   } catch (const std::exception& e) {
+    std::lock_guard lock(mutex_);
     error_ = std::string("autosave failed: ") + e.what();
     version_.reset();  // so the next due() after the interval tries again
     return false;
@@ -148,20 +204,35 @@ bool Autosave::write(const Scene& scene, const std::string& original_path) {
 bool Autosave::update(Clock::time_point now, const Document& doc,
                       const std::string& original_path) {
   if (!doc.dirty()) {
-    if (on_disk_ || version_) discard();
+    bool anything = false;
+    {
+      std::lock_guard lock(mutex_);
+      anything = on_disk_ || version_ || job_ || writing_;
+    }
+    if (anything) discard();
     return true;
   }
-  if (!due(now, doc.version(), true)) return true;
-  return write(doc.scene(), original_path);
+  if (due(now, doc.version(), true)) write_async(doc.scene(), original_path);  // the snapshot
+  std::lock_guard lock(mutex_);
+  return error_.empty();
 }
 
 std::vector<Recovery> Autosave::find_all() {
+  std::unique_lock lock(mutex_);
+  // A write in progress would rename our file into place behind our back.
+  changed_.wait(lock, [&] { return !job_ && !writing_; });
   error_.clear();
+  const bool ours_on_disk = on_disk_;
+  lock.unlock();
+  std::string errors;
   std::vector<Recovery> out;
   std::error_code ec;
   fs::directory_iterator it(dir_, ec);
   if (ec) {
-    if (ec != std::errc::no_such_file_or_directory) error_ = dir_ + ": " + ec.message();
+    if (ec != std::errc::no_such_file_or_directory) {
+      lock.lock();
+      error_ = dir_ + ": " + ec.message();
+    }
     return out;
   }
   for (; it != fs::directory_iterator(); it.increment(ec)) {
@@ -170,18 +241,21 @@ std::vector<Recovery> Autosave::find_all() {
     if (pid == 0) continue;
     // Our own file is ours only if we wrote it; otherwise a session before a reboot had our
     // pid and its file is an orphan like any other.
-    if (pid == pid_ ? on_disk_ : process_alive(pid)) continue;
+    if (pid == pid_ ? ours_on_disk : process_alive(pid)) continue;
     try {
       out.push_back(read_recovery(it->path().string(), dir_));
     } catch (const std::exception& e) {
-      if (!error_.empty()) error_ += "; ";
-      error_ += e.what();
+      if (!errors.empty()) errors += "; ";
+      errors += e.what();
     }
   }
   if (ec) {
-    if (!error_.empty()) error_ += "; ";
-    error_ += dir_ + ": " + ec.message();
+    if (!errors.empty()) errors += "; ";
+    errors += dir_ + ": " + ec.message();
   }
+  lock.lock();
+  error_ = std::move(errors);
+  lock.unlock();
   std::stable_sort(out.begin(), out.end(),
                    [](const Recovery& a, const Recovery& b) { return a.time > b.time; });
   return out;
@@ -194,6 +268,9 @@ std::optional<Recovery> Autosave::find() {
 }
 
 void Autosave::discard() {
+  std::unique_lock lock(mutex_);
+  job_.reset();  // a snapshot not yet written never will be
+  changed_.wait(lock, [&] { return !writing_; });
   error_.clear();
   version_.reset();
   // Only a file we wrote: one at our path that we did not write is another session's orphan.

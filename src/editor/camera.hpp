@@ -62,7 +62,6 @@ class Camera {
     return {(s.x - offset_.x) / zoom_, (s.y - offset_.y) / zoom_};
   }
   double map_length_to_pixels(double d) const { return d * zoom_; }
-  double pixels_to_map_length(double px) const { return px / zoom_; }
 
   // Moves the picture by `pixels` (a drag moves the map with the mouse).
   void pan(Vec2 pixels) { offset_ = offset_ + pixels; }

@@ -429,19 +429,10 @@ void Document::insert_agent(std::size_t i, const Agent& a) {
   insert_item(scene_.agents, i, a, "insert_agent");
 }
 void Document::erase_agent(std::size_t i) { erase_item(scene_.agents, i); }
-void Document::replace_agents(std::vector<Agent> agents) {
-  replace_items(scene_.agents, std::move(agents));
-}
 
 void Document::set_views(std::vector<ViewSetup> views) {
   if (views == scene_.views) return;
   scene_.views = std::move(views);
-  settings_dirty_ = true;
-}
-
-void Document::set_view_json(std::string json) {
-  if (json == scene_.view_json) return;
-  scene_.view_json = std::move(json);
   settings_dirty_ = true;
 }
 
@@ -492,13 +483,6 @@ std::string Document::undo_label() const {
 
 std::string Document::redo_label() const {
   return can_redo() ? redo_.back()->label : std::string();
-}
-
-void Document::clear_history() {
-  commit();
-  undo_.clear();
-  redo_.clear();
-  history_bytes_ = 0;
 }
 
 bool same_edit_content(const Scene& a, const Scene& b) {

@@ -94,13 +94,11 @@ class Document {
   void set_agent(std::size_t i, const Agent& a);
   void insert_agent(std::size_t i, const Agent& a);
   void erase_agent(std::size_t i);
-  void replace_agents(std::vector<Agent> agents);
 
   // Planner set-ups and camera/display settings are saved with the scene but are not edits of
   // the problem: they make the document dirty without an undo step or a version change (a
   // view compares its own planner settings to decide whether its run is stale).
   void set_views(std::vector<ViewSetup> views);
-  void set_view_json(std::string json);
 
   // ---- Undo / redo. Both first commit a step that is still open.
   bool can_undo() const;
@@ -112,7 +110,6 @@ class Document {
   // Label of the step undo() / redo() would apply, empty when there is none.
   std::string undo_label() const;
   std::string redo_label() const;
-  void clear_history();
 
   // ---- Memory limit of the history. After each commit the oldest undo steps are dropped
   // until undo + redo history fits; the newest undo step is always kept, however large, so the

@@ -26,32 +26,6 @@ const char* layer_name(Layer l) {
   return "?";
 }
 
-const char* style_item_name(StyleItem i) {
-  switch (i) {
-    case StyleItem::ParentArrow:
-      return "parent arrow";
-    case StyleItem::ThisFrame:
-      return "this frame";
-    case StyleItem::OnlyA:
-      return "only A";
-    case StyleItem::OnlyB:
-      return "only B";
-    case StyleItem::GridLine:
-      return "grid line";
-    case StyleItem::ClearanceLabel:
-      return "clearance label";
-    case StyleItem::Agent:
-      return "agent";
-    case StyleItem::TurningCircle:
-      return "turning circle";
-    case StyleItem::Inflation:
-      return "inflation";
-    case StyleItem::Count:
-      break;
-  }
-  return "?";
-}
-
 void DrawSink::polyline(std::span<const Vec2> points, Rgba colour, float width_px, bool closed) {
   for (std::size_t i = 1; i < points.size(); ++i) line(points[i - 1], points[i], colour, width_px);
   if (closed && points.size() > 2) line(points.back(), points.front(), colour, width_px);

@@ -68,7 +68,6 @@ enum class StyleItem : std::uint8_t {
   Inflation,      // scene circles grown by the agent's radius (what the circles planner avoids)
   Count
 };
-const char* style_item_name(StyleItem i);
 
 // One legend entry's identity: a planner Role (search status open / closed / current shares the
 // Role of the same name, so "open" means one thing whoever drew it) or an overlay StyleItem.

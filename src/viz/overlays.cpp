@@ -327,10 +327,6 @@ void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
 
 }  // namespace
 
-void draw_shape(DrawSink& sink, const Shape& shape, Rgba colour, float width_px) {
-  shape_geometry(sink, shape, colour, width_px, false);
-}
-
 void draw_heading_wedge(DrawSink& sink, CellXY cell, double heading, int k, Rgba fill,
                         double scale) {
   // k slices tile the cell's inscribed disc; one heading alone gets a third of it.

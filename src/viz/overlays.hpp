@@ -82,10 +82,6 @@ struct SearchDrawOptions {
 void draw_search_state(DrawSink& sink, const FrameState& state, const Style& style,
                        const SearchDrawOptions& options = {});
 
-// One shape in one colour on the sink's current layer (no legend key: the caller knows what
-// it stands for). Poses draw as an arrow one cell long along the heading.
-void draw_shape(DrawSink& sink, const Shape& shape, Rgba colour, float width_px);
-
 // A CellHeadings node on the sink's current layer: a wedge (a slice from the cell's centre)
 // pointing along `heading` (radians, 0 = east, clockwise on screen); the k slices of a cell
 // tile its inscribed disc. scale 1 is the whole slice; below 1 narrows it so neighbouring

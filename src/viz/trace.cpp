@@ -1,8 +1,11 @@
 #include "viz/trace.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace pl {
 
@@ -525,7 +528,73 @@ void Trace::finish() {
 // ---------------------------------------------------------------------------------------------
 // TraceRecorder
 
-TraceRecorder::TraceRecorder() = default;
+std::optional<std::size_t> parse_byte_size(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t v = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    const std::uint64_t d = std::uint64_t(text[i] - '0');
+    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return std::nullopt;
+    v = v * 10 + d;
+    ++i;
+  }
+  if (i == 0) return std::nullopt;
+  std::string_view unit = text.substr(i);
+  int shift = 0;
+  if (!unit.empty()) {
+    const char u = char(unit.front() | 0x20);  // lower case
+    shift = u == 'k' ? 10 : u == 'm' ? 20 : u == 'g' ? 30 : u == 't' ? 40 : u == 'b' ? 0 : -1;
+    if (shift < 0) return std::nullopt;
+    if (u != 'b') unit.remove_prefix(1);
+    if (!(unit.empty() || unit == "B" || unit == "b" || unit == "iB" || unit == "ib")) return std::nullopt;
+  }
+  if (v == 0 || v > (std::numeric_limits<std::uint64_t>::max() >> shift)) return std::nullopt;
+  v <<= shift;
+  if (v > std::numeric_limits<std::size_t>::max()) return std::nullopt;
+  return std::size_t(v);
+}
+
+std::size_t default_trace_budget() {
+  if (const char* env = std::getenv("PATHLAB_TRACE_BUDGET"))
+    if (auto v = parse_byte_size(env)) return *v;
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) return std::size_t(pages) / 4 * std::size_t(page);
+  return std::size_t(1) << 30;
+}
+
+TraceRecorder::TraceRecorder() { set_budget(0); }
+
+void TraceRecorder::set_budget(std::size_t bytes) {
+  trace_.budget_ = bytes == 0 ? default_trace_budget() : bytes;
+  next_check_ = 0;
+}
+
+std::size_t TraceRecorder::estimated_bytes() const {
+  const Trace& t = trace_;
+  std::size_t b = sizeof(Trace) + side_bytes_;
+  b += t.events_.capacity() * sizeof(TraceEvent) + t.frames_.capacity() * sizeof(Trace::FrameInfo);
+  b += t.descs_.capacity() * sizeof(NodeInfo);
+  b += t.node_ids_.capacity() * sizeof(std::uint32_t) + t.node_spaces_.capacity();
+  b += t.ids_.memory_bytes() + t.shapes_.capacity() * sizeof(ShapeRecord);
+  b += t.paths_.capacity() * sizeof(std::vector<PathPiece>);
+  b += known_.capacity() * sizeof(Known);
+  // Keyframes: at most 1.75x the events' memory (the policy at the top of trace.hpp).
+  return b + t.events_.size() * sizeof(TraceEvent) * 7 / 4;
+}
+
+void TraceRecorder::check_budget() {
+  const std::size_t used = estimated_bytes();
+  if (used > trace_.budget_) {
+    stopped_ = true;
+    trace_.truncated_ = true;
+    return;
+  }
+  // An event adds 32 bytes, its keyframe share 56, and at most a node (24 + 8 + 8) or a small
+  // shape (~100): check again after a quarter of what the rest of the budget could hold at 256
+  // bytes an event, and at least every 4096 events.
+  const std::size_t room = (trace_.budget_ - used) / (256 * 4);
+  next_check_ = trace_.events_.size() + std::clamp<std::size_t>(room, 1, 4096);
+}
 
 std::uint32_t TraceRecorder::node_index(std::uint32_t id) {
   bool inserted = false;
@@ -553,6 +622,7 @@ std::uint8_t TraceRecorder::find_space(std::uint32_t id) {
 }
 
 void TraceRecorder::space(const NodeSpace& s) {
+  if (stopped_) return;
   const std::uint64_t n = s.count();
   const bool unbounded = s.kind == NodeSpace::Kind::Points && n == 0;
   const SpaceRange r{s.base, unbounded ? std::uint64_t(1) << 32 : s.base + n};
@@ -573,12 +643,15 @@ std::uint32_t TraceRecorder::name_index(NameIndex& index, std::vector<std::strin
   const auto i = std::uint32_t(names.size());
   names.emplace_back(name);
   index.emplace(std::string(name), i);
+  side_bytes_ += 2 * (sizeof(std::string) + name.size()) + 32;  // the name, its index entry
   return i;
 }
 
 void TraceRecorder::phase(std::string_view name) {
+  if (stopped_) return;
   const std::uint32_t i = name_index(phase_index_, trace_.phase_names_, name);
   trace_.phases_.push_back(Trace::PhaseMarker{std::string(name), trace_.frames_.size()});
+  side_bytes_ += sizeof(Trace::PhaseMarker) + name.size();
   TraceEvent e;
   e.kind = TraceEvent::Kind::Phase;
   e.a = i;
@@ -586,6 +659,7 @@ void TraceRecorder::phase(std::string_view name) {
 }
 
 void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, double h) {
+  if (stopped_) return;
   const std::uint32_t i = node_index(node.id);
   const std::uint32_t p = parent == kNoNode ? kNoNode : node_index(parent);
   // The label pointer is valid only during this call: intern its text.
@@ -610,6 +684,7 @@ void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, d
 }
 
 void TraceRecorder::open_dense(std::uint32_t id, std::uint32_t parent, double g, double h) {
+  if (stopped_) return;
   const std::uint32_t i = node_index(id);
   TraceEvent e;
   e.kind = TraceEvent::Kind::Open;
@@ -622,6 +697,7 @@ void TraceRecorder::open_dense(std::uint32_t id, std::uint32_t parent, double g,
 }
 
 void TraceRecorder::relax(std::uint32_t node, std::uint32_t parent, double g) {
+  if (stopped_) return;
   TraceEvent e;
   e.kind = TraceEvent::Kind::Relax;
   e.a = node_index(node);
@@ -631,6 +707,7 @@ void TraceRecorder::relax(std::uint32_t node, std::uint32_t parent, double g) {
 }
 
 void TraceRecorder::close(std::uint32_t node) {
+  if (stopped_) return;
   TraceEvent e;
   e.kind = TraceEvent::Kind::Close;
   e.a = node_index(node);
@@ -644,10 +721,12 @@ void TraceRecorder::push_shape(const Shape& shape, Role role, bool is_test, bool
   r.role = role;
   r.is_test = is_test;
   r.ok = ok;
+  side_bytes_ += r.shape.points.capacity() * sizeof(Vec2);
   trace_.shapes_.push_back(std::move(r));
 }
 
 void TraceRecorder::test(const Shape& shape, bool ok) {
+  if (stopped_) return;
   TraceEvent e;
   e.kind = TraceEvent::Kind::Test;
   e.flag = ok ? 1 : 0;
@@ -657,6 +736,7 @@ void TraceRecorder::test(const Shape& shape, bool ok) {
 }
 
 void TraceRecorder::mark(const Shape& shape, Role role) {
+  if (stopped_) return;
   TraceEvent e;
   e.kind = TraceEvent::Kind::Mark;
   e.flag = std::uint8_t(role);
@@ -666,14 +746,17 @@ void TraceRecorder::mark(const Shape& shape, Role role) {
 }
 
 void TraceRecorder::path(std::span<const PathPiece> pieces) {
+  if (stopped_) return;
   TraceEvent e;
   e.kind = TraceEvent::Kind::Path;
   e.a = std::uint32_t(trace_.paths_.size());
   trace_.paths_.emplace_back(pieces.begin(), pieces.end());
+  side_bytes_ += pieces.size() * sizeof(PathPiece);
   trace_.events_.push_back(e);
 }
 
 void TraceRecorder::counter(std::string_view name, double value) {
+  if (stopped_) return;
   TraceEvent e;
   e.kind = TraceEvent::Kind::Counter;
   e.a = name_index(counter_index_, trace_.counter_names_, name);
@@ -682,12 +765,15 @@ void TraceRecorder::counter(std::string_view name, double value) {
 }
 
 void TraceRecorder::frame() {
+  if (stopped_) return;
   trace_.frames_.push_back(Trace::FrameInfo{
       trace_.events_.size(), std::uint32_t(trace_.node_ids_.size()),
       std::uint32_t(trace_.counter_names_.size()), std::uint32_t(trace_.shapes_.size())});
+  if (trace_.events_.size() >= next_check_) check_budget();
 }
 
 void TraceRecorder::batch(std::span<const NodeEvent> events) {
+  if (stopped_) return;
   // The class is final, so these calls are direct (and inlinable), not virtual.
   for (const NodeEvent& e : events) {
     switch (e.kind) {
@@ -718,8 +804,13 @@ void TraceRecorder::batch(std::span<const NodeEvent> events) {
 
 Trace TraceRecorder::take() {
   trace_.finish();
+  const std::size_t budget = trace_.budget_;
   Trace out = std::move(trace_);
   trace_ = Trace();
+  trace_.budget_ = budget;
+  stopped_ = false;
+  next_check_ = 0;
+  side_bytes_ = 0;
   known_.clear();
   phase_index_.clear();
   counter_index_.clear();

@@ -18,6 +18,16 @@
 // reported before the k-th frame() call; if events follow the last frame() call, one more frame
 // holds them, so the last frame is always the state after every event.
 //
+// Memory budget: a watched search on a big map would record about 190 bytes a node (a
+// maximum-size map: some 50 GB). A TraceRecorder has a byte budget (set_budget(); by default
+// default_trace_budget(): PATHLAB_TRACE_BUDGET, else a quarter of physical memory). At the first
+// frame boundary where what the trace holds, plus the keyframes it will build (at most 1.75x the
+// events, see below), passes the budget, recording stops: the frame just ended is the trace's
+// last, every later report is ignored (the search itself runs on to its end, watched by a
+// recorder that does nothing), and the Trace says truncated() at frame truncated_frame(). The
+// check runs every few thousand events, after fewer events the nearer the budget is, so the
+// trace can pass the budget by about one frame's events and by the slack of a vector's growth.
+//
 // Keyframe policy: a snapshot of the replay state is kept at frame 0, and after any frame at
 // which the events since the previous keyframe reach max(4096, N), N = nodes seen so far. A
 // snapshot costs O(N) (at most 56 bytes a node: a 48-byte NodeState and the open index) and is preceded by at least N events (32 bytes
@@ -217,6 +227,12 @@ class Trace {
 
   // At least 1 (frame 0, the empty state).
   std::size_t frame_count() const { return frames_.size(); }
+  // True when recording stopped at the recorder's budget (see the top of this file): the
+  // search ran on, but the trace ends at frame truncated_frame() (its last frame).
+  bool truncated() const { return truncated_; }
+  std::size_t truncated_frame() const { return truncated_ ? frames_.size() - 1 : 0; }
+  // The budget the recorder had, in bytes (0 for a trace never recorded).
+  std::size_t budget() const { return budget_; }
   // Recorded events, frame boundaries excluded (they are kept apart, 24 bytes a frame).
   std::size_t event_count() const { return events_.size(); }
   std::size_t node_count() const { return node_ids_.size(); }
@@ -237,7 +253,6 @@ class Trace {
   std::uint32_t index_of(std::uint32_t id) const;
   std::span<const ShapeRecord> shapes() const { return shapes_; }
   std::span<const PathPiece> path(std::uint32_t index) const { return paths_[index]; }
-  std::size_t path_count() const { return paths_.size(); }
   const std::string& phase_name(std::uint32_t index) const { return phase_names_[index]; }
   const std::string& counter_name(std::uint32_t index) const { return counter_names_[index]; }
   std::size_t counter_name_count() const { return counter_names_.size(); }
@@ -338,7 +353,17 @@ class Trace {
   std::vector<PhaseMarker> phases_;
   std::vector<FrameState> keyframes_;  // ascending frames; keyframes_[0] is frame 0
   std::size_t max_replay_ = 0;
+  bool truncated_ = false;
+  std::size_t budget_ = 0;
 };
+
+// PATHLAB_TRACE_BUDGET when set (bytes, or with a K, M or G suffix: "64M"), else a quarter of
+// the machine's physical memory (sysconf), else 1 GiB when that is unknown. An unreadable
+// PATHLAB_TRACE_BUDGET is ignored.
+std::size_t default_trace_budget();
+// "4096", "64K", "512M", "2G" (powers of 1024), optionally followed by "B" or "iB"; nullopt
+// for anything else or for 0.
+std::optional<std::size_t> parse_byte_size(std::string_view text);
 
 // The dense per-cell view of a frame's nodes, for passes over every node (search textures, g
 // heat maps, differences): which cell index (y * width + x) of a width x height map a node
@@ -390,6 +415,13 @@ class TraceRecorder final : public SearchObserver {
   void batch(std::span<const NodeEvent> events) override;
 
   std::size_t event_count() const { return trace_.events_.size(); }
+  // The byte budget of the recordings to come (0 = default_trace_budget()); kept by take().
+  void set_budget(std::size_t bytes);
+  std::size_t budget() const { return trace_.budget_; }
+  // True once the current recording has stopped at the budget.
+  bool stopped() const { return stopped_; }
+  // What the current recording holds, with the keyframes take() will add, in bytes.
+  std::size_t estimated_bytes() const;
   // Hands the recording over (keyframes are built here, in one pass) and starts a new one.
   Trace take();
 
@@ -404,9 +436,10 @@ class TraceRecorder final : public SearchObserver {
   std::uint8_t find_space(std::uint32_t id);
   // An Open event without a description (NodeEvent::desc == nullptr): nothing but the id.
   void open_dense(std::uint32_t id, std::uint32_t parent, double g, double h);
-  static std::uint32_t name_index(NameIndex& index, std::vector<std::string>& names,
-                                  std::string_view name);
+  std::uint32_t name_index(NameIndex& index, std::vector<std::string>& names,
+                           std::string_view name);
   void push_shape(const Shape& shape, Role role, bool is_test, bool ok);
+  void check_budget();
 
   Trace trace_;
   // Per node index, what open() needs at hand: its latest description and its space.
@@ -423,6 +456,11 @@ class TraceRecorder final : public SearchObserver {
   };
   std::vector<SpaceRange> ranges_;
   std::uint8_t last_space_ = kNoSpace;
+  bool stopped_ = false;
+  std::size_t next_check_ = 0;
+  // Heap bytes of the side tables' variable parts (shape points, paths, names), counted as they
+  // are added so a budget check costs O(1).
+  std::size_t side_bytes_ = 0;  // events_.size() at which frame() checks the budget next
 };
 
 // A replay position. Moves between frames by the cheapest of: replaying forward from the

@@ -1,0 +1,183 @@
+// The code that runs on more than one thread, exercised the way the app does it: a planner run
+// on a worker thread while the UI thread reads its progress and cancels it (app/app.cpp, Run),
+// a watched run whose trace the UI thread takes after the join, the HAA* build cancelled while
+// it runs, and the autosave writer thread (editor/autosave.hpp). scripts/test.sh runs these
+// (Threads.*, Autosave.*) under ThreadSanitizer (PATHLAB_TSAN).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "core/io.hpp"
+#include "editor/autosave.hpp"
+#include "editor/document.hpp"
+#include "io_test_util.hpp"
+#include "planners/planner.hpp"
+#include "test_util.hpp"
+#include "viz/trace.hpp"
+
+namespace pl {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// What app::Run does: plan on a worker thread with a cancel flag and a progress value the UI
+// thread reads every frame.
+struct WorkerRun {
+  std::atomic<bool> cancel{false};
+  std::atomic<float> progress{0};
+  std::atomic<bool> done{false};
+  PlanResult result;
+  std::unique_ptr<Trace> trace;
+  std::thread worker;
+
+  WorkerRun(Planner& planner_ref, const Scene& scene, const Query& q, bool record) {
+    worker = std::thread([this, &planner_ref, &scene, q, record] {
+      TraceRecorder recorder;
+      RunContext ctx;
+      ctx.observer = record ? &recorder : nullptr;
+      ctx.cancel = &cancel;
+      ctx.progress = &progress;
+      result = planner_ref.plan(scene, q, ctx);
+      trace = std::make_unique<Trace>(recorder.take());
+      done.store(true, std::memory_order_release);
+    });
+  }
+  ~WorkerRun() {
+    cancel = true;
+    if (worker.joinable()) worker.join();
+  }
+};
+
+Scene open_map(int side, unsigned seed) {
+  std::mt19937 rng(seed);
+  Scene s;
+  s.map = test::random_map(rng, side, side, {0, 1, 4}, {0.8, 0.1, 0.1});
+  s.map.set(0, 0, 0);
+  s.map.set(side - 1, side - 1, 0);
+  return s;
+}
+
+Query corner_to_corner(int side) {
+  Query q;
+  q.start = {0.5, 0.5, 0};
+  q.goal = {side - 0.5, side - 0.5, 0};
+  return q;
+}
+
+TEST(Threads, RunsReportProgressAndStopWhenCancelled) {
+  const Scene scene = open_map(256, 11);
+  const Query q = corner_to_corner(256);
+  // Whole runs on a smaller map: under ThreadSanitizer every planner runs several times slower.
+  const Scene small = open_map(64, 12);
+  const Query small_q = corner_to_corner(64);
+  for (const PlannerInfo& info : Registry::builtin().all()) {
+    SCOPED_TRACE(info.name);
+    auto planner = Registry::builtin().create(info.name);
+    // Cancelled mid-run: the UI thread polls progress like a frame would, then cancels.
+    {
+      WorkerRun run(*planner, scene, q, true);
+      float last = 0;
+      for (int frame = 0; frame < 3 && !run.done.load(std::memory_order_acquire); ++frame) {
+        last = std::max(last, run.progress.load(std::memory_order_relaxed));
+        std::this_thread::sleep_for(1ms);
+      }
+      run.cancel = true;
+      run.worker.join();
+      EXPECT_GE(last, 0.0f);
+      if (run.result.cancelled) {
+        EXPECT_FALSE(run.result.found);
+      }
+      ASSERT_NE(run.trace, nullptr);  // whatever was recorded is handed over
+    }
+    // Left alone, a worker run gives what a run on this thread gives.
+    const PlanResult here = planner->plan(small, small_q);
+    auto fresh = Registry::builtin().create(info.name);
+    WorkerRun run(*fresh, small, small_q, false);
+    run.worker.join();
+    EXPECT_FALSE(run.result.cancelled);
+    EXPECT_EQ(run.result.found, here.found);
+    EXPECT_EQ(run.result.length, here.length);
+    EXPECT_EQ(run.result.points, here.points);
+  }
+}
+
+TEST(Threads, WatchedRunHandsItsTraceToAnotherThread) {
+  const Scene scene = open_map(96, 3);
+  const Query q = corner_to_corner(96);
+  auto planner = Registry::builtin().create("astar");
+  WorkerRun run(*planner, scene, q, true);
+  while (!run.done.load(std::memory_order_acquire)) std::this_thread::sleep_for(100us);
+  run.worker.join();
+  ASSERT_TRUE(run.result.found);
+  TraceCursor cursor(*run.trace);
+  cursor.seek(cursor.last_frame());
+  EXPECT_EQ(cursor.state().counters().expanded, run.result.expanded);
+}
+
+TEST(Threads, HaaBuildCancelledWhileItRuns) {
+  const Scene scene = open_map(128, 5);
+  const Query q = corner_to_corner(128);
+  auto planner = Registry::builtin().create("haa");
+  {
+    WorkerRun run(*planner, scene, q, false);
+    // Cancel as soon as the build has started (or at once if it reports no progress).
+    for (int i = 0; i < 200 && run.progress.load(std::memory_order_relaxed) == 0.0f &&
+                    !run.done.load(std::memory_order_acquire);
+         ++i)
+      std::this_thread::sleep_for(100us);
+    run.cancel = true;
+    run.worker.join();
+    if (run.result.cancelled) {
+      EXPECT_FALSE(run.result.found);
+    }
+  }
+  // The planner is usable afterwards: the next run (on another worker) builds and answers.
+  WorkerRun again(*planner, scene, q, false);
+  again.worker.join();
+  EXPECT_FALSE(again.result.cancelled);
+  const PlanResult ref = Registry::builtin().create("haa")->plan(scene, q);
+  EXPECT_EQ(again.result.found, ref.found);
+  EXPECT_EQ(again.result.length, ref.length);
+}
+
+TEST(Threads, AutosaveWritesOnItsOwnThreadAndDiscardWins) {
+  iotest::TempDir tmp("autosave_threads");
+  editor::Autosave a(tmp.path.string(), 0s);
+  Scene big;
+  big.map = GridMap(1024, 1024);
+  editor::Document doc(big);
+  const auto t0 = editor::Autosave::Clock::now();
+  // Many frames of edits: each update() snapshots, the writer thread keeps the newest.
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(doc.set_cell(i, 0, TerrainId(1 + i % 3)));
+    EXPECT_TRUE(a.update(t0 + std::chrono::seconds(i), doc, "/doc.json"));
+  }
+  a.wait();
+  EXPECT_TRUE(a.error().empty()) << a.error();
+  ASSERT_TRUE(fs::exists(a.path()));
+  EXPECT_EQ(load_scene(a.path()).map.at(19, 0), TerrainId(1 + 19 % 3));
+
+  // A discard while a write may still be running: the file is gone and stays gone.
+  ASSERT_TRUE(doc.set_cell(5, 5, 2));
+  EXPECT_TRUE(a.update(t0 + 100s, doc, "/doc.json"));
+  a.discard();
+  EXPECT_FALSE(fs::exists(a.path()));
+  a.wait();
+  EXPECT_FALSE(fs::exists(a.path()));
+
+  // The destructor finishes a waiting write before it joins.
+  {
+    editor::Autosave b(tmp.path.string(), 0s);
+    ASSERT_TRUE(doc.set_cell(6, 6, 3));
+    b.update(t0 + 200s, doc, "/doc.json");
+  }
+  EXPECT_TRUE(fs::exists(a.path()));
+}
+
+}  // namespace
+}  // namespace pl
