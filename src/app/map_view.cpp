@@ -298,9 +298,13 @@ void map_view_build(App& app) {
       }
       o.heading_wedges = v.camera.zoom() >= 10;
       // Each view marks what it expanded and the other did not.
-      if (diff) draw_closed_difference(dl, g_diff_views[vi], map.width(), style, visible);
+      // Zoomed in far enough for g, h, f in the cells, the hatch shrinks to a corner tick.
+      const bool numbers_shown = app.ui.show_search_numbers && v.camera.zoom() >= 40;
+      if (diff)
+        draw_closed_difference(dl, g_diff_views[vi], map.width(), style, visible,
+                               numbers_shown ? 0.3 : 1.0);
       draw_search_state(dl, v.cursor->state(), style, o);
-      if (app.ui.show_search_numbers && v.camera.zoom() >= 40) {
+      if (numbers_shown) {
         SearchNumberOptions numbers;
         numbers.size_px = float(std::min(14.0, v.camera.zoom() / 4.5));
         // A line a heading needs a cell about 150 pixels wide.

@@ -608,7 +608,9 @@ ClosedDifference closed_difference(const FrameState& a, const FrameState& b, int
 }
 
 void draw_closed_difference(DrawSink& sink, const ClosedDifference& diff, int width,
-                            const Style& style, const std::optional<MapRect>& visible) {
+                            const Style& style, const std::optional<MapRect>& visible,
+                            double span) {
+  const double t = std::clamp(span, 0.05, 1.0);
   if (width <= 0 || !sink.wants(Layer::Search)) return;
   sink.set_layer(Layer::Search);
   // A hatch over the cell, not a fill: the closed colour beneath stays the same in every view.
@@ -620,8 +622,10 @@ void draw_closed_difference(DrawSink& sink, const ClosedDifference& diff, int wi
     for (std::uint32_t i : cells) {
       const int x = int(i % std::uint32_t(width)), y = int(i / std::uint32_t(width));
       if (visible && !visible->overlaps_cell(x, y)) continue;
-      if (rising) sink.line({double(x), y + 1.0}, {x + 1.0, double(y)}, c, kDifferenceHatchPx);
-      else sink.line({double(x), double(y)}, {x + 1.0, y + 1.0}, c, kDifferenceHatchPx);
+      if (rising)
+        sink.line({x + 1.0 - t, y + 1.0}, {x + 1.0, y + 1.0 - t}, c, kDifferenceHatchPx);
+      else
+        sink.line({x + 1.0 - t, double(y)}, {x + 1.0, double(y) + t}, c, kDifferenceHatchPx);
       any = true;
     }
     if (any) sink.uses(StyleKey::of(item));

@@ -175,9 +175,12 @@ ClosedDifference closed_difference(const FrameState& a, const FrameState& b, int
 
 // only_a hatched in StyleItem::OnlyA ("/", one line per cell from its lower-left to its
 // upper-right corner), only_b in StyleItem::OnlyB ("\\"), on Layer::Search: over the closed
-// colour, which stays the same in every view.
+// colour, which stays the same in every view. `span` < 1 shortens each line to a tick across one
+// corner of the cell (A: lower right, B: upper right), leaving the middle free for the g, h, f
+// printed there when zoomed in.
 inline constexpr float kDifferenceHatchPx = 2.f;
 void draw_closed_difference(DrawSink& sink, const ClosedDifference& diff, int width,
-                            const Style& style, const std::optional<MapRect>& visible = {});
+                            const Style& style, const std::optional<MapRect>& visible = {},
+                            double span = 1.0);
 
 }  // namespace pl
