@@ -376,24 +376,11 @@ PlanResult AnyAngleSearch::run(const GridMap& map, const Query& query, Mode mode
 
 namespace {
 
-class AnyAnglePlanner final : public Planner {
- public:
-  AnyAnglePlanner(AnyAngleSearch::Mode mode, GridWorld world) : mode_(mode), world_(std::move(world)) {}
-  PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
-    world_.report_blocked(scene, ctx.observer);
-    return search_.run(world_.map(scene), q, mode_, ctx);
-  }
-  size_t memory_bytes() const override { return search_.memory_bytes(); }
-
- private:
-  AnyAngleSearch::Mode mode_;
-  GridWorld world_;
-  AnyAngleSearch search_;
-};
+using AnyAnglePlanner = GridWorldPlanner<AnyAngleSearch, AnyAngleSearch::Mode>;
 
 void add_anyangle_planners(Registry& r) {
   const auto make = [](AnyAngleSearch::Mode m) {
-    return [m](const ParamSet& ps) { return std::make_unique<AnyAnglePlanner>(m, GridWorld(ps)); };
+    return [m](const ParamSet& ps) { return std::make_unique<AnyAnglePlanner>(GridWorld(ps), m); };
   };
   const char* points =
       " Start and goal are cell corners (integer points); any other point joins the corners of "

@@ -406,27 +406,14 @@ PlanResult textbook_astar(const GridMap& map, const Query& query, bool eight_con
 
 namespace {
 
+using GridPlanner = GridWorldPlanner<GridSearch, GridSearch::Options>;
+
 ParamDesc connectivity_param() {
   return ParamDesc::choice(
       "connectivity",
       "8: octile moves (cost sqrt 2 diagonally, no corner cutting); 4: cardinal only", {"8", "4"},
       "8");
 }
-
-class GridPlanner final : public Planner {
- public:
-  GridPlanner(GridSearch::Options opt, GridWorld world) : opt_(opt), world_(std::move(world)) {}
-  PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
-    world_.report_blocked(scene, ctx.observer);
-    return search_.run(world_.map(scene), q, opt_, ctx);
-  }
-  size_t memory_bytes() const override { return search_.memory_bytes(); }
-
- private:
-  GridSearch::Options opt_;
-  GridWorld world_;
-  GridSearch search_;
-};
 
 class TextbookPlanner final : public Planner {
  public:
@@ -452,13 +439,13 @@ void add_grid_planners(Registry& r) {
          "A* with the octile (or Manhattan) heuristic, ties toward larger g; the agent's "
          "capability decides which terrains are free, its size is ignored",
          true, {connectivity_param(), circles_param()}, [](const ParamSet& ps) {
-           return std::make_unique<GridPlanner>(options_from(ps), GridWorld(ps));
+           return std::make_unique<GridPlanner>(GridWorld(ps), options_from(ps));
          }});
   r.add({"dijkstra", "grid search", "Dijkstra's algorithm (A* with h = 0)", true,
          {connectivity_param(), circles_param()}, [](const ParamSet& ps) {
            auto o = options_from(ps);
            o.heuristic = false;
-           return std::make_unique<GridPlanner>(o, GridWorld(ps));
+           return std::make_unique<GridPlanner>(GridWorld(ps), o);
          }});
   const ParamDesc metric = ParamDesc::choice(
       "clearance",
@@ -472,7 +459,7 @@ void add_grid_planners(Registry& r) {
            auto o = options_from(ps);
            o.annotated = true;
            o.metric = ps.get("clearance") == "true" ? ClearanceMetric::True : ClearanceMetric::Brushfire;
-           return std::make_unique<GridPlanner>(o, GridWorld(ps));
+           return std::make_unique<GridPlanner>(GridWorld(ps), o);
          }});
   r.add({"astar-textbook", "grid search (reference)",
          "Plain textbook A*: std::priority_queue with lazy deletion, arrays reset per query. "

@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "core/circle_raster.hpp"
 #include "planners/planner.hpp"
@@ -33,6 +35,27 @@ class GridWorld {
  private:
   std::optional<CircleRasterRule> rule_;  // nullopt: circles ignored
   CircleRasterCache cache_;
+};
+
+// A planner over the scene's grid: reports the cells circles block, then answers with
+// Search::run(map, query, args..., ctx). Search keeps its pools across queries and has
+// memory_bytes(). The grid, JPS and any-angle planners are this with their own Search.
+template <class Search, class... Args>
+class GridWorldPlanner final : public Planner {
+ public:
+  explicit GridWorldPlanner(GridWorld world, Args... args)
+      : world_(std::move(world)), args_(std::move(args)...) {}
+  PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
+    world_.report_blocked(scene, ctx.observer);
+    const GridMap& map = world_.map(scene);
+    return std::apply([&](const Args&... a) { return search_.run(map, q, a..., ctx); }, args_);
+  }
+  size_t memory_bytes() const override { return search_.memory_bytes(); }
+
+ private:
+  GridWorld world_;
+  std::tuple<Args...> args_;
+  Search search_;
 };
 
 }  // namespace pl

@@ -247,19 +247,7 @@ PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const Ru
 
 namespace {
 
-class JpsPlanner final : public Planner {
- public:
-  explicit JpsPlanner(GridWorld world) : world_(std::move(world)) {}
-  PlanResult plan(const Scene& scene, const Query& q, const RunContext& ctx) override {
-    world_.report_blocked(scene, ctx.observer);
-    return search_.run(world_.map(scene), q, ctx);
-  }
-  size_t memory_bytes() const override { return search_.memory_bytes(); }
-
- private:
-  GridWorld world_;
-  JumpPointSearch search_;
-};
+using JpsPlanner = GridWorldPlanner<JumpPointSearch>;
 
 void add_jps(Registry& r) {
   r.add({"jps", "grid search",
