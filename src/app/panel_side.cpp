@@ -27,6 +27,10 @@ void panel_side(App& app) {
       if (tab("Plan", 0)) {
         section_planner(app);
         ImGui::Separator();
+        if (app.document.scenario) {
+          section_scenario(app);
+          ImGui::Separator();
+        }
         section_timeline(app);
         ImGui::EndTabItem();
       }
