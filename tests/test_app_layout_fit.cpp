@@ -21,14 +21,14 @@ namespace {
 
 bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
-struct Run {
+struct AppRun {
   int status = -1;
   nlohmann::json layout;
   std::string cmd;
 };
 
 // Runs the app at w x h with `args` and reads its layout file.
-Run run_app(const std::string& args, const std::string& name, int w, int h, const char* app = PATHLAB_APP) {
+AppRun run_app(const std::string& args, const std::string& name, int w, int h, const char* app = PATHLAB_APP) {
   const auto dir = std::filesystem::temp_directory_path();
   const std::string size = std::to_string(w) + "x" + std::to_string(h);
   const auto png = dir / ("pathlab_fit_" + name + "_" + size + ".png");
@@ -38,7 +38,7 @@ Run run_app(const std::string& args, const std::string& name, int w, int h, cons
 #else
   const std::string env;
 #endif
-  Run r;
+  AppRun r;
   r.cmd = env + "XDG_CONFIG_HOME='" + (dir / "pathlab_fit_cfg").string() + "' timeout 120 xvfb-run -a -s '-screen 0 " +
           size + "x24' '" + app + "' " + args + " --size " + size + " --screenshot '" + png.string() +
           "' --layout '" + png.string() + ".json' --exit";
@@ -51,7 +51,7 @@ Run run_app(const std::string& args, const std::string& name, int w, int h, cons
 
 // Nothing ImGui drew was clipped: every window's items within what it shows (or a scrollbar to
 // reach them), every table column as wide as its cells and header need.
-void expect_nothing_clipped(const Run& r) {
+void expect_nothing_clipped(const AppRun& r) {
   ASSERT_TRUE(r.layout.contains("clip")) << r.cmd;
   const auto& clip = r.layout.at("clip");
   EXPECT_FALSE(clip.at("windows").empty());
@@ -63,6 +63,9 @@ void expect_nothing_clipped(const Run& r) {
       EXPECT_FALSE(c.at("clipped").get<bool>()) << "column " << c.at("name") << " of a table in " << t.at("window")
                                                 << " needs " << c.at("needed") << " px, has " << c.at("width")
                                                 << "\n" << r.cmd;
+  // Titles and legends drawn over the views stay inside their view.
+  for (const auto& t : r.layout.at("view_texts"))
+    EXPECT_TRUE(t.at("inside").get<bool>()) << t.at("what") << " at " << t.at("rect") << "\n" << r.cmd;
 }
 
 const std::string kSample = PATHLAB_SOURCE_DIR "/assets/sample.json";
@@ -75,7 +78,7 @@ constexpr int kSizes[][2] = {{1280, 800}, {1024, 640}};
 TEST(AppLayoutFit, ComparedViewsWithFiguresClipNothing) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const auto& s : kSizes) {
-    const Run r = run_app("--scene '" + kSample + "' --planner annotated-astar --compare haa:quality=lq "
+    const AppRun r = run_app("--scene '" + kSample + "' --planner annotated-astar --compare haa:quality=lq "
                           "--compare astar --figures --frame 40 --break 38,18",
                           "compare3", s[0], s[1]);
     ASSERT_EQ(r.status, 0) << r.cmd;
@@ -83,10 +86,31 @@ TEST(AppLayoutFit, ComparedViewsWithFiguresClipNothing) {
   }
 }
 
+TEST(AppLayoutFit, OpenListAndBreakpointsClipNothing) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  // The side column scrolled to its end: the counters, the node being expanded, the breakpoints
+  // and the open list (a table that is not laid out while scrolled out of sight).
+  // HAA*'s nodes are named by their planner; A* stops at a breakpoint and lists them.
+  const std::pair<const char*, const char*> runs[] = {
+      {"haa", "--frame 150"}, {"astar", "--break 38,18 --break 50,20,opened"}};
+  for (const auto& [planner, where] : runs)
+    for (const auto& s : kSizes) {
+      const AppRun r = run_app("--scene '" + kSample + "' --planner " + planner + " " + where + " --side-scroll end",
+                               std::string("open_") + planner, s[0], s[1]);
+      ASSERT_EQ(r.status, 0) << r.cmd;
+      expect_nothing_clipped(r);
+      bool open_list = false;
+      for (const auto& t : r.layout.at("clip").at("tables"))
+        for (const auto& c : t.at("columns"))
+          if (c.at("name") == "node") open_list = true;
+      EXPECT_TRUE(open_list) << "the open list was not laid out: " << r.cmd;
+    }
+}
+
 TEST(AppLayoutFit, CirclesEagerAgainstLazyClipNothing) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const auto& s : kSizes) {
-    const Run r = run_app("--scene '" + kCircles + "' --planner circles --set mode=eager --compare circles --frame 20",
+    const AppRun r = run_app("--scene '" + kCircles + "' --planner circles --set mode=eager --compare circles --frame 20",
                           "circles", s[0], s[1]);
     ASSERT_EQ(r.status, 0) << r.cmd;
     expect_nothing_clipped(r);
@@ -97,7 +121,7 @@ TEST(AppLayoutFit, EditAndDisplayTabsClipNothing) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const char* tab : {"edit", "display"})
     for (const auto& s : kSizes) {
-      const Run r = run_app("--scene '" + kSample + "' --planner haa --tab " + tab, std::string("tab_") + tab, s[0], s[1]);
+      const AppRun r = run_app("--scene '" + kSample + "' --planner haa --tab " + tab, std::string("tab_") + tab, s[0], s[1]);
       ASSERT_EQ(r.status, 0) << r.cmd;
       expect_nothing_clipped(r);
     }
@@ -106,7 +130,7 @@ TEST(AppLayoutFit, EditAndDisplayTabsClipNothing) {
 TEST(AppLayoutFit, ScenarioListIsInTheSideColumnAndHidesNoView) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const auto& s : kSizes) {
-    const Run r = run_app("--scene '" + kMaze + "' --planner astar --compare dijkstra", "maze", s[0], s[1]);
+    const AppRun r = run_app("--scene '" + kMaze + "' --planner astar --compare dijkstra", "maze", s[0], s[1]);
     ASSERT_EQ(r.status, 0) << r.cmd;
     EXPECT_EQ(r.layout.at("scenario"), kMaze + ".scen");
     expect_nothing_clipped(r);
@@ -134,7 +158,7 @@ TEST(AppLayoutFit, ScenarioListIsInTheSideColumnAndHidesNoView) {
 TEST(AppLayoutFit, ViewsFitTheirRectangleWithTheFiguresTableOpen) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const auto& s : kSizes) {
-    const Run r = run_app("--scene '" + kSample + "' --planner astar --compare haa --compare dijkstra --figures "
+    const AppRun r = run_app("--scene '" + kSample + "' --planner astar --compare haa --compare dijkstra --figures "
                           "--frame end",
                           "refit", s[0], s[1]);
     ASSERT_EQ(r.status, 0) << r.cmd;
@@ -157,7 +181,7 @@ TEST(AppLayoutFit, ViewsFitTheirRectangleWithTheFiguresTableOpen) {
 
 TEST(AppNames, ViewsAreNamedByWhatDiffers) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
-  const Run r = run_app("--scene '" + kSample + "' --planner haa --compare haa:quality=lq --compare astar",
+  const AppRun r = run_app("--scene '" + kSample + "' --planner haa --compare haa:quality=lq --compare astar",
                         "names", 1280, 800);
   ASSERT_EQ(r.status, 0) << r.cmd;
   const auto& views = r.layout.at("views");

@@ -45,6 +45,7 @@ void panel_side(App& app) {
       app.ui.side_tab_request = -1;
       ImGui::EndTabBar();
     }
+    if (app.ui.side_scroll_end) ImGui::SetScrollY(ImGui::GetScrollMaxY());
   }
   ImGui::End();
 }

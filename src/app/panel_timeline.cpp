@@ -24,15 +24,20 @@ void open_list(App& app, const FrameState& s) {
   // have headings gets a column for them, so eight headings of one cell are eight distinct rows.
   const Trace& t = s.trace();
   const bool headings = t.has_headings();
+  // The numbers as wide as they need, the node's name the rest.
   if (ImGui::BeginTable("##open", headings ? 5 : 4,
-                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV,
+                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                            ImGuiTableFlags_SizingFixedFit,
                         {0, 160})) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("node");
-    if (headings) ImGui::TableSetupColumn("heading");
-    ImGui::TableSetupColumn("g");
-    ImGui::TableSetupColumn("h");
-    ImGui::TableSetupColumn("f");
+    // Widths to start from, so the numbers are not squeezed the frame the list first shows
+    // (a fixed column fits its contents from the next frame on).
+    const float number_w = ImGui::CalcTextSize("9999.999").x;
+    ImGui::TableSetupColumn("node", ImGuiTableColumnFlags_WidthStretch);
+    if (headings) ImGui::TableSetupColumn("heading", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("heading").x);
+    ImGui::TableSetupColumn("g", ImGuiTableColumnFlags_WidthFixed, number_w);
+    ImGui::TableSetupColumn("h", ImGuiTableColumnFlags_WidthFixed, number_w);
+    ImGui::TableSetupColumn("f", ImGuiTableColumnFlags_WidthFixed, number_w);
     ImGui::TableHeadersRow();
     ImGuiListClipper clip;
     clip.Begin(int(list.size()));

@@ -55,6 +55,7 @@ struct UiSettings {
   bool ignore_input = false;      // automated runs: the picture must not depend on the pointer
   float menu_height = 0;          // main menu bar, ImGui units
   float side_width = 330;         // the side column, ImGui units (the user may resize it)
+  bool side_scroll_end = false;   // automated runs (--side-scroll end): show the column's end
   int side_tab_request = -1;      // select this side tab next frame (0 Plan, 1 Edit, 2 Display)
   // The scenario's problem list (scenario_window.cpp): its sorted order and what it was sorted
   // for, the number typed to find one, a scroll to the picked one pending.
