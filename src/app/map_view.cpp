@@ -105,9 +105,9 @@ void shape_tooltip(const App& app, const View& v, Vec2 m, double tol) {
 void map_view_input(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
   const GridMap& map = app.scene().map;
-  // In rows of side-by-side views, with a small gap: as many rows as show the map largest (three
-  // views of a wide map stack in two rows rather than leave the height empty); the last row's
-  // views share its width.
+  // In rows of side-by-side views, with a small gap: side by side unless more rows show the map
+  // clearly larger (three views of a wide map stack in two rows rather than leave the height
+  // empty); the last row's views share its width.
   const int n = int(app.views.size());
   const Viewport& area = app.ui.map_area;
   const int gap = n > 1 ? 4 : 0;
@@ -119,7 +119,7 @@ void map_view_input(App& app) {
     if (r > 1 && (r - 1) * cols >= n) break;  // an empty row
     const double zw = (double(area.width - gap * (cols - 1)) / cols) / mw;
     const double zh = (double(area.height - gap * (r - 1)) / r) / mh;
-    if (std::min(zw, zh) > best * 1.05) best = std::min(zw, zh), rows = r;
+    if (std::min(zw, zh) > best * 1.2) best = std::min(zw, zh), rows = r;  // only for a clear gain
   }
   const int per_row = (n + rows - 1) / rows;
   const int h = std::max(1, (area.height - gap * (rows - 1)) / rows);
