@@ -170,6 +170,7 @@ inline PlannerInfo headings_planner_info() {
   info.description = "Test only: a search over cells x 8 headings (steps along the heading, turns on the spot)";
   info.optimal = false;
   info.make = [](const ParamSet&) { return std::make_unique<HeadingsPlanner>(8); };
+  info.agent_inputs = AgentInput::Capability | AgentInput::Headings;  // the start heading
   return info;
 }
 

@@ -138,6 +138,15 @@ struct App {
 // (with its heading when it has one), else its label (through its node space).
 std::string node_name(const Trace& t, const NodeInfo& d);
 
+// Each view's name by what sets it apart (view_names.cpp): its planner, the parameters that are
+// not the planner's defaults or that differ from another view of the same planner, and its
+// agent when the views plan for different agents: "haa quality=lq". Without the view letter.
+std::vector<std::string> view_names(const App& app);
+// What of the agent the planners of the views read (PlannerInfo::agent_inputs, OR'd).
+AgentInputs views_agent_inputs(const App& app);
+// "read by annotated-astar, haa" / "no planner reads this", for an agent setting's tooltip.
+std::string agent_input_readers(AgentInput input);
+
 // The window's title: the document's file name (the map's or scenario's when it came from
 // one, "untitled" for a new scene), a "*" when it has unsaved changes, then "pathlab".
 std::string window_title(const App& app);
@@ -171,7 +180,7 @@ void panel_compare(App& app);
 void panel_status(App& app, float x, float y, float width, float height);
 // The modal dialogs and the cell menu (dialogs.cpp), and the scenario window.
 void dialogs(App& app);
-void scenario_window(App& app);
+void section_scenario(App& app);
 // File dialogs, recent files, drag and drop, autosave (files.cpp).
 void file_dialogs(App& app);
 const std::vector<std::string>& recent_paths();

@@ -8,6 +8,7 @@
 #include <GLFW/glfw3.h>
 
 #include "app/app.hpp"
+#include "app/clip_report.hpp"
 #include "app/frame.hpp"
 
 namespace pl::app {
@@ -42,17 +43,37 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
     const Agent& a = app.scene().agents[i];
     std::fprintf(f, "%s[%.17g, %.17g, %.17g, %.17g]", i ? ", " : "", a.start.x, a.start.y, a.goal.x, a.goal.y);
   }
+  // What of the agent the views' planners read (the agent settings not greyed out).
+  std::fprintf(f, "], \"map\": [%d, %d], \"agent_inputs_read\": [", app.scene().map.width(), app.scene().map.height());
+  const AgentInputs read = views_agent_inputs(app);
+  const std::pair<AgentInput, const char*> inputs[] = {
+      {AgentInput::Capability, "capability"}, {AgentInput::Size, "size"}, {AgentInput::Radius, "radius"},
+      {AgentInput::TurningRadius, "turning radius"}, {AgentInput::Headings, "headings"}, {AgentInput::Reverse, "reverse"}};
+  bool first = true;
+  for (const auto& [input, name] : inputs)
+    if (reads(read, input)) std::fprintf(f, "%s\"%s\"", first ? "" : ", ", name), first = false;
+  const std::vector<std::string> names = view_names(app);
   std::fprintf(f, "], \"stopped\": %s, \"views\": [",
                quoted(app.views.stopped ? app.views.stopped->text : std::string()).c_str());
   for (std::size_t i = 0; i < app.views.size(); ++i) {
     const View& v = *app.views[i];
-    std::fprintf(f, "%s{\"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, %.17g], "
+    std::fprintf(f, "%s{\"name\": %s, \"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, %.17g], "
                  "\"planner\": \"%s\", \"frame\": %zu, \"found\": %s, \"length\": %.17g, \"message\": %s, "
                  "\"path_problem\": %s}",
-                 i ? ", " : "", v.viewport.x, v.viewport.y, v.viewport.width, v.viewport.height,
+                 i ? ", " : "", quoted(names[i]).c_str(), v.viewport.x, v.viewport.y, v.viewport.width, v.viewport.height,
                  v.camera.zoom(), v.camera.offset().x, v.camera.offset().y, v.planner.c_str(),
                  v.cursor ? v.cursor->frame() : std::size_t(0), v.result.found ? "true" : "false",
                  v.result.length, quoted(v.result.message).c_str(), quoted(v.path_problem).c_str());
+  }
+  // What ImGui had to clip (app/clip_report.hpp) and whether the text drawn over the views
+  // stays in its view: tests assert nothing is clipped.
+  std::fprintf(f, "], \"clip\": %s, \"view_texts\": [", clip_report_json().c_str());
+  for (std::size_t i = 0; i < app.ui.drawn_texts.size(); ++i) {
+    const UiSettings::DrawnText& t = app.ui.drawn_texts[i];
+    const bool inside = t.x >= t.vx - 0.5f && t.y >= t.vy - 0.5f && t.x + t.w <= t.vx + t.vw + 0.5f &&
+                        t.y + t.h <= t.vy + t.vh + 0.5f;
+    std::fprintf(f, "%s{\"what\": %s, \"rect\": [%.1f, %.1f, %.1f, %.1f], \"inside\": %s}", i ? ", " : "",
+                 quoted(t.what).c_str(), t.x, t.y, t.w, t.h, inside ? "true" : "false");
   }
   std::fprintf(f, "]}\n");
   return std::fclose(f) == 0;

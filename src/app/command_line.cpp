@@ -17,7 +17,7 @@ namespace pl::app {
   std::fprintf(stderr,
                "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
                "[--preset ID] [--hide ROLE,...] [--frame N|end] [--break X,Y[,opened]]... "
-               "[--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
+               "[--tab plan|edit|display] [--side-scroll end] [--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
                "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub]]\n",
                problem);
   std::exit(2);
@@ -37,6 +37,15 @@ Options parse_command_line(int argc, char** argv) {
     else if (a == "--set") o.sets.push_back(value());
     else if (a == "--preset") o.preset = value();
     else if (a == "--figures") o.figures = true;
+    else if (a == "--side-scroll") {
+      if (value() != "end") usage("--side-scroll wants end");
+      o.side_scroll_end = true;
+    }
+    else if (a == "--tab") {
+      const std::string v = value();
+      o.tab = v == "plan" ? 0 : v == "edit" ? 1 : v == "display" ? 2 : -2;
+      if (o.tab == -2) usage("--tab wants plan, edit or display");
+    }
     else if (a == "--hide") o.hide = value();
     else if (a == "--frame") o.frame = value();
     else if (a == "--screenshot") o.screenshot = value();
@@ -191,6 +200,8 @@ int setup_app(App& app, const Options& opt) {
     app.ui.show_g_heat = opt.g_heat;
   }
   app.ui.compare_figures = opt.figures;
+  if (opt.tab >= 0) app.ui.side_tab_request = opt.tab;
+  app.ui.side_scroll_end = opt.side_scroll_end;
   hide_roles(app, opt.hide);
   app.views.run_on_open = !headless;
   try {

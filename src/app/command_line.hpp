@@ -32,6 +32,8 @@ struct Options {
   std::vector<std::string> sets;  // NAME=VALUE for view A's planner
   std::string preset;
   bool figures = false;  // --figures: the compare table lists every planner figure
+  bool side_scroll_end = false;  // --side-scroll end: the side column scrolled to its end
+  int tab = -1;          // --tab: the side column's tab to show (0 Plan, 1 Edit, 2 Display)
   std::string hide;  // planner shape roles to hide, comma separated ("accepted,rejected")
   std::string frame;  // "", a number or "end"
   // --break X,Y[,opened]: a breakpoint on the cell (expanded unless "opened"); with the runs in,

@@ -48,7 +48,7 @@ void map_dialogs(App& app) {
       case GeneratorKind::RandomObstacles:
       case GeneratorKind::SoftObstacles: {
         float pct = float(g.probability * 100);
-        if (ImGui::SliderFloat("percent", &pct, 0, 100, "%.0f %%")) g.probability = double(pct) / 100;
+        if (ImGui::DragFloat("percent", &pct, 0.25f, 0, 100, "%.0f %%", ImGuiSliderFlags_AlwaysClamp)) g.probability = double(pct) / 100;
         if (g.kind == GeneratorKind::SoftObstacles) {
           const Palette& pal = app.scene().map.palette();
           const TerrainId def = default_soft_terrain(pal);
@@ -65,12 +65,12 @@ void map_dialogs(App& app) {
         break;
       }
       case GeneratorKind::Rooms:
-        ImGui::SliderInt("room size", &g.room_size, 1, 64);
-        ImGui::SliderInt("door width", &g.door_width, 1, 16);
+        ImGui::DragInt("room size", &g.room_size, 0.1f, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::DragInt("door width", &g.door_width, 0.1f, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
         break;
       case GeneratorKind::Maze:
-        ImGui::SliderInt("corridor width", &g.corridor_width, 1, 16);
-        ImGui::SliderInt("wall width", &g.wall_width, 1, 16);
+        ImGui::DragInt("corridor width", &g.corridor_width, 0.1f, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::DragInt("wall width", &g.wall_width, 0.1f, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
         break;
     }
     static std::string error;
@@ -167,7 +167,6 @@ void dialogs(App& app) {
   map_dialogs(app);
   unsaved_dialog(app);
   cell_menu(app);
-  scenario_window(app);
 }
 
 }  // namespace pl::app

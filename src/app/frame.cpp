@@ -38,7 +38,7 @@ namespace {
 // status, planner shapes not hidden, path, endpoints, difference hatches), not the grid or the
 // agents; entries flow left to right in rows. Under the map when there is room, else over its
 // lower edge. The Display tab has the full legend with its toggles.
-void map_legend(const App& app, const View& v, float scale) {
+void map_legend(App& app, const View& v, float scale) {
   const Style& style = Style::standard();
   std::vector<LegendEntry> entries;
   for (LegendEntry& e : build_legend(v.draw_list, style)) {
@@ -67,11 +67,16 @@ void map_legend(const App& app, const View& v, float scale) {
   }
   const float height = y + line + pad;
   const float view_bottom = float(v.viewport.y + v.viewport.height) / scale;
+  // A view too small for its legend shows none rather than hide its map under it.
+  if (height > (float(v.viewport.height) / scale) * 0.45f) return;
   const float map_bottom =
       float(v.viewport.y + v.camera.map_to_screen({0.0, double(app.scene().map.height())}).y) / scale;
   // Under the map if it fits there, else at the view's bottom edge.
   const float top = std::clamp(map_bottom + 4, float(v.viewport.y) / scale, view_bottom - height - 4);
   dl->AddRectFilled({left, top}, {left + width, top + height}, IM_COL32(255, 255, 255, 200), 3.f);
+  app.ui.drawn_texts.push_back({"legend", left, top, width, height, float(v.viewport.x) / scale,
+                                float(v.viewport.y) / scale, float(v.viewport.width) / scale,
+                                float(v.viewport.height) / scale});
   const Rgba closed = style.colour(Role::Closed);
   auto col = [](Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); };
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -94,22 +99,45 @@ void map_legend(const App& app, const View& v, float scale) {
 
 }  // namespace
 
+// `text` cut with "..." to `width` pixels.
+std::string elided(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  std::size_t n = text.size();
+  while (n > 0 && ImGui::CalcTextSize((text.substr(0, n) + "...").c_str()).x > width) --n;
+  return text.substr(0, n) + "...";
+}
+
 void view_titles(App& app, float scale) {
+  app.ui.drawn_texts.clear();
+  const std::vector<std::string> names = view_names(app);
   // Labels go to ImGui's background list, which has the font: above the map, under panels.
   for (auto& v : app.views) {
     MapRenderer::labels(v->camera, v->viewport, v->draw_list, ImGui::GetBackgroundDrawList(), scale);
-    // Each view's name in its corner, with a stale mark when the scene changed since.
+    // Each view's name (by what sets it apart) in its corner; under it, what state its run is
+    // in (stale, running, stopped at a breakpoint). Each line cut to the view's width.
     if (app.views.size() > 1 || v->has_run) {
-      std::string title = v->has_run ? v->shown_planner : v->planner;
-      if (app.views.size() > 1) title = std::string(1, char('A' + (&v - &app.views[0]))) + ": " + title;
-      if (app.stale(*v)) title += "  (stale: run again)";
-      if (v->run) title += "  (running)";
-      if (const Views::Stop* stop = app.stop_shown(*v)) title += "  " + stop->text;
-      const ImVec2 at{float(v->viewport.x) / scale + 6, float(v->viewport.y) / scale + 4};
-      ImGui::GetBackgroundDrawList()->AddRectFilled({at.x - 3, at.y - 1},
-                                                    {at.x + ImGui::CalcTextSize(title.c_str()).x + 3, at.y + ImGui::GetFontSize() + 1},
-                                                    IM_COL32(255, 255, 255, 200), 3.f);
-      ImGui::GetBackgroundDrawList()->AddText(at, IM_COL32(20, 20, 20, 255), title.c_str());
+      const std::size_t i = std::size_t(&v - &app.views[0]);
+      std::vector<std::string> lines{names[i]};
+      if (app.views.size() > 1) lines[0] = std::string(1, char('A' + i)) + ": " + lines[0];
+      std::string state;
+      if (app.stale(*v)) state += "stale: run again";
+      if (v->run) state += std::string(state.empty() ? "" : ", ") + "running";
+      if (const Views::Stop* stop = app.stop_shown(*v)) state += std::string(state.empty() ? "" : ", ") + stop->text;
+      if (!state.empty()) lines.push_back(state);
+      const float vx = float(v->viewport.x) / scale, vy = float(v->viewport.y) / scale;
+      const float vw = float(v->viewport.width) / scale, vh = float(v->viewport.height) / scale;
+      const float max_w = std::max(10.f, vw - 12);
+      float y = vy + 4;
+      for (std::string& line : lines) {
+        line = elided(line, max_w - 6);
+        const ImVec2 at{vx + 6, y};
+        const float w = ImGui::CalcTextSize(line.c_str()).x;
+        ImGui::GetBackgroundDrawList()->AddRectFilled({at.x - 3, at.y - 1}, {at.x + w + 3, at.y + ImGui::GetFontSize() + 1},
+                                                      IM_COL32(255, 255, 255, 200), 3.f);
+        ImGui::GetBackgroundDrawList()->AddText(at, IM_COL32(20, 20, 20, 255), line.c_str());
+        app.ui.drawn_texts.push_back({"title " + line, at.x - 3, at.y - 1, w + 6, ImGui::GetFontSize() + 2, vx, vy, vw, vh});
+        y += ImGui::GetFontSize() + 3;
+      }
     }
     if (app.ui.map_legend) map_legend(app, *v, scale);
   }

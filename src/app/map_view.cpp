@@ -105,18 +105,41 @@ void shape_tooltip(const App& app, const View& v, Vec2 m, double tol) {
 void map_view_input(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
   const GridMap& map = app.scene().map;
-  // Side by side, with a small gap.
+  // In rows of side-by-side views, with a small gap: side by side unless more rows show the map
+  // clearly larger (three views of a wide map stack in two rows rather than leave the height
+  // empty); the last row's views share its width.
   const int n = int(app.views.size());
   const Viewport& area = app.ui.map_area;
   const int gap = n > 1 ? 4 : 0;
-  const int w = std::max(1, (area.width - gap * (n - 1)) / n);
+  const double mw = std::max(1, map.width()), mh = std::max(1, map.height());
+  int rows = 1;
+  double best = 0;
+  for (int r = 1; r <= n; ++r) {
+    const int cols = (n + r - 1) / r;
+    if (r > 1 && (r - 1) * cols >= n) break;  // an empty row
+    const double zw = (double(area.width - gap * (cols - 1)) / cols) / mw;
+    const double zh = (double(area.height - gap * (r - 1)) / r) / mh;
+    if (std::min(zw, zh) > best * 1.2) best = std::min(zw, zh), rows = r;  // only for a clear gain
+  }
+  const int per_row = (n + rows - 1) / rows;
+  const int h = std::max(1, (area.height - gap * (rows - 1)) / rows);
   for (int i = 0; i < n; ++i) {
     View& v = *app.views[std::size_t(i)];
-    v.viewport = {area.x + i * (w + gap), area.y, w, area.height};
-    v.camera.set_viewport(w, area.height);
+    const int row = i / per_row, col = i % per_row;
+    const int in_row = std::min(per_row, n - row * per_row);
+    const int w = std::max(1, (area.width - gap * (in_row - 1)) / in_row);
+    v.viewport = {area.x + col * (w + gap), area.y + row * (h + gap), w, h};
+    v.camera.set_viewport(w, h);
+    // Refit when the view's size changed (the window, the compare table or its figures, another
+    // view) unless the user moved the camera since the last fit.
+    const View::Fitted& f = v.fitted;
+    if ((f.width != w || f.height != h) && v.camera.zoom() == f.zoom &&
+        v.camera.offset().x == f.offset.x && v.camera.offset().y == f.offset.y)
+      v.fit_pending = true;
     if (v.fit_pending) {
       v.camera.fit(map.width(), map.height(), 16);
       v.fit_pending = false;
+      v.fitted = {w, h, v.camera.zoom(), v.camera.offset()};
     }
   }
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;

@@ -28,7 +28,10 @@ float compare_height(const App& app) {
   float h = 56.f + 22.f * float(app.views.size());
   if (app.views.reference_run || app.views.reference) h += 18.f;
   if (app.ui.compare_figures) h += 24.f + 19.f * float(std::min<std::size_t>(figure_names(app).size() + 1, 12));
-  return h;
+  // The views keep at least 60% of the height between the menu and the status bar; the figures
+  // scroll in what is left.
+  const float free_h = ImGui::GetIO().DisplaySize.y - app.ui.menu_height - kStatusHeight;
+  return std::min(h, std::max(56.f + 22.f * float(app.views.size()) + 40.f, free_h * 0.4f));
 }
 
 void panel_compare(App& app) {
@@ -59,10 +62,14 @@ void panel_compare(App& app) {
     };
     // "% over": each value says whether it is over the optimum or over the best view.
     const char* over_label = "% over";
-    if (ImGui::BeginTable("##stats", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    const std::vector<std::string> view_label = view_names(app);
+    // Columns as wide as their contents; the planner's name takes what is left.
+    if (ImGui::BeginTable("##stats", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                            ImGuiTableFlags_SizingFixedFit)) {
       for (const char* c : {"view", "planner", "found", "length", over_label, "expanded",
                             "time ms", "memory KiB", "frame"})
-        ImGui::TableSetupColumn(c);
+        ImGui::TableSetupColumn(c, std::string(c) == "planner" ? ImGuiTableColumnFlags_WidthStretch
+                                                               : ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableHeadersRow();
       for (std::size_t i = 0; i < app.views.size(); ++i) {
         const View& v = *app.views[i];
@@ -70,16 +77,7 @@ void panel_compare(App& app) {
         ImGui::TableNextColumn();
         ImGui::Text("%c%s", char('A' + i), app.stale(v) ? " (stale)" : "");
         ImGui::TableNextColumn();
-        std::string label = v.has_run ? v.shown_planner : v.planner;
-        for (const auto& [k, val] : v.has_run ? v.shown_params : v.params) {
-          const PlannerInfo* info = registry().find(v.planner);
-          bool non_default = true;
-          if (info)
-            for (const ParamDesc& d : info->params)
-              if (d.name == k && d.default_value == val) non_default = false;
-          if (non_default) label += " " + k + "=" + val;
-        }
-        ImGui::TextUnformatted(label.c_str());
+        ImGui::TextUnformatted(view_label[i].c_str());
         if (!v.has_run) {
           ImGui::TableNextColumn();
           ImGui::TextDisabled(v.run ? "running" : "not run");

@@ -6,22 +6,39 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "app/widgets.hpp"
 
 namespace pl::app {
 namespace {
 
 void param_widget(View& view, const ParamDesc& d) {
   std::string& value = view.params[d.name];
-  const std::string id = d.name + "##param";
+  // Labelled in words (the registry's label), the name and description in the tooltip. The
+  // widget leaves the label its room; a label too long for that goes on its own line.
+  const std::string words = d.words();
+  const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemInnerSpacing.x;
+  const float label_w = ImGui::CalcTextSize(words.c_str()).x + spacing;
+  const bool above = d.type != ParamDesc::Type::Bool && avail - label_w < avail * 0.5f;
+  if (above) {
+    ImGui::TextUnformatted(words.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", d.name.c_str(), d.description.c_str());
+    ImGui::SetNextItemWidth(-1);
+  } else if (d.type != ParamDesc::Type::Bool) {
+    ImGui::SetNextItemWidth(avail - label_w);
+  }
+  const std::string id = (above ? "" : words) + "##param" + d.name;
   switch (d.type) {
     case ParamDesc::Type::Int: {
       int v = value.empty() ? 0 : std::stoi(value);
-      if (ImGui::SliderInt(id.c_str(), &v, int(d.min), int(d.max))) value = std::to_string(v);
+      // Drag fields, not sliders: a slider's handle covers its value.
+      if (ImGui::DragInt(id.c_str(), &v, 0.2f, int(d.min), int(d.max), "%d", ImGuiSliderFlags_AlwaysClamp))
+        value = std::to_string(v);
       break;
     }
     case ParamDesc::Type::Double: {
       float v = value.empty() ? 0.f : std::stof(value);
-      if (ImGui::SliderFloat(id.c_str(), &v, float(d.min), float(d.max), "%.3f")) {
+      if (ImGui::DragFloat(id.c_str(), &v, float(d.max - d.min) / 2000.f, float(d.min), float(d.max), "%.3f",
+                           ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic)) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", double(v));
         value = buf;
@@ -42,7 +59,7 @@ void param_widget(View& view, const ParamDesc& d) {
       break;
     }
   }
-  if (!d.description.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", d.description.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", d.name.c_str(), d.description.c_str());
 }
 
 }  // namespace
@@ -103,7 +120,7 @@ void section_planner(App& app) {
     if (view.has_run) {
       ImGui::Separator();
       const PlanResult& r = view.result;
-      ImGui::Text("%s: %s", view.shown_planner.c_str(),
+      ImGui::TextWrapped("%s: %s", view.shown_planner.c_str(),
                   r.cancelled ? "cancelled" : r.found ? "path found" : "no path");
       if (app.stale(view)) {
         ImGui::SameLine();
@@ -113,9 +130,9 @@ void section_planner(App& app) {
                             "Run again to update it.");
       }
       if (r.found) ImGui::Text("length %.4f", r.length);
-      ImGui::Text("expanded %llu, generated %llu", (unsigned long long)r.expanded,
-                  (unsigned long long)r.generated);
-      ImGui::Text("time %.3f ms, memory %.1f KiB", r.time_ms, double(r.memory_bytes) / 1024.0);
+      ImGui::TextWrapped("expanded %llu, generated %llu", (unsigned long long)r.expanded,
+                         (unsigned long long)r.generated);
+      ImGui::TextWrapped("time %.3f ms, memory %.1f KiB", r.time_ms, double(r.memory_bytes) / 1024.0);
       // Planner figures (expansions per phase, graph sizes...) fold away: they can be many.
       if (!r.stats.empty() && ImGui::TreeNode("planner figures")) {
         for (const auto& [k, val] : r.stats) ImGui::Text("%s %g", k.c_str(), val);

@@ -27,6 +27,10 @@ void panel_side(App& app) {
       if (tab("Plan", 0)) {
         section_planner(app);
         ImGui::Separator();
+        if (app.document.scenario) {
+          section_scenario(app);
+          ImGui::Separator();
+        }
         section_timeline(app);
         ImGui::EndTabItem();
       }
@@ -41,6 +45,7 @@ void panel_side(App& app) {
       app.ui.side_tab_request = -1;
       ImGui::EndTabBar();
     }
+    if (app.ui.side_scroll_end) ImGui::SetScrollY(ImGui::GetScrollMaxY());
   }
   ImGui::End();
 }

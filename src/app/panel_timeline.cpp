@@ -10,6 +10,7 @@
 
 #include "app/app.hpp"
 #include "app/trace_export.hpp"
+#include "app/widgets.hpp"
 #include "viz/timeline.hpp"
 
 namespace pl::app {
@@ -24,15 +25,20 @@ void open_list(App& app, const FrameState& s) {
   // have headings gets a column for them, so eight headings of one cell are eight distinct rows.
   const Trace& t = s.trace();
   const bool headings = t.has_headings();
+  // The numbers as wide as they need, the node's name the rest.
   if (ImGui::BeginTable("##open", headings ? 5 : 4,
-                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV,
+                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                            ImGuiTableFlags_SizingFixedFit,
                         {0, 160})) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("node");
-    if (headings) ImGui::TableSetupColumn("heading");
-    ImGui::TableSetupColumn("g");
-    ImGui::TableSetupColumn("h");
-    ImGui::TableSetupColumn("f");
+    // Widths to start from, so the numbers are not squeezed the frame the list first shows
+    // (a fixed column fits its contents from the next frame on).
+    const float number_w = ImGui::CalcTextSize("9999.999").x;
+    ImGui::TableSetupColumn("node", ImGuiTableColumnFlags_WidthStretch);
+    if (headings) ImGui::TableSetupColumn("heading", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("heading").x);
+    ImGui::TableSetupColumn("g", ImGuiTableColumnFlags_WidthFixed, number_w);
+    ImGui::TableSetupColumn("h", ImGuiTableColumnFlags_WidthFixed, number_w);
+    ImGui::TableSetupColumn("f", ImGuiTableColumnFlags_WidthFixed, number_w);
     ImGui::TableHeadersRow();
     ImGuiListClipper clip;
     clip.Begin(int(list.size()));
@@ -116,13 +122,17 @@ void section_timeline(App& app) {
       ImGui::SameLine();
       if (ImGui::Button(">|")) app.seek_all(last);
 
+      // No text inside the scrub bar, where its handle would cover it: the frame is said in the
+      // line under it. The speed is a drag field (no handle).
       int frame = int(timeline_now(app));
       ImGui::SetNextItemWidth(-1);
-      const std::string scrub_format = "frame %d / " + std::to_string(last);
-      if (ImGui::SliderInt("##scrub", &frame, 0, int(last), scrub_format.c_str()))
+      if (ImGui::SliderInt("##scrub", &frame, 0, int(last), ""))
         app.seek_all(std::size_t(frame)), app.views.playing = false;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("frame %d of %zu", frame, last);
       ImGui::SetNextItemWidth(-1);
-      ImGui::SliderFloat("##fps", &app.views.fps, 1, 5000, "%.0f frames/s", ImGuiSliderFlags_Logarithmic);
+      ImGui::DragFloat("##fps", &app.views.fps, 2.f, 1, 5000, "%.0f frames/s",
+                       ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed: drag, or double-click to type");
       if (ImGui::SmallButton("<< phase")) jump_phase(false);
       ImGui::SameLine();
       if (ImGui::SmallButton("phase >>")) jump_phase(true);
@@ -183,21 +193,21 @@ void section_timeline(App& app) {
       if (!s.phase().empty())
         ImGui::Text("phase: %.*s", int(s.phase().size()), s.phase().data());
       const SearchCounters& k = s.counters();
-      ImGui::Text("expanded %llu  generated %llu  relaxed %llu", (unsigned long long)k.expanded,
-                  (unsigned long long)k.generated, (unsigned long long)k.relaxed);
+      ImGui::TextWrapped("expanded %llu  generated %llu  relaxed %llu", (unsigned long long)k.expanded,
+                         (unsigned long long)k.generated, (unsigned long long)k.relaxed);
       for (const auto& [name, value] : s.named_counters())
         ImGui::Text("%.*s %g", int(name.size()), name.data(), value);
       if (const NodeState* cur = s.current()) {
         const Trace& t = c.trace();
         ImGui::TextWrapped("expanding %s", t.label_of(cur->desc).c_str());
-        ImGui::Text("  g %.3f h %.3f f %.3f", cur->g, cur->h, cur->f());
+        ImGui::TextWrapped("  g %.3f h %.3f f %.3f", cur->g, cur->h, cur->f());
         if (const NodeState* p = s.parent_of(*cur))
           ImGui::TextWrapped("  parent %s", t.label_of(p->desc).c_str());
       }
 
       if (!app.views.breakpoints.empty()) {
         ImGui::Separator();
-        ImGui::TextUnformatted("breakpoints (right-click a cell to add)");
+        hint("breakpoints (right-click a cell to add)");
         for (std::size_t i = 0; i < app.views.breakpoints.size(); ++i) {
           const Views::Breakpoint& b = app.views.breakpoints[i];
           if (b.heading >= 0)
@@ -212,7 +222,7 @@ void section_timeline(App& app) {
           }
         }
       } else {
-        ImGui::TextDisabled("right-click a cell: stop when it is opened / expanded");
+        hint("right-click a cell: stop when it is opened / expanded");
       }
       ImGui::Separator();
       open_list(app, s);

@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "app/widgets.hpp"
 
 namespace pl::app {
 namespace {
@@ -44,12 +45,32 @@ void agent_editor(App& app) {
   std::snprintf(name, sizeof name, "%s", a.name.c_str());
   if (ImGui::InputText("name", name, sizeof name, ImGuiInputTextFlags_EnterReturnsTrue))
     editor::set_agent_name(app.document.doc, i, name);
+  // A setting no planner of the views reads is greyed (still editable, for the next planner);
+  // its tooltip says which planners read it, from their registrations.
+  const AgentInputs used = views_agent_inputs(app);
+  auto unused_begin = [&](AgentInput input) {
+    const bool unused = !reads(used, input);
+    if (unused) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * 0.45f);
+    return unused;
+  };
+  auto unused_end = [&](bool unused, AgentInput input, const char* what) {
+    if (unused) ImGui::PopStyleVar();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s\n%s%s", what, agent_input_readers(input).c_str(),
+                        unused ? "\n(no planner in the views: it changes nothing on screen)" : "");
+  };
   int size = a.size;
-  if (ImGui::SliderInt("size", &size, 1, 8)) editor::set_agent_size(app.document.doc, i, size);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Side of the square agent in cells (HAA*, Annotated A*)");
+  bool unused = unused_begin(AgentInput::Size);
+  // Drag fields, not sliders: a slider's handle covers its value.
+  if (ImGui::DragInt("size", &size, 0.05f, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp))
+    editor::set_agent_size(app.document.doc, i, size);
+  unused_end(unused, AgentInput::Size, "Side of the square agent in cells");
   const Palette& pal = scene.map.palette();
   CapabilityMask cap = scene.capability_of(a);
+  unused = unused_begin(AgentInput::Capability);
   ImGui::TextUnformatted("can traverse:");
+  unused_end(unused, AgentInput::Capability, "The terrains the agent may cross");
+  unused = unused_begin(AgentInput::Capability);
   int shown = 0;
   for (int t = 0; t < pal.size(); ++t) {
     if (pal[TerrainId(t)].obstacle) continue;
@@ -60,27 +81,38 @@ void agent_editor(App& app) {
       if (next) editor::set_agent_capability(app.document.doc, i, next);  // an agent must move on something
     }
   }
+  if (unused) ImGui::PopStyleVar();
   // Sliders edit continuously; each change is its own small step, so one drag is grouped by
   // ImGui's activation: open a step while the item is active.
   auto slider = [&](const char* label, double value, float lo, float hi, auto apply) {
     float v = float(value);
-    const bool changed = ImGui::SliderFloat(label, &v, lo, hi, "%.2f");
+    const bool changed = ImGui::DragFloat(label, &v, (hi - lo) / 400.f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemActivated()) app.document.doc.begin_step(label);
     if (changed) apply(double(v));
     if (ImGui::IsItemDeactivated()) app.document.doc.end_step();
   };
+  unused = unused_begin(AgentInput::Radius);
   slider("radius", a.radius, 0.f, 10.f, [&](double v) { editor::set_agent_radius(app.document.doc, i, v); });
+  unused_end(unused, AgentInput::Radius, "Radius of the round agent (map units)");
+  unused = unused_begin(AgentInput::TurningRadius);
   slider("turning radius", a.turning_radius, 0.f, 20.f,
          [&](double v) { editor::set_agent_turning_radius(app.document.doc, i, v); });
+  unused_end(unused, AgentInput::TurningRadius, "Smallest radius of a turn; 0 turns on the spot");
+  unused = unused_begin(AgentInput::Headings);
   slider("start heading", a.start.heading * 180 / kPi, 0.f, 359.f, [&](double v) {
     editor::set_agent_heading(app.document.doc, i, editor::Endpoint::Start, v * kPi / 180);
   });
+  unused_end(unused, AgentInput::Headings, "Heading at the start, degrees (0 = east)");
+  unused = unused_begin(AgentInput::Headings);
   slider("goal heading", a.goal.heading * 180 / kPi, 0.f, 359.f, [&](double v) {
     editor::set_agent_heading(app.document.doc, i, editor::Endpoint::Goal, v * kPi / 180);
   });
+  unused_end(unused, AgentInput::Headings, "Heading at the goal, degrees (0 = east)");
   bool reverse = a.can_reverse;
+  unused = unused_begin(AgentInput::Reverse);
   if (ImGui::Checkbox("can reverse", &reverse)) editor::set_agent_can_reverse(app.document.doc, i, reverse);
-  ImGui::Text("start (%.1f, %.1f)  goal (%.1f, %.1f)", a.start.x, a.start.y, a.goal.x, a.goal.y);
+  unused_end(unused, AgentInput::Reverse, "The agent may drive backwards");
+  ImGui::TextWrapped("start (%.1f, %.1f)  goal (%.1f, %.1f)", a.start.x, a.start.y, a.goal.x, a.goal.y);
   int which = app.tool_state.place_endpoint == editor::Endpoint::Start ? 0 : 1;
   ImGui::TextUnformatted("click places:");
   ImGui::SameLine();
@@ -88,7 +120,7 @@ void agent_editor(App& app) {
   ImGui::SameLine();
   ImGui::RadioButton("goal", &which, 1);
   app.tool_state.place_endpoint = which == 0 ? editor::Endpoint::Start : editor::Endpoint::Goal;
-  ImGui::TextDisabled("drag a start/goal to move it, its arrow tip to turn it");
+  hint("drag a start/goal to move it, its arrow tip to turn it");
 }
 
 }  // namespace

@@ -55,7 +55,23 @@ struct UiSettings {
   bool ignore_input = false;      // automated runs: the picture must not depend on the pointer
   float menu_height = 0;          // main menu bar, ImGui units
   float side_width = 330;         // the side column, ImGui units (the user may resize it)
+  bool side_scroll_end = false;   // automated runs (--side-scroll end): show the column's end
   int side_tab_request = -1;      // select this side tab next frame (0 Plan, 1 Edit, 2 Display)
+  // The scenario's problem list (scenario_window.cpp): its sorted order and what it was sorted
+  // for, the number typed to find one, a scroll to the picked one pending.
+  std::vector<int> scenario_order;
+  std::string scenario_order_key;
+  int scenario_find = 0;
+  bool scenario_scroll_to_pick = false;
+
+  // Text the app drew over the views this frame (titles, legends; frame.cpp) and the view it
+  // belongs in, ImGui units: the layout file says whether each fits (tests).
+  struct DrawnText {
+    std::string what;
+    float x = 0, y = 0, w = 0, h = 0;      // the text's box
+    float vx = 0, vy = 0, vw = 0, vh = 0;  // its view's
+  };
+  std::vector<DrawnText> drawn_texts;
 
   // Files.
   FileRequest file_request = FileRequest::None;

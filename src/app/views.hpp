@@ -85,6 +85,13 @@ struct View {
   editor::Camera camera;
   Viewport viewport;
   bool fit_pending = true;
+  // The camera the last fit left, for its viewport: while the camera is still there (the user
+  // neither panned nor zoomed), a view whose size changes is fitted again.
+  struct Fitted {
+    int width = 0, height = 0;
+    double zoom = 0;
+    Vec2 offset;
+  } fitted;
 
   // GPU side, created by the render loop (needs the GL context).
   std::unique_ptr<MapRenderer> renderer;

@@ -1022,22 +1022,26 @@ void add_circles(Registry& r) {
               "mode",
               "lazy: a circle's surfing edges are computed when the search first reaches it; "
               "eager: the whole graph is built before the search (same path, for comparison)",
-              {"lazy", "eager"}, "lazy"),
+              {"lazy", "eager"}, "lazy")
+              .labelled("graph building"),
           ParamDesc::real("arc_step",
                           "Largest distance between the path's sampled points along an arc (map "
                           "units)",
-                          0.001, 1000, "0.25"),
+                          0.001, 1000, "0.25")
+              .labelled("arc sample step"),
           ParamDesc::boolean("mark_searched",
                              "When watched, mark every edge the search touched (role candidate) "
                              "beside the tested graph",
-                             "true")},
+                             "true")
+              .labelled("mark searched edges")},
          [](const ParamSet& ps) {
            CirclePlanOptions o;
            o.mode = ps.get("mode") == "eager" ? CircleGraphMode::Eager : CircleGraphMode::Lazy;
            o.arc_step = ps.get_double("arc_step");
            o.mark_searched_edges = ps.get_bool("mark_searched");
            return std::make_unique<CirclesPlanner>(o);
-         }});
+         },
+         AgentInputs(AgentInput::Radius)});
 }
 
 const PlannerRegistration kRegistration(30, add_circles);

@@ -440,18 +440,21 @@ void add_grid_planners(Registry& r) {
          "capability decides which terrains are free, its size is ignored",
          true, {connectivity_param(), circles_param()}, [](const ParamSet& ps) {
            return std::make_unique<GridPlanner>(GridWorld(ps), options_from(ps));
-         }});
+         },
+         AgentInputs(AgentInput::Capability)});
   r.add({"dijkstra", "grid search", "Dijkstra's algorithm (A* with h = 0)", true,
          {connectivity_param(), circles_param()}, [](const ParamSet& ps) {
            auto o = options_from(ps);
            o.heuristic = false;
            return std::make_unique<GridPlanner>(GridWorld(ps), o);
-         }});
+         },
+         AgentInputs(AgentInput::Capability)});
   const ParamDesc metric = ParamDesc::choice(
       "clearance",
       "true: true clearance (exact, the HAA* paper); brushfire: minimum obstacle distance, "
       "which wrongly blocks large agents in bottlenecks (for comparison)",
-      {"true", "brushfire"}, "true");
+      {"true", "brushfire"}, "true")
+      .labelled("clearance measure");
   r.add({"annotated-astar", "multi-size",
          "Annotated A* (Harabor & Botea 2008): A* for an agent of size s and a terrain "
          "capability; a cell is free iff its clearance for the capability is at least s",
@@ -460,13 +463,15 @@ void add_grid_planners(Registry& r) {
            o.annotated = true;
            o.metric = ps.get("clearance") == "true" ? ClearanceMetric::True : ClearanceMetric::Brushfire;
            return std::make_unique<GridPlanner>(GridWorld(ps), o);
-         }});
+         },
+         AgentInput::Capability | AgentInput::Size});
   r.add({"astar-textbook", "grid search (reference)",
          "Plain textbook A*: std::priority_queue with lazy deletion, arrays reset per query. "
          "The baseline the benchmarks compare against",
          true, {connectivity_param(), circles_param()}, [](const ParamSet& ps) {
            return std::make_unique<TextbookPlanner>(ps.get("connectivity") == "8", GridWorld(ps));
-         }});
+         },
+         AgentInputs(AgentInput::Capability)});
 }
 
 const PlannerRegistration kRegistration(10, add_grid_planners);

@@ -7,7 +7,8 @@ ParamDesc circles_param() {
       "circles",
       "The scene's circles as obstacles: centre = a cell is blocked when a circle covers its "
       "centre; touch = when a circle touches any part of it; ignore = circles are not obstacles",
-      {"centre", "touch", "ignore"}, "centre");
+      {"centre", "touch", "ignore"}, "centre")
+      .labelled("circles as obstacles");
 }
 
 GridWorld::GridWorld(const ParamSet& ps) {

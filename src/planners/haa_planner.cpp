@@ -546,29 +546,30 @@ void add_haa(Registry& r) {
          {ParamDesc::integer("cluster_size",
                     "Side of the square clusters in cells (the paper uses 10, 15, 20; 16 is the "
                     "fastest on the dao maps)",
-                    2, 256, "16"),
+                    2, 256, "16").labelled("cluster side (cells)"),
           ParamDesc::choice("quality",
                      "initial: every edge; hq: strongly dominated edges removed (Theorem 6, "
                      "same optimal abstract paths); lq: clearances truncated to max_size and "
                      "weakly dominated transitions removed (Theorem 7, smaller, longer paths)",
-                     {"initial", "hq", "lq"}, "hq"),
+                     {"initial", "hq", "lq"}, "hq").labelled("abstraction quality"),
           ParamDesc::choice("transitions",
                      "paper: the first pair of an entrance with maximal clearance; middle: the "
                      "middle of the run of pairs with maximal clearance; spread: middle plus the "
                      "entrance's far end on entrances at least half a cluster long",
-                     {"paper", "middle", "spread"}, "middle"),
-          ParamDesc::integer("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2"),
+                     {"paper", "middle", "spread"}, "middle").labelled("transition placement"),
+          ParamDesc::integer("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2")
+              .labelled("largest agent size"),
           ParamDesc::boolean("smoothing", "Shortcut the refined path with octile-canonical stretches",
-                     "false"),
+                     "false").labelled("smooth the path"),
           ParamDesc::choice("insertion",
                      "dijkstra: one search per cluster connects start (goal) to every abstract "
                      "node there; astar: one A* per abstract node (the paper); auto: whichever "
                      "promises fewer expansions in that cluster",
-                     {"auto", "dijkstra", "astar"}, "auto"),
+                     {"auto", "dijkstra", "astar"}, "auto").labelled("start/goal insertion"),
           ParamDesc::choice("show_graph",
                      "What a watched query on an already built abstraction shows of it: all "
                      "(filter by agent in the view), agent (only what this agent may use), none",
-                     {"all", "agent", "none"}, "all"),
+                     {"all", "agent", "none"}, "all").labelled("graph shown"),
           circles_param()},
          [](const ParamSet& ps) {
            HaaParams p;
@@ -594,7 +595,8 @@ void add_haa(Registry& r) {
                      : g == "agent" ? HaaQueryOptions::Graph::Agent
                                     : HaaQueryOptions::Graph::None;
            return std::make_unique<HaaPlanner>(p, o, GridWorld(ps));
-         }});
+         },
+         AgentInput::Capability | AgentInput::Size});
   // HAA* answers Annotated A*'s queries (size and capability) near-optimally.
   r.set_reference("haa", "annotated-astar");
 }

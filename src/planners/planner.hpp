@@ -68,24 +68,34 @@ struct ParamDesc {
   double min = 0, max = 0;            // Int and Double
   std::string default_value;
   std::vector<std::string> choices;   // Enum
+  // A few words a viewer shows instead of the name ("cluster side"); empty: the name, its
+  // underscores read as spaces.
+  std::string label;
 
   // Declarative constructors, so a planner's parameter list reads as data.
   static ParamDesc integer(std::string name, std::string description, double min, double max,
                            std::string def) {
-    return {std::move(name), Type::Int, std::move(description), min, max, std::move(def), {}};
+    return {std::move(name), Type::Int, std::move(description), min, max, std::move(def), {}, {}};
   }
   static ParamDesc real(std::string name, std::string description, double min, double max,
                         std::string def) {
-    return {std::move(name), Type::Double, std::move(description), min, max, std::move(def), {}};
+    return {std::move(name), Type::Double, std::move(description), min, max, std::move(def), {}, {}};
   }
   static ParamDesc boolean(std::string name, std::string description, std::string def) {
-    return {std::move(name), Type::Bool, std::move(description), 0, 0, std::move(def), {}};
+    return {std::move(name), Type::Bool, std::move(description), 0, 0, std::move(def), {}, {}};
   }
   static ParamDesc choice(std::string name, std::string description,
                           std::vector<std::string> choices, std::string def) {
     return {std::move(name), Type::Enum, std::move(description), 0, 0, std::move(def),
-            std::move(choices)};
+            std::move(choices), {}};
   }
+  // ParamDesc::integer(...).labelled("cluster side")
+  ParamDesc labelled(std::string words) && {
+    label = std::move(words);
+    return std::move(*this);
+  }
+  // The label, or the name in words.
+  std::string words() const;
 };
 const char* param_type_name(ParamDesc::Type t);
 
@@ -104,6 +114,22 @@ class ParamSet {
   std::map<std::string, std::string> values_;
 };
 
+// What of the agent a planner reads (the Query fields it uses), declared in its registration so a
+// viewer can grey out agent settings that no planner on screen uses and say which planners do,
+// without knowing any planner by name.
+enum class AgentInput : unsigned {
+  Capability = 1u << 0,     // which terrains it may cross
+  Size = 1u << 1,           // side of the square agent in cells
+  Radius = 1u << 2,         // radius of a round agent
+  TurningRadius = 1u << 3,  // curved turns
+  Headings = 1u << 4,       // start and goal headings
+  Reverse = 1u << 5,        // may drive backwards
+};
+using AgentInputs = unsigned;
+constexpr AgentInputs operator|(AgentInput a, AgentInput b) { return unsigned(a) | unsigned(b); }
+constexpr AgentInputs operator|(AgentInputs a, AgentInput b) { return a | unsigned(b); }
+constexpr bool reads(AgentInputs set, AgentInput a) { return (set & unsigned(a)) != 0; }
+
 struct PlannerInfo {
   std::string name;         // short and stable: "astar", "annotated-astar", ...
   std::string family;       // "grid search", "multi-size", "continuous", ...
@@ -111,6 +137,7 @@ struct PlannerInfo {
   bool optimal = false;
   std::vector<ParamDesc> params;
   std::function<std::unique_ptr<Planner>(const ParamSet&)> make;
+  AgentInputs agent_inputs = 0;  // what of the agent it reads
 };
 
 class Registry {
@@ -126,6 +153,8 @@ class Registry {
   std::string reference_of(const std::string& planner) const;
   const std::vector<PlannerInfo>& all() const { return planners_; }
   const PlannerInfo* find(const std::string& name) const;
+  // The planners that read `input` of the agent, in listing order.
+  std::vector<std::string> readers_of(AgentInput input) const;
   // Fills defaults and checks names, types and ranges; throws InputError naming the problem.
   ParamSet check(const PlannerInfo& info, const std::map<std::string, std::string>& values) const;
   // find + check + make; throws InputError for an unknown planner or a bad parameter.

@@ -104,6 +104,21 @@ const Registry& Registry::builtin() {
 
 void Registry::add(PlannerInfo info) { planners_.push_back(std::move(info)); }
 
+std::vector<std::string> Registry::readers_of(AgentInput input) const {
+  std::vector<std::string> out;
+  for (const PlannerInfo& p : planners_)
+    if (reads(p.agent_inputs, input)) out.push_back(p.name);
+  return out;
+}
+
+std::string ParamDesc::words() const {
+  if (!label.empty()) return label;
+  std::string out = name;
+  for (char& c : out)
+    if (c == '_') c = ' ';
+  return out;
+}
+
 void Registry::set_reference(const std::string& planner, const std::string& optimal) {
   references_[planner] = optimal;
 }

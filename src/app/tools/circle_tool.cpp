@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "app/widgets.hpp"
 
 namespace pl::app {
 
@@ -51,13 +52,13 @@ void CircleTool::preview(const App& app, DrawList& dl, Rgba colour, editor::Cell
 void CircleTool::panel(App& app) {
   const Scene& scene = app.scene();
   std::optional<std::size_t>& sel = app.tool_state.selected_circle;
-  ImGui::TextDisabled("drag on empty ground: new circle; drag inside: move;\ndrag the rim: resize; Delete: remove");
+  hint("drag on empty ground: new circle; drag inside: move; drag the rim: resize; Delete: remove");
   if (!sel || *sel >= scene.circles.size()) return;
   const std::size_t i = *sel;
   const Circle& c = scene.circles[i];
   ImGui::Text("circle %zu at (%.2f, %.2f)", i, c.x, c.y);
   float r = float(c.r);
-  const bool changed = ImGui::SliderFloat("circle radius", &r, float(editor::kMinCircleRadius), 50.f, "%.2f");
+  const bool changed = ImGui::DragFloat("circle radius", &r, 0.05f, float(editor::kMinCircleRadius), 50.f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemActivated()) app.document.doc.begin_step("Resize circle");
   if (changed) editor::resize_circle(app.document.doc, i, double(r));
   if (ImGui::IsItemDeactivated()) app.document.doc.end_step();

@@ -2,10 +2,12 @@
 
 #include <imgui.h>
 
+#include "app/widgets.hpp"
+
 namespace pl::app {
 
 void PanTool::panel(App&) {
-  ImGui::TextDisabled("drag to pan; wheel zooms; right or middle drag pans with any tool");
+  hint("drag to pan; wheel zooms; right or middle drag pans with any tool");
 }
 
 }  // namespace pl::app

@@ -49,7 +49,7 @@ void terrain_picker(App& app) {
 
 void brush_options(App& app) {
   ToolState& s = app.tool_state;
-  ImGui::SliderInt("brush size", &s.brush_size, 1, 32);
+  ImGui::DragInt("brush size", &s.brush_size, 0.1f, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
   int round = s.brush_shape == editor::BrushShape::Round;
   ImGui::RadioButton("square", &round, 0);
   ImGui::SameLine();
