@@ -219,6 +219,11 @@ TEST(PlannerRegistry, PlannersDeclareWhatOfTheAgentTheyRead) {
   EXPECT_FALSE(reads("circles", pl::AgentInput::Capability));
   const std::vector<std::string> size_readers = reg.readers_of(pl::AgentInput::Size);
   EXPECT_EQ(size_readers, (std::vector<std::string>{"annotated-astar", "haa"}));
+  // Every planner reads something of the agent (a grid planner at least its capability): one
+  // that declared nothing would grey out every agent control.
+  for (const pl::PlannerInfo& p : reg.all()) EXPECT_NE(p.agent_inputs, 0u) << p.name;
+  EXPECT_TRUE(reads("jps", pl::AgentInput::Capability));
+  EXPECT_TRUE(reads("theta", pl::AgentInput::Capability));
   // Every parameter has words to show: its label, or its name with spaces.
   for (const pl::PlannerInfo& p : reg.all())
     for (const pl::ParamDesc& d : p.params) {

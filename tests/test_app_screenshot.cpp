@@ -588,6 +588,29 @@ TEST(AppOpen, MapBesideItsScenarioOpensTheProblemList) {
   EXPECT_EQ(cell_at(a[2], a[3]), (pl::CellXY{p.goal_x, p.goal_y}));
 }
 
+// File > Open reads the file on a worker thread (the window keeps drawing and offers Cancel):
+// once read, the document is the new file; cancelled, it stays what it was; a bad file leaves
+// it too and says why.
+TEST(AppOpen, OpeningReadsInTheBackgroundAndCanBeCancelled) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const std::string map_path = PATHLAB_SHARED_DIR "/data/dao/brc202d.map";
+  const AppRun opened = run_app("--open '" + map_path + "'", "open_bg");
+  ASSERT_EQ(opened.status, 0) << opened.err;
+  EXPECT_EQ(opened.layout.at("map"), (nlohmann::json{530, 481}));
+  EXPECT_EQ(opened.layout.at("status").get<std::string>().rfind("opened " + map_path, 0), 0u)
+      << opened.layout.at("status");
+
+  const AppRun cancelled = run_app("--open '" + map_path + "' --cancel-open", "open_cancel");
+  ASSERT_EQ(cancelled.status, 0) << cancelled.err;
+  EXPECT_EQ(cancelled.layout.at("map"), (nlohmann::json{64, 40})) << "the sample stays open";
+  EXPECT_NE(cancelled.layout.at("status").get<std::string>().find("cancelled"), std::string::npos)
+      << cancelled.layout.at("status");
+
+  const AppRun bad = run_app("--open /nonexistent/missing.map", "open_bad");
+  ASSERT_EQ(bad.status, 0) << bad.err;
+  EXPECT_EQ(bad.layout.at("map"), (nlohmann::json{64, 40}));
+}
+
 TEST(AppCommandLine, MissingSceneIsBadInput) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   // Interactive (no --exit) as a user types it, and automated: exit 2 naming the file, never

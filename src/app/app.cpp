@@ -1,13 +1,16 @@
 #include "app/app.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/path_check.hpp"
 #include "core/placement.hpp"
+#include "core/search.hpp"
 #include "viz/timeline.hpp"
 
 namespace pl::app {
@@ -134,101 +137,182 @@ CapabilityMask App::agent_capability() const {
   return s.capability_of(a);
 }
 
+// What opening a file reads, before anything of the app changes (a worker thread may do it).
+struct LoadedFile {
+  Scene s;
+  std::optional<Scenario> scen;
+  std::string path, ext, map_path, scen_path, note;
+};
+
+struct BackgroundLoad {
+  std::string path;
+  Stopwatch clock;
+  std::atomic<bool> done{false};
+  std::optional<LoadedFile> file;  // set before done, when reading worked
+  std::string error;               // set before done, when it did not
+};
+
+namespace {
+
+// Reads `path` (throws InputError and friends): touches nothing of the app.
+LoadedFile read_file(const std::string& path) {
+  LoadedFile f;
+  f.path = path;
+  Scene& s = f.s;
+  std::optional<Scenario>& scen = f.scen;
+  std::string &map_path = f.map_path, &scen_path = f.scen_path, &note = f.note;
+  const std::string ext = fs::path(path).extension().string();
+  f.ext = ext;
+  if (ext == ".scen") {
+    Scenario sc = load_scen(path);
+    if (sc.problems.empty()) throw InputError(path + ": the scenario has no problems");
+    map_path = resolve_scen_map(path, sc.problems.front());
+    s.map = load_map(map_path);
+    check_scen_against_map(sc, s.map, path);
+    s.map_file = fs::path(map_path).filename().string();
+    scen = std::move(sc);
+    scen_path = path;
+  } else {
+    s = load_any(path);
+    if (s.map_file) map_path = (fs::path(path).parent_path() / *s.map_file).string();
+    if (ext == ".map") {
+      // A MovingAI map with its scenario beside it (x.map.scen, or x.scen): its problems.
+      for (const std::string& cand : {path + ".scen", fs::path(path).replace_extension(".scen").string()}) {
+        std::error_code ec;
+        if (!fs::is_regular_file(cand, ec)) continue;
+        try {
+          Scenario sc = load_scen(cand);
+          check_scen_against_map(sc, s.map, cand);
+          if (sc.problems.empty()) continue;
+          scen = std::move(sc);
+          scen_path = cand;
+          note = " with its scenario " + fs::path(cand).filename().string();
+        } catch (const InputError& e) {
+          note = " (its scenario was not used: " + std::string(e.what()) + ")";
+        }
+        break;
+      }
+    }
+    // A map that came without an agent (a bare .map or PNG) gets one whose start and goal
+    // are far apart in the largest region it can cross, so the first search is a real one.
+    if (s.agents.empty() && !scen && ext != ".json" && ext != ".scene") {
+      Agent a;
+      if (const auto p = place_far_apart(s.map, s.capability_of(a))) {
+        a.start = {p->start.x + 0.5, p->start.y + 0.5, 0};
+        a.goal = {p->goal.x + 0.5, p->goal.y + 0.5, 0};
+        note = " (start and goal placed far apart in the largest open region)";
+      } else {
+        note = " (no cell of the map is open to an agent)";
+      }
+      s.agents.push_back(a);
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
 bool App::load(const std::string& path) {
   try {
-    Scene s;
-    std::optional<Scenario> scen;
-    std::string map_path, scen_path, note;
-    const std::string ext = fs::path(path).extension().string();
-    if (ext == ".scen") {
-      Scenario sc = load_scen(path);
-      if (sc.problems.empty()) throw InputError(path + ": the scenario has no problems");
-      map_path = resolve_scen_map(path, sc.problems.front());
-      s.map = load_map(map_path);
-      check_scen_against_map(sc, s.map, path);
-      s.map_file = fs::path(map_path).filename().string();
-      scen = std::move(sc);
-      scen_path = path;
-    } else {
-      s = load_any(path);
-      if (s.map_file) map_path = (fs::path(path).parent_path() / *s.map_file).string();
-      if (ext == ".map") {
-        // A MovingAI map with its scenario beside it (x.map.scen, or x.scen): its problems.
-        for (const std::string& cand : {path + ".scen", fs::path(path).replace_extension(".scen").string()}) {
-          std::error_code ec;
-          if (!fs::is_regular_file(cand, ec)) continue;
-          try {
-            Scenario sc = load_scen(cand);
-            check_scen_against_map(sc, s.map, cand);
-            if (sc.problems.empty()) continue;
-            scen = std::move(sc);
-            scen_path = cand;
-            note = " with its scenario " + fs::path(cand).filename().string();
-          } catch (const InputError& e) {
-            note = " (its scenario was not used: " + std::string(e.what()) + ")";
-          }
-          break;
-        }
-      }
-      // A map that came without an agent (a bare .map or PNG) gets one whose start and goal
-      // are far apart in the largest region it can cross, so the first search is a real one.
-      if (s.agents.empty() && !scen && ext != ".json" && ext != ".scene") {
-        Agent a;
-        if (const auto p = place_far_apart(s.map, s.capability_of(a))) {
-          a.start = {p->start.x + 0.5, p->start.y + 0.5, 0};
-          a.goal = {p->goal.x + 0.5, p->goal.y + 0.5, 0};
-          note = " (start and goal placed far apart in the largest open region)";
-        } else {
-          note = " (no cell of the map is open to an agent)";
-        }
-        s.agents.push_back(a);
-      }
-    }
-    // Past this point nothing throws: the document and the views change together.
-    for (auto& v : views) v->clear_run();
-    document.doc.reset(std::move(s));
-    document.scene_path = ext == ".json" || ext == ".scene" ? path : std::string();
-    document.load_error.clear();
-    document.status_message = "opened " + path + note;
-    document.opened_path = path;
-    document.map_source = map_path.empty() ? std::string() : fs::absolute(map_path).lexically_normal().string();
-    document.map_source_uid = scene().map.uid();
-    document.map_source_version = scene().map.version();
-    document.clearance_cache.clear();
-    ui.clearance_cap = 0;
-    tool_state.selected_circle.reset();
-    views.breakpoints.clear();
-    views.playing = false;
-    agent = 0;
-    for (auto& v : views) v->fit_pending = true;
-    document.scenario = std::move(scen);
-    document.scenario_path = document.scenario ? scen_path : std::string();
-    document.scenario_pick = -1;
-    if (document.scenario) pick_scenario_problem(0);
-    // The scene's saved set-ups become the views.
-    if (!scene().views.empty()) {
-      while (views.size() > scene().views.size()) views.list.pop_back();
-      for (std::size_t i = 0; i < scene().views.size(); ++i) {
-        if (i >= views.size()) views.list.push_back(std::make_unique<View>());
-        const ViewSetup& vs = scene().views[i];
-        views[i]->select_planner(vs.planner);
-        for (const auto& [k, val] : vs.params) views[i]->params[k] = val;
-        views[i]->agent = std::clamp(vs.agent, 0, std::max(0, int(scene().agents.size()) - 1));
-        views[i]->fit_pending = true;
-      }
-      agent = views[0]->agent;
-    } else {
-      for (auto& v : views) v->agent = 0;
-    }
-    views.active = std::min(views.active, int(views.size()) - 1);
-    if (agent >= int(scene().agents.size())) agent = 0;
-    if (document.scenario) document.doc.mark_saved();  // picking the first problem is part of opening
-    if (views.run_on_open) start_all_runs();
+    adopt(read_file(path));
     return true;
   } catch (const std::exception& e) {
     document.load_error = e.what();  // the current document stays as it was
     return false;
   }
+}
+
+void App::load_in_background(const std::string& path) {
+  auto job = std::make_shared<BackgroundLoad>();
+  job->path = path;
+  background_load = job;
+  document.status_message = "opening " + path + " ...";
+  // The thread owns a reference: Cancel drops the app's, and what it reads is thrown away.
+  std::thread([job] {
+    try {
+      job->file = read_file(job->path);
+    } catch (const std::bad_alloc&) {
+      job->error = job->path + ": out of memory while opening it";
+    } catch (const std::exception& e) {
+      job->error = e.what();
+    }
+    job->done.store(true, std::memory_order_release);
+  }).detach();
+}
+
+bool App::poll_background_load() {
+  if (!background_load) return false;
+  if (!background_load->done.load(std::memory_order_acquire)) return true;
+  const std::shared_ptr<BackgroundLoad> job = std::move(background_load);
+  background_load.reset();
+  if (job->file) {
+    adopt(std::move(*job->file));
+  } else {
+    document.load_error = job->error;
+    document.status_message.clear();
+  }
+  return false;
+}
+
+std::string App::background_load_path() const {
+  return background_load ? background_load->path : std::string();
+}
+
+double App::background_load_seconds() const {
+  return background_load ? background_load->clock.ms() / 1000.0 : 0.0;
+}
+
+void App::cancel_background_load() {
+  if (!background_load) return;
+  document.status_message = "opening " + background_load->path + " cancelled; nothing changed";
+  background_load.reset();
+}
+
+void App::adopt(LoadedFile&& f) {
+  Scene& s = f.s;
+  std::optional<Scenario>& scen = f.scen;
+  const std::string &path = f.path, &ext = f.ext, &map_path = f.map_path, &scen_path = f.scen_path,
+                    &note = f.note;
+  // Past this point nothing throws: the document and the views change together.
+  for (auto& v : views) v->clear_run();
+  document.doc.reset(std::move(s));
+  document.scene_path = ext == ".json" || ext == ".scene" ? path : std::string();
+  document.load_error.clear();
+  document.status_message = "opened " + path + note;
+  document.opened_path = path;
+  document.map_source = map_path.empty() ? std::string() : fs::absolute(map_path).lexically_normal().string();
+  document.map_source_uid = scene().map.uid();
+  document.map_source_version = scene().map.version();
+  document.clearance_cache.clear();
+  ui.clearance_cap = 0;
+  tool_state.selected_circle.reset();
+  views.breakpoints.clear();
+  views.playing = false;
+  agent = 0;
+  for (auto& v : views) v->fit_pending = true;
+  document.scenario = std::move(scen);
+  document.scenario_path = document.scenario ? scen_path : std::string();
+  document.scenario_pick = -1;
+  if (document.scenario) pick_scenario_problem(0);
+  // The scene's saved set-ups become the views.
+  if (!scene().views.empty()) {
+    while (views.size() > scene().views.size()) views.list.pop_back();
+    for (std::size_t i = 0; i < scene().views.size(); ++i) {
+      if (i >= views.size()) views.list.push_back(std::make_unique<View>());
+      const ViewSetup& vs = scene().views[i];
+      views[i]->select_planner(vs.planner);
+      for (const auto& [k, val] : vs.params) views[i]->params[k] = val;
+      views[i]->agent = std::clamp(vs.agent, 0, std::max(0, int(scene().agents.size()) - 1));
+      views[i]->fit_pending = true;
+    }
+    agent = views[0]->agent;
+  } else {
+    for (auto& v : views) v->agent = 0;
+  }
+  views.active = std::min(views.active, int(views.size()) - 1);
+  if (agent >= int(scene().agents.size())) agent = 0;
+  if (document.scenario) document.doc.mark_saved();  // picking the first problem is part of opening
+  if (views.run_on_open) start_all_runs();
 }
 
 bool App::save(const std::string& path) {
@@ -280,7 +364,7 @@ void App::carry_out(const editor::UnsavedPrompt::Next& next) {
   switch (next.what) {
     case Do::Nothing: break;
     case Do::Carry:
-      if (next.action == PendingAction::Open) load(next.path);
+      if (next.action == PendingAction::Open) load_in_background(next.path);
       else if (next.action == PendingAction::New) new_scene();
       else if (next.action == PendingAction::Quit) ui.quit_confirmed = true;
       break;

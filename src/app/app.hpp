@@ -47,6 +47,9 @@ void use_registry(const Registry& registry);
 // The whole program (command line, window, main loop; app_main.cpp): main() calls it.
 int app_main(int argc, char** argv);
 
+struct LoadedFile;      // app.cpp: what opening a file read
+struct BackgroundLoad;  // app.cpp: a file being read on a worker thread
+
 // The whole program's state: the document, the views with their runs, and the UI settings,
 // each its own struct (document_state.hpp, views.hpp, ui_settings.hpp), plus the editing tools
 // and the agent being edited, which tie them together.
@@ -88,6 +91,18 @@ struct App {
   // Opens a scene, .map, .scen or PNG; on failure sets load_error and leaves the document
   // and views as they were.
   bool load(const std::string& path);
+  // The same, read on a worker thread: the UI keeps drawing, a window names the file with the
+  // time so far and offers Cancel (the document stays as it was). Interactive opens use this.
+  void load_in_background(const std::string& path);
+  // Every frame: adopts a finished background load (or its error); true while one is running.
+  bool poll_background_load();
+  void cancel_background_load();
+  // The file being read in the background and the seconds so far ("" and 0 when none).
+  std::string background_load_path() const;
+  double background_load_seconds() const;
+  std::shared_ptr<BackgroundLoad> background_load;  // the one in progress, or null
+  // Makes what read_file() read the document (never throws).
+  void adopt(LoadedFile&& file);
   // Saves the document (and the views' set-ups) as a scene file; false + load_error on failure.
   bool save(const std::string& path);
   // Opens `path`, first asking about unsaved changes.

@@ -104,7 +104,8 @@ void Automation::adjust_views(App& app) {
 
 bool Automation::after_render(App& app, GLFWwindow* window, const FrameSize& fb) {
   bool ok = true;
-  if (!opt_.screenshot.empty() && frames_left_ > 0 && --frames_left_ == 0 && !app.any_run()) {
+  const bool busy = app.any_run() || app.background_load;
+  if (!opt_.screenshot.empty() && frames_left_ > 0 && --frames_left_ == 0 && !busy) {
     if (!write_region(opt_.screenshot, 0, 0, fb.width, fb.height)) {
       std::fprintf(stderr, "pathlab: could not write %s\n", opt_.screenshot.c_str());
       ok = false;
@@ -114,7 +115,7 @@ bool Automation::after_render(App& app, GLFWwindow* window, const FrameSize& fb)
       ok = false;
     }
     if (opt_.exit_after) glfwSetWindowShouldClose(window, GLFW_TRUE);
-  } else if (frames_left_ == 0 && app.any_run()) {
+  } else if (frames_left_ == 0 && busy) {
     frames_left_ = 1;
   }
   return ok;

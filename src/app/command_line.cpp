@@ -15,7 +15,7 @@ namespace pl::app {
 
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
-               "pathlab: %s\nusage: pathlab [--scene FILE] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
+               "pathlab: %s\nusage: pathlab [--scene FILE] [--open FILE [--cancel-open]] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
                "[--preset ID] [--hide ROLE,...] [--frame N|end] [--break X,Y[,opened]]... "
                "[--tab plan|edit|display] [--side-scroll end] [--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
                "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub]]\n",
@@ -32,6 +32,8 @@ Options parse_command_line(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--scene") o.scene = value(), o.scene_given = true;
+    else if (a == "--open") o.open = value();
+    else if (a == "--cancel-open") o.cancel_open = true;
     else if (a == "--planner") o.planner = value();
     else if (a == "--compare") o.compare.push_back(value());
     else if (a == "--set") o.sets.push_back(value());
@@ -227,6 +229,10 @@ int setup_app(App& app, const Options& opt) {
       app.poll_runs();
       seek_requested_frame(app, opt);
     }
+  }
+  if (!opt.open.empty()) {
+    app.request_open(opt.open);
+    if (opt.cancel_open) app.cancel_background_load();
   }
   return 0;
 }

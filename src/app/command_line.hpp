@@ -27,6 +27,10 @@ struct App;
 struct Options {
   std::string scene = PATHLAB_SOURCE_DIR "/assets/sample.json";
   bool scene_given = false;  // --scene was on the command line: a file that fails to open is exit 2
+  // --open FILE: once started, open FILE as File > Open does (read on a worker thread);
+  // --cancel-open: and cancel that at once (tests of both paths).
+  std::string open;
+  bool cancel_open = false;
   std::string planner;
   std::vector<std::string> compare;
   std::vector<std::string> sets;  // NAME=VALUE for view A's planner

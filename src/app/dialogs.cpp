@@ -1,6 +1,8 @@
 // The modal dialogs (unsaved changes; new map, resize, generate) and the cell context menu
 // (breakpoints), shown each frame by dialogs() once a menu or the map view opened them.
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <string>
 
 #include <imgui.h>
@@ -119,6 +121,28 @@ void unsaved_dialog(App& app) {
   }
 }
 
+// A file being read on a worker thread (App::load_in_background): a modal window with the file,
+// the time so far and Cancel, so nothing can be edited that the opened file would replace.
+void background_load_window(App& app) {
+  if (!app.poll_background_load()) return;
+  const char* title = "Opening";
+  if (!ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, {0.5f, 0.5f});
+  if (ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::TextUnformatted(std::filesystem::path(app.background_load_path()).filename().string().c_str());
+    const double s = app.background_load_seconds();
+    ImGui::Text("reading and checking the file: %.1f s", s);
+    // The readers report no fraction: a bar that sweeps says the UI is alive.
+    const float sweep = float(std::fmod(s, 1.5) / 1.5);
+    ImGui::ProgressBar(sweep, {280, 0}, "");
+    if (ImGui::Button("Cancel", {120, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      app.cancel_background_load();
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
+}
+
 void cell_menu(App& app) {
   if (ImGui::BeginPopup("##cellmenu")) {
     if (app.ui.menu_cell) {
@@ -164,6 +188,7 @@ void cell_menu(App& app) {
 }  // namespace
 
 void dialogs(App& app) {
+  background_load_window(app);
   map_dialogs(app);
   unsaved_dialog(app);
   cell_menu(app);

@@ -389,16 +389,19 @@ void add_anyangle_planners(Registry& r) {
          std::string("A* on the cell corners, 8-connected (a straight move needs an open cell "
                      "beside it, a diagonal one an open cell to cross), octile heuristic: the "
                      "shortest corner-graph path, not the shortest any-angle one.") + points,
-         false, {circles_param()}, make(AnyAngleSearch::Mode::CornerAStar)});
+         false, {circles_param()}, make(AnyAngleSearch::Mode::CornerAStar),
+         AgentInputs(AgentInput::Capability)});
   r.add({"theta", "any-angle",
          std::string("Theta* (Nash et al. 2007): A* on the corners where a successor takes its "
                      "parent's parent when that corner sees it (exact line of sight); near "
                      "optimal any-angle paths.") + points,
-         false, {circles_param()}, make(AnyAngleSearch::Mode::Theta)});
+         false, {circles_param()}, make(AnyAngleSearch::Mode::Theta),
+         AgentInputs(AgentInput::Capability)});
   r.add({"lazy-theta", "any-angle",
          std::string("Lazy Theta* (Nash et al. 2010): Theta* that assumes line of sight when it "
                      "generates a node and tests it once, when the node is expanded.") + points,
-         false, {circles_param()}, make(AnyAngleSearch::Mode::LazyTheta)});
+         false, {circles_param()}, make(AnyAngleSearch::Mode::LazyTheta),
+         AgentInputs(AgentInput::Capability)});
 }
 
 const PlannerRegistration kRegistration(40, add_anyangle_planners);

@@ -256,7 +256,8 @@ void add_jps(Registry& r) {
          "Uniform terrain costs only",
          true, {circles_param()}, [](const ParamSet& ps) {
            return std::make_unique<JpsPlanner>(GridWorld(ps));
-         }});
+         },
+         AgentInputs(AgentInput::Capability)});
 }
 
 const PlannerRegistration kRegistration(41, add_jps);
