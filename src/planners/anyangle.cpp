@@ -284,16 +284,7 @@ PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, const Ru
     }
     pts.push_back({x, y});
   }
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    const Vec2 d = i + 1 < pts.size() ? pts[i + 1] - pts[i] : pts[i] - pts[i - 1];
-    r.points.push_back({pts[i].x, pts[i].y, std::atan2(d.y, d.x)});
-    if (i + 1 < pts.size()) {
-      PathPiece piece;
-      piece.kind = PathPiece::Kind::Line;
-      piece.line = {pts[i], pts[i + 1]};
-      r.pieces.push_back(piece);
-    }
-  }
+  fill_polyline_path(r, pts);
   if (SearchObserver* o = ctx.observer) {
     o->counter("expanded", double(r.expanded));
     if (M != Mode::CornerAStar) o->counter("line-of-sight tests", double(p.los_tests));

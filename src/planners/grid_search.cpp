@@ -36,28 +36,6 @@ constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 
 }  // namespace
 
-// Turns a list of cell centres into points with headings and straight pieces (collinear steps
-// merged into one piece).
-void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells) {
-  r.points.clear();
-  r.pieces.clear();
-  const size_t n = cells.size();
-  for (size_t i = 0; i < n; ++i) {
-    Vec2 d = i + 1 < n ? cells[i + 1] - cells[i] : (i > 0 ? cells[i] - cells[i - 1] : Vec2{1, 0});
-    r.points.push_back({cells[i].x, cells[i].y, std::atan2(d.y, d.x)});
-  }
-  for (size_t i = 0; i + 1 < n;) {
-    size_t j = i + 1;
-    const Vec2 d = cells[j] - cells[i];
-    while (j + 1 < n && cells[j + 1] - cells[j] == d) ++j;
-    PathPiece p;
-    p.kind = PathPiece::Kind::Line;
-    p.line = {cells[i], cells[j]};
-    r.pieces.push_back(p);
-    i = j;
-  }
-}
-
 size_t GridSearch::memory_bytes() const {
   return exact_pool_.memory_bytes() + weighted_pool_.memory_bytes() + open_.memory_bytes() +
          pass_.capacity() + cost_.capacity() * sizeof(float) + clearance_.memory_bytes();

@@ -20,10 +20,6 @@
 
 namespace pl {
 
-// Cell centres -> PlanResult points (heading toward the next point) and straight pieces, with
-// collinear steps merged into one piece. Shared by every planner that returns grid paths.
-void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells);
-
 class GridSearch {
  public:
   struct Options {

@@ -1,6 +1,49 @@
 #include "planners/grid_world.hpp"
 
+#include <cmath>
+
 namespace pl {
+
+namespace {
+
+// A point per vertex, heading toward the next one (the last along the final step; east for a
+// path of one point).
+void fill_points(PlanResult& r, const std::vector<Vec2>& v) {
+  r.points.clear();
+  const std::size_t n = v.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 d = i + 1 < n ? v[i + 1] - v[i] : (i > 0 ? v[i] - v[i - 1] : Vec2{1, 0});
+    r.points.push_back({v[i].x, v[i].y, std::atan2(d.y, d.x)});
+  }
+}
+
+void add_line(PlanResult& r, Vec2 a, Vec2 b) {
+  PathPiece p;
+  p.kind = PathPiece::Kind::Line;
+  p.line = {a, b};
+  r.pieces.push_back(p);
+}
+
+}  // namespace
+
+void fill_polyline_path(PlanResult& r, const std::vector<Vec2>& vertices) {
+  fill_points(r, vertices);
+  r.pieces.clear();
+  for (std::size_t i = 0; i + 1 < vertices.size(); ++i) add_line(r, vertices[i], vertices[i + 1]);
+}
+
+void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells) {
+  fill_points(r, cells);
+  r.pieces.clear();
+  const std::size_t n = cells.size();
+  for (std::size_t i = 0; i + 1 < n;) {
+    std::size_t j = i + 1;
+    const Vec2 d = cells[j] - cells[i];
+    while (j + 1 < n && cells[j + 1] - cells[j] == d) ++j;
+    add_line(r, cells[i], cells[j]);
+    i = j;
+  }
+}
 
 ParamDesc circles_param() {
   return ParamDesc::choice(

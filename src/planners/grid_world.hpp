@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "core/circle_raster.hpp"
 #include "planners/planner.hpp"
@@ -17,6 +18,12 @@ namespace pl {
 
 // The "circles" parameter every grid planner shares.
 ParamDesc circles_param();
+
+// Path vertices -> PlanResult points (each heading toward the next vertex, the last along the
+// final step) and one straight piece per segment (JPS's jump points, any-angle corners).
+void fill_polyline_path(PlanResult& r, const std::vector<Vec2>& vertices);
+// Cell centres -> the same points, with collinear steps merged into one piece (grid paths).
+void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells);
 
 class GridWorld {
  public:

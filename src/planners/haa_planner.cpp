@@ -6,6 +6,7 @@
 
 #include "core/grid_query.hpp"
 #include "planners/grid_search.hpp"
+#include "planners/grid_world.hpp"
 #include "planners/haa.hpp"
 
 namespace pl {

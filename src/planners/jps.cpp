@@ -223,16 +223,7 @@ PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const Ru
       p.xy(n, x, y);
       pts.push_back({x + 0.5, y + 0.5});
     }
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-      const Vec2 d = i + 1 < pts.size() ? pts[i + 1] - pts[i] : (i > 0 ? pts[i] - pts[i - 1] : Vec2{1, 0});
-      r.points.push_back({pts[i].x, pts[i].y, std::atan2(d.y, d.x)});
-      if (i + 1 < pts.size()) {
-        PathPiece piece;
-        piece.kind = PathPiece::Kind::Line;
-        piece.line = {pts[i], pts[i + 1]};
-        r.pieces.push_back(piece);
-      }
-    }
+    fill_polyline_path(r, pts);
     if (SearchObserver* o = ctx.observer) {
       o->counter("expanded", double(r.expanded));
       o->counter("jumps", double(p.jumps));
