@@ -13,40 +13,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app_run.hpp"
 #include "planners/planner.hpp"
 
 #ifdef PATHLAB_APP
 
 namespace {
 
-bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
-
-struct AppRun {
-  int status = -1;
-  nlohmann::json layout;
-  std::string cmd;
-};
+using pl::test::AppRun;
+using pl::test::have_xvfb;
 
 // Runs the app at w x h with `args` and reads its layout file.
 AppRun run_app(const std::string& args, const std::string& name, int w, int h, const char* app = PATHLAB_APP) {
-  const auto dir = std::filesystem::temp_directory_path();
-  const std::string size = std::to_string(w) + "x" + std::to_string(h);
-  const auto png = dir / ("pathlab_fit_" + name + "_" + size + ".png");
-  std::filesystem::remove(png.string() + ".json");
-#ifdef PATHLAB_SANITIZED
-  const std::string env = "ASAN_OPTIONS=detect_leaks=0 ";
-#else
-  const std::string env;
-#endif
-  AppRun r;
-  r.cmd = env + "XDG_CONFIG_HOME='" + (dir / "pathlab_fit_cfg").string() + "' timeout 120 xvfb-run -a -s '-screen 0 " +
-          size + "x24' '" + app + "' " + args + " --size " + size + " --screenshot '" + png.string() +
-          "' --layout '" + png.string() + ".json' --exit";
-  const int raw = std::system(r.cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream layout(png.string() + ".json");
-  if (layout.good()) r.layout = nlohmann::json::parse(layout);
-  return r;
+  return pl::test::run_app_at(app, args, "fit_" + name + "_" + std::to_string(w) + "x" + std::to_string(h), w, h,
+                              true, "pathlab_fit_cfg");
 }
 
 // Nothing ImGui drew was clipped: every window's items within what it shows (or a scrollbar to

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "app_run.hpp"
 #include "core/clearance.hpp"
 #include "core/placement.hpp"
 #include "core/io.hpp"
@@ -59,7 +60,7 @@ struct Shot {
   }
 };
 
-bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+using pl::test::have_xvfb;
 
 // Runs `app` (the shipped pathlab by default; pathlab_test_app has test planners too).
 Shot take(const std::string& args, const std::string& name, const char* app = PATHLAB_APP) {
@@ -518,37 +519,11 @@ TEST(AppScreenshot, HeadingWedgesFromACellsTimesHeadingsSearch) {
 // layout file it writes (title, status, agents, each view's result), not from pixels.
 namespace {
 
-struct AppRun {
-  int status = -1;
-  std::string err;
-  nlohmann::json layout;
-};
+using pl::test::AppRun;
 
-// Runs pathlab with `args` (and --screenshot/--layout/--exit when `shot`); the exit status,
-// stderr and the layout file. A window that stays open (a run without --exit that should have
-// stopped) ends after two minutes with status 124.
+// Runs pathlab at 1280x800 with `args` (and --screenshot/--layout/--exit when `shot`).
 AppRun run_app(const std::string& args, const std::string& name, bool shot = true) {
-  const auto dir = std::filesystem::temp_directory_path();
-  const auto png = dir / ("pathlab_run_" + name + ".png");
-  const auto err = dir / ("pathlab_run_" + name + ".err");
-  std::filesystem::remove(png.string() + ".json");
-#ifdef PATHLAB_SANITIZED
-  const std::string env = "ASAN_OPTIONS=detect_leaks=0 ";
-#else
-  const std::string env;
-#endif
-  std::string cmd = env + "XDG_CONFIG_HOME='" + (dir / "pathlab_run_cfg").string() +
-                    "' timeout 120 xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' " + args + " --size 1280x800";
-  if (shot) cmd += " --screenshot '" + png.string() + "' --layout '" + png.string() + ".json' --exit";
-  cmd += " 2>'" + err.string() + "'";
-  AppRun r;
-  const int raw = std::system(cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream e(err);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  std::ifstream layout(png.string() + ".json");
-  if (layout.good()) r.layout = nlohmann::json::parse(layout);
-  return r;
+  return pl::test::run_app_at(PATHLAB_APP, args, "run_" + name, 1280, 800, shot, "pathlab_run_cfg");
 }
 
 pl::CellXY cell_at(double x, double y) { return {int(std::floor(x)), int(std::floor(y))}; }

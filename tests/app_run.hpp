@@ -1,0 +1,53 @@
+// Running the desktop app from a test: under xvfb-run at a window size, with a fresh config dir,
+// --screenshot / --layout / --exit when `shot`; the exit status, stderr, the layout file and the
+// command (for failure messages). A window that stays open ends after two minutes (status 124).
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace pl::test {
+
+inline bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+struct AppRun {
+  int status = -1;
+  std::string err;
+  nlohmann::json layout;
+  std::string cmd;
+};
+
+// `name` names the temporary files (screenshot, layout, stderr); `cfg` the config dir, so
+// suites do not share settings.
+inline AppRun run_app_at(const std::string& app, const std::string& args, const std::string& name,
+                         int w, int h, bool shot, const std::string& cfg) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string size = std::to_string(w) + "x" + std::to_string(h);
+  const auto png = dir / ("pathlab_" + name + ".png");
+  const auto err = dir / ("pathlab_" + name + ".err");
+  std::filesystem::remove(png.string() + ".json");
+#ifdef PATHLAB_SANITIZED
+  const std::string env = "ASAN_OPTIONS=detect_leaks=0 ";
+#else
+  const std::string env;
+#endif
+  AppRun r;
+  r.cmd = env + "XDG_CONFIG_HOME='" + (dir / cfg).string() + "' timeout 120 xvfb-run -a -s '-screen 0 " + size +
+          "x24' '" + app + "' " + args + " --size " + size;
+  if (shot) r.cmd += " --screenshot '" + png.string() + "' --layout '" + png.string() + ".json' --exit";
+  const int raw = std::system((r.cmd + " 2>'" + err.string() + "'").c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream e(err);
+  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  std::ifstream layout(png.string() + ".json");
+  if (layout.good()) r.layout = nlohmann::json::parse(layout);
+  return r;
+}
+
+}  // namespace pl::test
