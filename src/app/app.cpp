@@ -243,8 +243,7 @@ void App::load_in_background(const std::string& path) {
 bool App::poll_background_load() {
   if (!background_load) return false;
   if (!background_load->done.load(std::memory_order_acquire)) return true;
-  const std::shared_ptr<BackgroundLoad> job = std::move(background_load);
-  background_load.reset();
+  const std::shared_ptr<BackgroundLoad> job = std::move(background_load);  // leaves it null
   if (job->file) {
     adopt(std::move(*job->file));
   } else {

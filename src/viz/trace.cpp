@@ -661,7 +661,6 @@ void TraceRecorder::phase(std::string_view name) {
 void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, double h) {
   if (stopped_) return;
   const std::uint32_t i = node_index(node.id);
-  const std::uint32_t p = parent == kNoNode ? kNoNode : node_index(parent);
   // The label pointer is valid only during this call: intern its text.
   const std::uint32_t label =
       node.label ? name_index(label_index_, trace_.labels_, node.label) : kNoLabel;
@@ -673,24 +672,21 @@ void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, d
     trace_.descs_.push_back(info);
     k.last_desc = d;
   }
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Open;
-  e.a = i;
-  e.b = p;
-  e.c = d;
-  e.x = g;
-  e.y = h;
-  trace_.events_.push_back(e);
+  push_open(i, parent, d, g, h);
 }
 
 void TraceRecorder::open_dense(std::uint32_t id, std::uint32_t parent, double g, double h) {
   if (stopped_) return;
-  const std::uint32_t i = node_index(id);
+  push_open(node_index(id), parent, kNoNode, g, h);  // no description: the node's space places it
+}
+
+void TraceRecorder::push_open(std::uint32_t i, std::uint32_t parent, std::uint32_t desc, double g,
+                              double h) {
   TraceEvent e;
   e.kind = TraceEvent::Kind::Open;
   e.a = i;
   e.b = parent == kNoNode ? kNoNode : node_index(parent);
-  e.c = kNoNode;  // no description: the node's space places it
+  e.c = desc;
   e.x = g;
   e.y = h;
   trace_.events_.push_back(e);

@@ -436,6 +436,8 @@ class TraceRecorder final : public SearchObserver {
   std::uint8_t find_space(std::uint32_t id);
   // An Open event without a description (NodeEvent::desc == nullptr): nothing but the id.
   void open_dense(std::uint32_t id, std::uint32_t parent, double g, double h);
+  // The Open event of node index i (desc: its description's index, or kNoNode).
+  void push_open(std::uint32_t i, std::uint32_t parent, std::uint32_t desc, double g, double h);
   std::uint32_t name_index(NameIndex& index, std::vector<std::string>& names,
                            std::string_view name);
   void push_shape(const Shape& shape, Role role, bool is_test, bool ok);
