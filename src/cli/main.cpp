@@ -224,6 +224,8 @@ int cmd_scen(const std::string& scen_path, const std::string& map_arg, const Que
   scene.map = load_map(map_path);
   check_scen_against_map(scen, scene.map, scen_path);
   const PlannerInfo* info = Registry::builtin().find(o.planner);
+  if (info && info->coordinates == QueryCoordinates::Corners)
+    throw InputError("planner " + o.planner + " answers corner queries; use --coordinates corners");
   auto planner = Registry::builtin().create(o.planner, parse_sets(o.sets));
   Query base;
   apply_query_options(scene, o, base);
@@ -348,6 +350,7 @@ int cmd_planners(bool json_out) {
       jp["name"] = p.name;
       jp["family"] = p.family;
       jp["optimal"] = p.optimal;
+      jp["coordinates"] = coordinates_name(p.coordinates);
       jp["description"] = p.description;
       json params = json::array();
       for (auto& d : p.params) {
@@ -370,8 +373,10 @@ int cmd_planners(bool json_out) {
     return kOk;
   }
   for (auto& p : all) {
-    std::printf("%-18s %-24s %s\n  %s\n", p.name.c_str(), p.family.c_str(),
-                p.optimal ? "optimal" : "not optimal", p.description.c_str());
+    std::printf("%-18s %-24s %s%s\n  %s\n", p.name.c_str(), p.family.c_str(),
+                p.optimal ? "optimal" : "not optimal",
+                p.coordinates == QueryCoordinates::Corners ? ", corner queries" : "",
+                p.description.c_str());
     for (auto& d : p.params) {
       std::string range;
       if (d.type == ParamDesc::Type::Enum) {

@@ -130,6 +130,11 @@ constexpr AgentInputs operator|(AgentInput a, AgentInput b) { return unsigned(a)
 constexpr AgentInputs operator|(AgentInputs a, AgentInput b) { return a | unsigned(b); }
 constexpr bool reads(AgentInputs set, AgentInput a) { return (set & unsigned(a)) != 0; }
 
+// The points a planner's queries join: cell centres (grid planners, MovingAI scenarios) or cell
+// corners (any-angle planners, the competition's any-angle scenarios, Euclidean optima).
+enum class QueryCoordinates { Cells, Corners };
+const char* coordinates_name(QueryCoordinates c);
+
 struct PlannerInfo {
   std::string name;         // short and stable: "astar", "annotated-astar", ...
   std::string family;       // "grid search", "multi-size", "continuous", ...
@@ -138,6 +143,7 @@ struct PlannerInfo {
   std::vector<ParamDesc> params;
   std::function<std::unique_ptr<Planner>(const ParamSet&)> make;
   AgentInputs agent_inputs = 0;  // what of the agent it reads
+  QueryCoordinates coordinates = QueryCoordinates::Cells;  // what its queries' points are
 };
 
 class Registry {

@@ -119,6 +119,10 @@ std::string ParamDesc::words() const {
   return out;
 }
 
+const char* coordinates_name(QueryCoordinates c) {
+  return c == QueryCoordinates::Corners ? "corners" : "cells";
+}
+
 void Registry::set_reference(const std::string& planner, const std::string& optimal) {
   references_[planner] = optimal;
 }
