@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/grid_query.hpp"
+#include "core/smoothing.hpp"
 #include "planners/grid_world.hpp"
 
 namespace pl {
@@ -22,6 +23,41 @@ double dist(double ax, double ay, double bx, double by) {
 }
 
 }  // namespace
+
+void smooth_corner_path(const CornerGrid& grid, std::vector<Vec2>& pts, PlanResult& r,
+                        SearchObserver* observer) {
+  // The corners of the path are pts[first .. last] (a query point that is not a corner stays
+  // joined to its corner by its leg). Vertices are only dropped, so every kept interior vertex
+  // was one before: never a pinch corner.
+  std::size_t first = 0, last = pts.size();
+  const auto is_corner = [](Vec2 p) { return p.x == std::floor(p.x) && p.y == std::floor(p.y); };
+  while (first < last && !is_corner(pts[first])) ++first;
+  while (last > first && !is_corner(pts[last - 1])) --last;
+  if (last - first < 3) {
+    r.stats.push_back({"smoothing line-of-sight tests", 0});
+    return;
+  }
+  std::size_t tests = 0;
+  const std::vector<Vec2> kept = greedy_smooth<Vec2>(
+      std::span<const Vec2>(pts.data() + first, last - first),
+      [&](Vec2 a, Vec2 b) { return grid.visible(int(a.x), int(a.y), int(b.x), int(b.y)); },
+      &tests);
+  std::vector<Vec2> out(pts.begin(), pts.begin() + std::ptrdiff_t(first));
+  out.insert(out.end(), kept.begin(), kept.end());
+  out.insert(out.end(), pts.begin() + std::ptrdiff_t(last), pts.end());
+  double length = 0;
+  for (std::size_t i = 0; i + 1 < out.size(); ++i)
+    length += dist(out[i].x, out[i].y, out[i + 1].x, out[i + 1].y);
+  r.stats.push_back({"length before smoothing", r.length});
+  r.stats.push_back({"smoothing line-of-sight tests", double(tests)});
+  if (observer) {
+    observer->phase("post-smoothing");
+    for (std::size_t i = 0; i + 1 < out.size(); ++i)
+      observer->test(Shape::segment(out[i], out[i + 1]), true);
+  }
+  r.length = length;
+  pts = std::move(out);
+}
 
 // A query point: a corner, or a point inside (or on the edge of) cell (x, y).
 struct AnyAngleSearch::Endpoint {
@@ -227,7 +263,8 @@ struct AnyAngleSearch::Problem {
 };
 
 template <AnyAngleSearch::Mode M>
-PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, const RunContext& ctx) {
+PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, bool smooth,
+                                  const RunContext& ctx) {
   Problem<M> p;
   p.grid = &grid_;
   p.pool = &pool_;
@@ -284,6 +321,7 @@ PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, const Ru
     }
     pts.push_back({x, y});
   }
+  if (smooth) smooth_corner_path(grid_, pts, r, ctx.observer);
   fill_polyline_path(r, pts);
   if (SearchObserver* o = ctx.observer) {
     o->counter("expanded", double(r.expanded));
@@ -294,7 +332,7 @@ PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, const Ru
   return r;
 }
 
-PlanResult AnyAngleSearch::run(const GridMap& map, const Query& query, Mode mode,
+PlanResult AnyAngleSearch::run(const GridMap& map, const Query& query, Mode mode, bool smooth,
                                const RunContext& ctx) {
   const Stopwatch clock;
   PlanResult r;
@@ -351,9 +389,9 @@ PlanResult AnyAngleSearch::run(const GridMap& map, const Query& query, Mode mode
     r.points.push_back(query.start);
   } else {
     switch (mode) {
-      case Mode::CornerAStar: r = search<Mode::CornerAStar>(ep[0], ep[1], ctx); break;
-      case Mode::Theta: r = search<Mode::Theta>(ep[0], ep[1], ctx); break;
-      case Mode::LazyTheta: r = search<Mode::LazyTheta>(ep[0], ep[1], ctx); break;
+      case Mode::CornerAStar: r = search<Mode::CornerAStar>(ep[0], ep[1], smooth, ctx); break;
+      case Mode::Theta: r = search<Mode::Theta>(ep[0], ep[1], smooth, ctx); break;
+      case Mode::LazyTheta: r = search<Mode::LazyTheta>(ep[0], ep[1], smooth, ctx); break;
     }
   }
   r.prepare_ms = prepare_ms;
@@ -367,11 +405,22 @@ PlanResult AnyAngleSearch::run(const GridMap& map, const Query& query, Mode mode
 
 namespace {
 
-using AnyAnglePlanner = GridWorldPlanner<AnyAngleSearch, AnyAngleSearch::Mode>;
+ParamDesc smoothing_param() {
+  return ParamDesc::boolean("smoothing",
+                            "Post-smoothing (Daniel et al. 2010, Algorithm 2): drop every path "
+                            "vertex the last kept one can see past; its time counts in the "
+                            "planner's",
+                            "false")
+      .labelled("post-smoothing");
+}
+
+using AnyAnglePlanner = GridWorldPlanner<AnyAngleSearch, AnyAngleSearch::Mode, bool>;
 
 void add_anyangle_planners(Registry& r) {
   const auto make = [](AnyAngleSearch::Mode m) {
-    return [m](const ParamSet& ps) { return std::make_unique<AnyAnglePlanner>(GridWorld(ps), m); };
+    return [m](const ParamSet& ps) {
+      return std::make_unique<AnyAnglePlanner>(GridWorld(ps), m, ps.get_bool("smoothing"));
+    };
   };
   const char* points =
       " Start and goal are cell corners (integer points); any other point joins the corners of "
@@ -380,19 +429,22 @@ void add_anyangle_planners(Registry& r) {
          std::string("A* on the cell corners, 8-connected (a straight move needs an open cell "
                      "beside it, a diagonal one an open cell to cross), octile heuristic: the "
                      "shortest corner-graph path, not the shortest any-angle one.") + points,
-         false, {circles_param()}, make(AnyAngleSearch::Mode::CornerAStar),
-         AgentInputs(AgentInput::Capability)});
+         false, {circles_param(), smoothing_param()}, make(AnyAngleSearch::Mode::CornerAStar),
+         AgentInputs(AgentInput::Capability), QueryCoordinates::Corners});
   r.add({"theta", "any-angle",
          std::string("Theta* (Nash et al. 2007): A* on the corners where a successor takes its "
                      "parent's parent when that corner sees it (exact line of sight); near "
                      "optimal any-angle paths.") + points,
-         false, {circles_param()}, make(AnyAngleSearch::Mode::Theta),
-         AgentInputs(AgentInput::Capability)});
+         false, {circles_param(), smoothing_param()}, make(AnyAngleSearch::Mode::Theta),
+         AgentInputs(AgentInput::Capability), QueryCoordinates::Corners});
   r.add({"lazy-theta", "any-angle",
          std::string("Lazy Theta* (Nash et al. 2010): Theta* that assumes line of sight when it "
                      "generates a node and tests it once, when the node is expanded.") + points,
-         false, {circles_param()}, make(AnyAngleSearch::Mode::LazyTheta),
-         AgentInputs(AgentInput::Capability)});
+         false, {circles_param(), smoothing_param()}, make(AnyAngleSearch::Mode::LazyTheta),
+         AgentInputs(AgentInput::Capability), QueryCoordinates::Corners});
+  // The exact any-angle planner (planners/visibility.cpp) is the optimum viewers measure these
+  // against ("% over optimal" in the compare table).
+  for (const char* name : {"corner-astar", "theta", "lazy-theta"}) r.set_reference(name, "visibility");
 }
 
 const PlannerRegistration kRegistration(40, add_anyangle_planners);

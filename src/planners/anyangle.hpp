@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/line_of_sight.hpp"
 #include "core/search.hpp"
@@ -25,11 +26,24 @@
 
 namespace pl {
 
+// Daniel et al.'s post-smoothing (Algorithm 2, core/smoothing.hpp's greedy_smooth) with
+// CornerGrid::visible as the test, on the corners of a path: a vertex is kept only when the last
+// kept one cannot see the vertex after it. A query point that is not a corner keeps its leg.
+// Updates r.length and adds the stats "length before smoothing" and "smoothing line-of-sight
+// tests"; a watching observer sees a phase "post-smoothing" and the kept segments as tests.
+void smooth_corner_path(const CornerGrid& grid, std::vector<Vec2>& pts, PlanResult& r,
+                        SearchObserver* observer);
+
 class AnyAngleSearch {
  public:
   enum class Mode { CornerAStar, Theta, LazyTheta };
 
-  PlanResult run(const GridMap& map, const Query& q, Mode mode, const RunContext& ctx);
+  // smooth: the post-smoothing of Daniel et al. (Algorithm 2) on the path found, inside the
+  // planner's time (smooth_corner_path below).
+  PlanResult run(const GridMap& map, const Query& q, Mode mode, bool smooth, const RunContext& ctx);
+  PlanResult run(const GridMap& map, const Query& q, Mode mode, const RunContext& ctx) {
+    return run(map, q, mode, false, ctx);
+  }
   // The corner grid of the last query's map and capability.
   const CornerGrid& grid() const { return grid_; }
   std::size_t memory_bytes() const {
@@ -41,7 +55,7 @@ class AnyAngleSearch {
   template <Mode M>
   struct Problem;
   template <Mode M>
-  PlanResult search(const Endpoint& s, const Endpoint& g, const RunContext& ctx);
+  PlanResult search(const Endpoint& s, const Endpoint& g, bool smooth, const RunContext& ctx);
 
   std::uint64_t map_uid_ = 0, map_version_ = ~std::uint64_t(0);
   CapabilityMask cap_ = 0;
