@@ -32,6 +32,14 @@ const std::vector<Preset>& presets() {
       {"hq-lq", "HAA*: HQ vs LQ", {"haa", "haa"}, {{{"quality", "hq"}}, {{"quality", "lq"}}}, true},
       {"haa-annotated", "HAA* vs Annotated A*", {"haa", "annotated-astar"}, {}},
       {"eager-lazy", "Circles: eager vs lazy", {"circles", "circles"}, {{{"mode", "eager"}}, {{"mode", "lazy"}}}, true},
+
+      // Any-angle (issue 12): Theta* against the exact planner, whose length is the optimum the
+      // table's "% over" column measures each query's gap against; and what post-smoothing buys.
+      {"theta-exact", "Theta* vs exact (visibility graph)", {"theta", "visibility"}, {}, true},
+      {"anyangle-exact", "Any-angle: Theta*, Lazy Theta*, Block A* vs exact",
+       {"theta", "lazy-theta", "block-astar", "visibility"}, {}},
+      {"anyangle-smoothing", "Any-angle: corner A* + smoothing vs Theta* vs exact",
+       {"corner-astar", "theta", "visibility"}, {{{"smoothing", "true"}}, {}, {}}},
   };
   return p;
 }
