@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_util.hpp"
@@ -209,6 +210,42 @@ TEST(Visibility, RefusesGraphsOverItsLimits) {
   EXPECT_FALSE(r.found);
   EXPECT_FALSE(r.bad_query);
   EXPECT_NE(r.message.find("convex corners"), std::string::npos) << r.message;
+}
+
+// What a watcher sees: the corner space, the graph's phases, the start's and goal's visibility
+// edges as accepted segments, the path; watching changes nothing.
+class Watcher : public SearchObserver {
+ public:
+  bool corners = false;
+  int segments = 0, failed = 0, paths = 0;
+  std::vector<std::string> phases;
+  void space(const NodeSpace& s) override { corners |= s.kind == NodeSpace::Kind::Corners; }
+  void phase(std::string_view name) override { phases.emplace_back(name); }
+  void test(const Shape& s, bool ok) override {
+    segments += s.kind == Shape::Kind::Segment;
+    failed += !ok;
+  }
+  void path(std::span<const PathPiece>) override { ++paths; }
+};
+
+TEST(Visibility, Watched) {
+  Scene scene;
+  scene.map = load_map(anyangle_dir() + "arena.map");
+  auto planner = Registry::builtin().create("visibility");
+  Watcher w;
+  RunContext ctx;
+  ctx.observer = &w;
+  const PlanResult r = planner->plan(scene, query(3, 3, 45, 40), ctx);
+  const PlanResult u = planner->plan(scene, query(3, 3, 45, 40));
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(r.length, u.length);
+  EXPECT_EQ(r.expanded, u.expanded);
+  EXPECT_TRUE(w.corners);
+  EXPECT_GT(w.segments, 2);
+  EXPECT_EQ(w.failed, 0);
+  EXPECT_EQ(w.paths, 1);
+  const std::vector<std::string> want = {"visibility graph", "goal connections", "search"};
+  EXPECT_EQ(w.phases, want);
 }
 
 TEST(Visibility, ScenCornersMatchesEveryOptimum) {
