@@ -117,10 +117,17 @@ bool BlockAStarSearch::prepare(const GridMap& map, CapabilityMask cap, PlanResul
       block_pattern_[b] = p;
       auto it = lddb_index_.find(p);
       if (it == lddb_index_.end()) {
-        if (lddb_.size() >= kMaxPatterns) {
+        if (lddb_.size() >= kMaxPatterns && fresh < lddb_.size()) {
+          // Full of other maps' patterns: start the database afresh for this map.
+          lddb_.clear();
+          lddb_index_.clear();
+          return prepare(map, cap, r);
+        }
+        if (lddb_.size() >= kMaxPatterns) {  // this map alone has more patterns than that
           char buf[160];
           std::snprintf(buf, sizeof buf,
-                        "the local distance database is full (%zu block patterns)", kMaxPatterns);
+                        "the map has more than %zu distinct 5x5 block patterns, the local "
+                        "distance database's limit", kMaxPatterns);
           refused_ = buf;
           return false;
         }
@@ -135,6 +142,8 @@ bool BlockAStarSearch::prepare(const GridMap& map, CapabilityMask cap, PlanResul
           for (int k = 0; k < kN; ++k) e.parent[std::size_t(i)][std::size_t(k)] = std::int8_t(parent[k]);
         }
         it = lddb_index_.emplace(p, std::uint32_t(lddb_.size())).first;
+        if (lddb_.size() == lddb_.capacity())  // grow by doubling, never past the limit
+          lddb_.reserve(std::min(kMaxPatterns, std::max<std::size_t>(64, 2 * lddb_.capacity())));
         lddb_.push_back(e);
         ++fresh;
       }
