@@ -247,6 +247,12 @@ TEST(AnyAngleCli, PlainScenRefusesCornerPlanners) {
   EXPECT_NE(l.out.find("\"coordinates\": \"cells\""), std::string::npos);
   const auto t = test::run_cli("planners");
   EXPECT_NE(t.out.find("corner queries"), std::string::npos);
+  // The corner scenarios take the parameter: Block A* with post-smoothing, every path checked.
+  const auto c = test::run_cli("scen '" + anyangle_dir() +
+                               "arena.map.scen' --coordinates corners --planner block-astar --set smoothing=true --json");
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("\"line_of_sight_broken\": 0"), std::string::npos);
+  EXPECT_NE(c.out.find("\"shorter_than_optimal\": 0"), std::string::npos);
 }
 
 }  // namespace
