@@ -9,6 +9,7 @@
 #include <random>
 
 #include "cli_util.hpp"
+#include "core/curves.hpp"
 #include "core/io.hpp"
 #include "planners/planner.hpp"
 
@@ -60,7 +61,15 @@ CliRun validate(const GridMap& m, const PlanResult& r, double radius, double tur
 TEST(AstarTurns, RecalcAndTighterKeepTheirPromisesOnRandomMaps) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(0, 1);
-  int recalc_found = 0, tighter_found = 0, shrunk = 0;
+  int recalc_found = 0, tighter_found = 0, shrunk = 0, pre_found = 0;
+  // One planner per method and connectivity (4 on even maps, 8 on odd), kept across queries.
+  std::unique_ptr<Planner> recalcs[2], tighters[2], pres[2];
+  for (int c = 0; c < 2; ++c) {
+    const std::string conn = c ? "8" : "4";
+    recalcs[c] = Registry::builtin().create("astar-turns", {{"turns", "recalc"}, {"connectivity", conn}});
+    tighters[c] = Registry::builtin().create("astar-turns", {{"turns", "tighter"}, {"connectivity", conn}});
+    pres[c] = Registry::builtin().create("astar-turns", {{"smoothing", "presmooth48"}, {"connectivity", conn}});
+  }
   for (int i = 0; i < 60; ++i) {
     GridMap m(30, 30);
     for (int y = 0; y < 30; ++y)
@@ -77,10 +86,20 @@ TEST(AstarTurns, RecalcAndTighterKeepTheirPromisesOnRandomMaps) {
     q.turning_radius = 0.5 + 1.5 * u(rng);
     Scene sc;
     sc.map = m;
-    const std::string conn = i % 2 ? "8" : "4";
-    auto recalc = Registry::builtin().create("astar-turns", {{"turns", "recalc"}, {"connectivity", conn}});
-    auto tighter = Registry::builtin().create("astar-turns", {{"turns", "tighter"}, {"connectivity", conn}});
+    auto& recalc = recalcs[i % 2];
+    auto& tighter = tighters[i % 2];
+    auto& pre = pres[i % 2];
     const PlanResult a = recalc->plan(sc, q), b = tighter->plan(sc, q);
+    // Smoothing-48 starts at the start cell's centre facing the nearest of 8 headings.
+    Query qp = q;
+    qp.start.heading = (rng() % 8) * kTwoPi / 8;
+    const PlanResult c = pre->plan(sc, qp);
+    if (c.found) {
+      ++pre_found;
+      const CliRun v = validate(m, c, q.radius, q.turning_radius);
+      EXPECT_EQ(v.code, 0) << "map " << i << " presmooth48: " << v.err;
+      EXPECT_NEAR(pose_along(c.pieces, 0).heading, qp.start.heading, 1e-9);
+    }
     if (a.found) {
       ++recalc_found;
       EXPECT_EQ(stat(a, "illegal turns"), 0);
@@ -100,6 +119,7 @@ TEST(AstarTurns, RecalcAndTighterKeepTheirPromisesOnRandomMaps) {
   EXPECT_GE(recalc_found, 15);
   EXPECT_GE(tighter_found, 40);
   EXPECT_GT(shrunk, 0);  // some turn needed a smaller radius
+  EXPECT_GE(pre_found, 10);
 }
 
 class Marks : public SearchObserver {

@@ -483,6 +483,153 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Smoothing-48 along a grid path.
+
+bool DirectionalSearch::curve_clear(const Pose& a, const Pose& b) const {
+  const Curve c = dubins(a, b, radius_, words_);
+  if (!c.ok()) return false;
+  const int m = map_margin_, ph = int(blocked_.size() / std::size_t(pw_));
+  for (CellXY q : swept_cells(c.pieces(), fp_)) {
+    const int px = q.x + m, py = q.y + m;
+    if (px < 0 || py < 0 || px >= pw_ || py >= ph) return false;
+    if (blocked_[std::size_t(py) * std::size_t(pw_) + std::size_t(px)]) return false;
+  }
+  return true;
+}
+
+namespace {
+
+struct AlongProblem {
+  using Cost = double;
+  using Order = TieLargerG;
+  static constexpr bool kFastSlot = false;
+  static constexpr bool kGrowing = false;
+
+  const DirectionalSearch* s;
+  const std::vector<CellXY>* path;
+  const std::vector<double>* remaining;  // length along the path from each cell to the end
+  const std::uint8_t* blocked;           // padded map, row width pw
+  const std::int32_t* offs;
+  int pw, m, rings, goal_heading;        // goal_heading < 0: any
+  std::uint32_t start_node;
+  std::size_t farthest = 0;
+  bool gave_up = false;
+  int map_w = 0;
+
+  static constexpr int k = 8;
+  std::uint32_t start() const { return start_node; }
+  std::size_t node_bound() const { return path->size() * k; }
+  bool stop(std::uint32_t n) {
+    const std::size_t i = n / k;
+    farthest = std::max(farthest, i);
+    if (i + 1 == path->size() && (goal_heading < 0 || int(n % k) == goal_heading)) return true;
+    if (i + 6 <= farthest) {  // searched back six or more points behind the farthest: give up
+      gave_up = true;
+      return true;
+    }
+    return false;
+  }
+  float progress(const OpenEntry&) const { return -1.0f; }
+  void evaluate(std::uint32_t n, double g, double& f, double& h) const {
+    h = (*remaining)[n / k];
+    f = g + h;
+  }
+  template <class Out>
+  void expand(std::uint32_t n, double g, Out& out) const {
+    const std::size_t i = n / k;
+    const int hd = int(n % k);
+    const CellXY c = (*path)[i];
+    const std::span<const DirectionalSearch::Edge> edges = s->edges_from(hd);
+    const std::uint8_t* base = blocked + std::size_t(c.y + m) * std::size_t(pw) + std::size_t(c.x + m);
+    for (std::size_t j = i + 1; j <= i + 3 && j < path->size(); ++j) {
+      const int dx = (*path)[j].x - c.x, dy = (*path)[j].y - c.y;
+      if (std::max(std::abs(dx), std::abs(dy)) > rings || (dx == 0 && dy == 0)) continue;
+      int o = (dy + rings) * (2 * rings + 1) + (dx + rings);
+      if (o > rings * (2 * rings + 1) + rings) --o;  // the centre is not an offset
+      for (int t = 0; t < k; ++t) {
+        const DirectionalSearch::Edge& e = edges[std::size_t(o) * k + std::size_t(t)];
+        bool ok = true;
+        for (std::uint32_t q = e.first, end = e.first + e.count; q < end; ++q)
+          if (base[offs[q]]) {
+            ok = false;
+            break;
+          }
+        if (!ok) continue;
+        out.reach(std::uint32_t(j * k + std::size_t(t)), g + e.length);
+      }
+    }
+  }
+  // Reported in the cells x 8 headings space of the map.
+  std::uint32_t id(std::uint32_t n) const {
+    const CellXY c = (*path)[n / k];
+    return std::uint32_t((c.y * map_w + c.x) * k) + n % k;
+  }
+};
+
+}  // namespace
+
+DirectionalSearch::AlongResult DirectionalSearch::along(const GridMap& map, const Query& query,
+                                                        bool square, const std::vector<CellXY>& path,
+                                                        double start_heading, double goal_heading,
+                                                        const RunContext& ctx) {
+  AlongResult res;
+  Query q = query;
+  if (q.capability == 0) q.capability = map.palette().movingai_default_capability();
+  if (path.empty()) {
+    res.message = "empty path";
+    return res;
+  }
+  if (!(q.turning_radius > 0) || q.turning_radius > kMaxTurningRadius) {
+    res.message = "Smoothing-48 needs a turning radius in (0, 32]";
+    return res;
+  }
+  Options o;
+  o.headings = 8;
+  o.neighbours = 48;
+  o.square = square;
+  const Footprint fp = footprint_of(q, square);
+  build_tables(o, q.turning_radius, fp);
+  prepare_map(map, q.capability);
+  std::vector<double> remaining(path.size(), 0.0);
+  for (std::size_t i = path.size() - 1; i-- > 0;)
+    remaining[i] = remaining[i + 1] + std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
+  const double step = kTwoPi / 8;
+  AlongProblem p;
+  p.s = this;
+  p.path = &path;
+  p.remaining = &remaining;
+  p.blocked = blocked_.data();
+  p.offs = offs_.data();
+  p.pw = pw_;
+  p.m = map_margin_;
+  p.rings = 3;
+  p.map_w = map.width();
+  p.goal_heading = std::isnan(goal_heading) ? -1 : int(std::lround(normalize_angle(goal_heading) / step)) % 8;
+  p.start_node = std::uint32_t(int(std::lround(normalize_angle(start_heading) / step)) % 8);
+  if (along_pool_.size() < p.node_bound()) along_pool_.reset(std::max(p.node_bound(), along_pool_.size() * 2));
+  const SearchOutcome out = with_listener(ctx.observer, [&](auto& l) {
+    if constexpr (std::decay_t<decltype(l)>::kActive) {
+      l.observer()->space(NodeSpace::cell_headings(map.width(), map.height(), 8));
+      l.observer()->phase("Smoothing-48");
+    }
+    return best_first(p, along_pool_, along_open_, l, ctx);
+  });
+  res.expanded = out.expanded;
+  res.farthest = p.farthest;
+  if (!out.stopped || p.gave_up) {
+    res.message = p.gave_up ? "Smoothing-48 gave up six points behind path point " + std::to_string(p.farthest)
+                            : "Smoothing-48 found no legal curves along the path";
+    return res;
+  }
+  for (std::uint32_t n : along_pool_.chain(out.last)) {
+    const CellXY c = path[n / 8];
+    res.poses.push_back({c.x + 0.5, c.y + 0.5, int(n % 8) * step});
+  }
+  res.found = true;
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
 namespace {
 
 using DirectionalPlanner = GridWorldPlanner<DirectionalSearch, DirectionalSearch::Options>;

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/curves.hpp"
@@ -59,6 +60,27 @@ class DirectionalSearch {
   };
 
   PlanResult run(const GridMap& map, const Query& q, const Options& opt, const RunContext& ctx);
+
+  // Pinter's Smoothing-48 pre-smoothing pass ("A Better Smoothing Pass"): a Directional-48
+  // search whose nodes are only the cells of `path` (a grid path, consecutive cells adjacent)
+  // x 8 headings, each node's neighbours the path cells 1, 2 and 3 steps ahead, h the remaining
+  // length along the path (favouring the path's direction). It gives up as soon as it closes a
+  // node six or more path points behind the farthest it has reached. Starts at path[0]'s centre
+  // facing `start_heading` (rounded to the nearest of 8); ends on the last cell facing
+  // `goal_heading` (rounded), or any heading when it is NaN. Uses q's turning radius, footprint
+  // and capability as run() does (footprint: square when `square`).
+  struct AlongResult {
+    bool found = false;
+    std::vector<Pose> poses;     // the poses kept, start first (cell centres, headings)
+    std::size_t farthest = 0;    // index of the farthest path cell reached
+    std::uint64_t expanded = 0;
+    std::string message;
+  };
+  AlongResult along(const GridMap& map, const Query& q, bool square, const std::vector<CellXY>& path,
+                    double start_heading, double goal_heading, const RunContext& ctx);
+  // Whether the shortest Dubins curve between two poses is legal for the footprint on the map
+  // prepared by the last run() or along() (swept cells computed directly, no table).
+  bool curve_clear(const Pose& a, const Pose& b) const;
   size_t memory_bytes() const;
 
   // The hit-check table (for tests, the viewer and the docs): edges from heading i, and the
@@ -111,6 +133,8 @@ class DirectionalSearch {
 
   NodePool<double> pool_;
   OpenList<> open_;
+  NodePool<double> along_pool_;
+  OpenList<> along_open_;
 };
 
 }  // namespace pl

@@ -182,6 +182,12 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
                   false);
     }
     raw_cells = cells.size();
+    if (opt.presmooth48) {
+      res.expanded = expanded;
+      res = presmoothed(map, q, opt, cells, ctx, std::move(res));
+      res.time_ms = clock.ms();
+      return res;
+    }
     std::vector<Vec2> pts;
     pts.push_back(q.start.position());
     for (std::size_t i = 1; i < cells.size(); ++i) pts.push_back({cells[i].x + 0.5, cells[i].y + 0.5});
@@ -250,6 +256,43 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
   return res;
 }
 
+PlanResult TurnPostprocess::presmoothed(const GridMap& map, const Query& q, const Options& opt,
+                                        const std::vector<CellXY>& cells, const RunContext& ctx,
+                                        PlanResult res) {
+  const DirectionalSearch::AlongResult a =
+      directional_.along(map, q, opt.square, cells, q.start.heading, std::nan(""), ctx);
+  res.expanded += a.expanded;
+  res.stats = {{"A* path cells", double(cells.size())},
+               {"Smoothing-48 farthest point", double(a.farthest)}};
+  if (!a.found) {
+    res.message = "no path: " + a.message;
+    return res;
+  }
+  if (ctx.observer) ctx.observer->phase("smooth");
+  std::size_t tests = 0;
+  const std::vector<Pose> kept = greedy_smooth(
+      std::span<const Pose>(a.poses),
+      [&](const Pose& x, const Pose& y) { return directional_.curve_clear(x, y); }, &tests);
+  res.points = kept;
+  double length = 0;
+  for (std::size_t i = 0; i + 1 < kept.size(); ++i) {
+    const Curve c = dubins(kept[i], kept[i + 1], q.turning_radius);
+    c.append_pieces(res.pieces);
+    length += c.length;
+  }
+  res.found = true;
+  res.length = length;
+  res.stats.push_back({"waypoints", double(kept.size())});
+  res.stats.push_back({"curve tests", double(tests)});
+  res.stats.push_back({"illegal turns", 0});
+  if (SearchObserver* o = ctx.observer) {
+    o->path(res.pieces);
+    o->frame();
+  }
+  res.memory_bytes = memory_bytes();
+  return res;
+}
+
 namespace {
 
 using TurnPlanner = GridWorldPlanner<TurnPostprocess, TurnPostprocess::Options>;
@@ -263,8 +306,11 @@ void add(Registry& r) {
          false,
          {ParamDesc::choice("connectivity", "8 or 4 neighbours (the article's tighter turns use 4)",
                             {"8", "4"}, "8"),
-          ParamDesc::choice("smoothing", "none, or simple: Listing 1 with Walkable(A, B) for the footprint",
-                            {"simple", "none"}, "simple"),
+          ParamDesc::choice("smoothing",
+                            "simple: Listing 1 with Walkable(A, B) for the footprint; presmooth48: "
+                            "Pinter's Smoothing-48 along the A* path, then simple smoothing with "
+                            "curves (legal or no path; turns unused); none",
+                            {"simple", "presmooth48", "none"}, "simple"),
           ParamDesc::choice("turns",
                             "curved: arc then line to each waypoint, obstacles ignored; tighter: "
                             "radius shrinks until legal; recalc: forbid the move and search again",
@@ -278,6 +324,7 @@ void add(Registry& r) {
            TurnPostprocess::Options o;
            o.eight_connected = ps.get("connectivity") == "8";
            o.smooth = ps.get("smoothing") == "simple";
+           o.presmooth48 = ps.get("smoothing") == "presmooth48";
            const std::string& t = ps.get("turns");
            o.turns = t == "tighter" ? TurnPostprocess::Turns::Tighter
                      : t == "recalc" ? TurnPostprocess::Turns::Recalc

@@ -4,7 +4,11 @@
 //   search     A* over cells x arrival direction (8- or 4-connected, no corner cutting) with a
 //              turn penalty per 45 degrees of direction change ("A* with a turn penalty");
 //   smoothing  none, or simple: Pinter's Listing 1 (core/smoothing.hpp's greedy_smooth) with
-//              Walkable(A, B) for the agent's footprint (core/footprint.hpp);
+//              Walkable(A, B) for the agent's footprint (core/footprint.hpp); or presmooth48:
+//              Pinter's Smoothing-48 along the A* path (DirectionalSearch::along) followed by
+//              the simple pass with Walkable(A, directionA, B, directionB) on Dubins curves: the
+//              result is legal (footprint and turning radius) or the planner reports failure,
+//              and `turns` is not used;
 //   turns      curved:  from each waypoint the shortest arc-then-line to the next (Figures 5-6,
 //                       core/curves.hpp pose_to_point), ignoring obstacles (Figure 1c): the
 //                       path is returned as it is, and every blocked cell a curve's footprint
@@ -24,6 +28,7 @@
 
 #include "core/footprint.hpp"
 #include "core/search.hpp"
+#include "planners/directional.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -34,13 +39,16 @@ class TurnPostprocess {
   struct Options {
     bool eight_connected = true;
     bool smooth = true;
+    bool presmooth48 = false;  // Smoothing-48, then simple smoothing with curves (turns unused)
     Turns turns = Turns::Curved;
     double turn_penalty = 0;  // per 45 degrees of direction change
     bool square = false;      // footprint: square of the agent's size, else disc of its radius
   };
 
   PlanResult run(const GridMap& map, const Query& q, const Options& opt, const RunContext& ctx);
-  size_t memory_bytes() const { return pool_.memory_bytes() + open_.memory_bytes() + forbidden_.capacity(); }
+  size_t memory_bytes() const {
+    return pool_.memory_bytes() + open_.memory_bytes() + forbidden_.capacity() + directional_.memory_bytes();
+  }
 
  private:
   struct Problem;
@@ -48,6 +56,10 @@ class TurnPostprocess {
   std::vector<CellXY> astar(const GridMap& map, CapabilityMask cap, CellXY s, CellXY g,
                             const Options& opt, const RunContext& ctx, std::uint64_t& expanded);
 
+  PlanResult presmoothed(const GridMap& map, const Query& q, const Options& opt,
+                         const std::vector<CellXY>& cells, const RunContext& ctx, PlanResult res);
+
+  DirectionalSearch directional_;  // Smoothing-48's tables and padded map
   std::vector<std::uint8_t> forbidden_;  // per cell: bit d = the move in direction d is forbidden
   NodePool<double> pool_;
   OpenList<> open_;
