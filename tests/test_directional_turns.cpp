@@ -166,3 +166,66 @@ TEST(AstarTurns, CurvedTurnsReportTheCellsTheyHit) {
 
 }  // namespace
 }  // namespace pl
+
+namespace pl {
+namespace {
+
+// The hybrid planner returns a legal path or failure, never an illegal path; some answers need
+// the Directional-8 repair; start and goal in different regions fail before any search.
+TEST(Hybrid, LegalOrFailureOnRandomMaps) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(0, 1);
+  auto hybrid = Registry::builtin().create("hybrid", {});
+  int found = 0, repaired = 0, failed = 0;
+  for (int i = 0; i < 80; ++i) {
+    GridMap m(32, 32);
+    for (int y = 0; y < 32; ++y)
+      for (int x = 0; x < 32; ++x)
+        if (u(rng) < 0.05 + 0.1 * u(rng)) m.set(x, y, m.palette().default_obstacle());
+    const CapabilityMask cap = m.palette().movingai_default_capability();
+    CellXY s, g;
+    do s = {int(rng() % 32), int(rng() % 32)}; while (!m.passable(s.x, s.y, cap));
+    do g = {int(rng() % 32), int(rng() % 32)}; while (!m.passable(g.x, g.y, cap));
+    Query q;
+    q.start = {s.x + 0.5, s.y + 0.5, (rng() % 8) * kTwoPi / 8};
+    q.goal = {g.x + 0.5, g.y + 0.5, (rng() % 8) * kTwoPi / 8};
+    q.radius = 0.4;
+    q.turning_radius = 1.2;
+    Scene sc;
+    sc.map = m;
+    const PlanResult r = hybrid->plan(sc, q);
+    if (!r.found) {
+      ++failed;
+      EXPECT_TRUE(r.pieces.empty());
+      EXPECT_FALSE(r.message.empty());
+      continue;
+    }
+    ++found;
+    repaired += stat(r, "directional poses") > 0;
+    const CliRun v = validate(m, r, q.radius, q.turning_radius);
+    EXPECT_EQ(v.code, 0) << "map " << i << ": " << v.err;
+    EXPECT_NEAR(pose_along(r.pieces, path_length(r.pieces)).x, g.x + 0.5, 1e-9);
+    EXPECT_NEAR(pose_along(r.pieces, path_length(r.pieces)).y, g.y + 0.5, 1e-9);
+  }
+  std::printf("hybrid: %d found (%d with a Directional-8 repair), %d failed\n", found, repaired, failed);
+  EXPECT_GE(found, 20);
+  EXPECT_GE(repaired, 1);
+}
+
+TEST(Hybrid, DifferentRegionsFailFast) {
+  GridMap m(20, 10);
+  for (int y = 0; y < 10; ++y) m.set(10, y, m.palette().default_obstacle());
+  Scene sc;
+  sc.map = m;
+  Query q;
+  q.start = {2.5, 5.5, 0};
+  q.goal = {17.5, 5.5, 0};
+  q.turning_radius = 1;
+  const PlanResult r = Registry::builtin().create("hybrid", {})->plan(sc, q);
+  EXPECT_FALSE(r.found);
+  EXPECT_EQ(r.expanded, 0u);
+  EXPECT_NE(r.message.find("different regions"), std::string::npos) << r.message;
+}
+
+}  // namespace
+}  // namespace pl

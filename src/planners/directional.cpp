@@ -513,6 +513,7 @@ struct AlongProblem {
   int pw, m, rings, goal_heading;        // goal_heading < 0: any
   std::uint32_t start_node;
   std::size_t farthest = 0;
+  std::uint32_t farthest_node = kNoNode;  // the first node closed at `farthest`
   bool gave_up = false;
   int map_w = 0;
 
@@ -521,7 +522,10 @@ struct AlongProblem {
   std::size_t node_bound() const { return path->size() * k; }
   bool stop(std::uint32_t n) {
     const std::size_t i = n / k;
-    farthest = std::max(farthest, i);
+    if (farthest_node == kNoNode || i > farthest) {
+      farthest = i;
+      farthest_node = n;
+    }
     if (i + 1 == path->size() && (goal_heading < 0 || int(n % k) == goal_heading)) return true;
     if (i + 6 <= farthest) {  // searched back six or more points behind the farthest: give up
       gave_up = true;
@@ -616,14 +620,18 @@ DirectionalSearch::AlongResult DirectionalSearch::along(const GridMap& map, cons
   });
   res.expanded = out.expanded;
   res.farthest = p.farthest;
-  if (!out.stopped || p.gave_up) {
+  const bool ok = out.stopped && !p.gave_up;
+  if (ok || p.farthest_node != kNoNode) {
+    for (std::uint32_t n : along_pool_.chain(ok ? out.last : p.farthest_node)) {
+      const CellXY c = path[n / 8];
+      res.poses.push_back({c.x + 0.5, c.y + 0.5, int(n % 8) * step});
+      res.indices.push_back(n / 8);
+    }
+  }
+  if (!ok) {
     res.message = p.gave_up ? "Smoothing-48 gave up six points behind path point " + std::to_string(p.farthest)
                             : "Smoothing-48 found no legal curves along the path";
     return res;
-  }
-  for (std::uint32_t n : along_pool_.chain(out.last)) {
-    const CellXY c = path[n / 8];
-    res.poses.push_back({c.x + 0.5, c.y + 0.5, int(n % 8) * step});
   }
   res.found = true;
   return res;

@@ -71,7 +71,9 @@ class DirectionalSearch {
   // and capability as run() does (footprint: square when `square`).
   struct AlongResult {
     bool found = false;
-    std::vector<Pose> poses;     // the poses kept, start first (cell centres, headings)
+    std::vector<Pose> poses;     // the poses kept, start first (cell centres, headings); on
+                                 // failure the chain to the first node closed at `farthest`
+    std::vector<std::size_t> indices;  // the path index of each pose
     std::size_t farthest = 0;    // index of the farthest path cell reached
     std::uint64_t expanded = 0;
     std::string message;
