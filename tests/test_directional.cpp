@@ -73,17 +73,19 @@ TEST(Directional, EveryPathPassesValidateOnRandomMaps) {
       {"48", "8", "disc", 0.8, 2.0},  {"24", "16", "disc", 0.45, 1.0}, {"8", "16", "disc", 0.35, 0.7},
       {"24", "8", "square", 1, 1.5},  {"48", "16", "square", 1, 3.0}, {"24", "8", "square", 2, 2.0},
       {"24", "8", "disc", 1.2, 1.5},  {"48", "8", "disc", 0.5, 4.0},  {"8", "8", "square", 1, 0.5},
+      {"24", "8", "disc", 0.45, 1.5},  // reversing allowed (the last config)
   };
-  const int kPerConfig = 30;  // 360 queries, each on its own seeded map
+  const int kPerConfig = 30;  // 390 queries, each on its own seeded map
   std::mt19937 rng(20261123);
-  int found = 0, validated = 0;
+  int found = 0, validated = 0, reversing = 0;
   for (std::size_t ci = 0; ci < configs.size(); ++ci) {
     const Config& c = configs[ci];
     const int found_before = found;
     auto planner = Registry::builtin().create(
         "directional", {{"neighbours", c.neighbours}, {"headings", c.headings}, {"footprint", c.footprint},
                         {"goal_heading", ci % 3 == 2 ? "free" : "fixed"},
-                        {"heuristic", ci % 4 == 3 ? "article" : "max"}});
+                        {"heuristic", ci % 4 == 3 ? "article" : "max"},
+                        {"reverse", ci + 1 == configs.size() ? "yes" : "no"}});
     for (int i = 0; i < kPerConfig; ++i) {
       const int side = 24 + int(rng() % 17);
       GridMap m(side, side);
@@ -131,6 +133,7 @@ TEST(Directional, EveryPathPassesValidateOnRandomMaps) {
       char opts[160];
       std::snprintf(opts, sizeof opts, " %s %.17g --turning-radius %.17g",
                     c.footprint == "disc" ? "--radius" : "--size", c.size, c.turning);
+      for (const PathPiece& p : r.pieces) reversing += p.reverse;
       const CliRun v = run_cli("validate " + map_file + " " + path_file + opts);
       EXPECT_EQ(v.code, 0) << "config " << ci << " query " << i << ": " << v.err;
       validated += v.code == 0;
@@ -142,6 +145,7 @@ TEST(Directional, EveryPathPassesValidateOnRandomMaps) {
   // Not vacuous: most queries on these sparse maps have a path.
   EXPECT_GE(found, 150);
   EXPECT_EQ(validated, found);
+  EXPECT_GT(reversing, 0);  // the reversing config backed up somewhere
 }
 
 // After the article's Figure 12: a ship with a wide turning radius must turn from a corridor
@@ -319,6 +323,47 @@ TEST(Directional, HookReportsCurvesAndTheCellsThatRejectedThem) {
   const PlanResult u = p->plan(scene_of(m), q);
   EXPECT_EQ(u.length, r.length);
   EXPECT_EQ(u.expanded, r.expanded);
+}
+
+}  // namespace
+}  // namespace pl
+
+namespace pl {
+namespace {
+
+// Reversing as extra headings: facing the closed end of a two-cell corridor, the goal behind
+// facing the same way is out of reach driving forwards; backing up reaches it, with the pieces
+// driven backwards flagged, and validate (which reads the flags) accepts the path.
+TEST(Directional, ReversingBacksOutOfADeadEnd) {
+  const GridMap m = from_rows({
+      "@@@@@@@@@@@@@@",
+      "@............@",
+      "@............@",
+      "@@@@@@@@@@@@@@",
+  });
+  Query q;
+  q.start = {10.5, 1.5, 0};
+  q.goal = {2.5, 2.5, 0};
+  q.radius = 0.45;
+  q.turning_radius = 1.5;
+  auto fwd = Registry::builtin().create("directional", {{"reverse", "no"}});
+  auto agent = Registry::builtin().create("directional", {});
+  EXPECT_FALSE(fwd->plan(scene_of(m), q).found);
+  EXPECT_FALSE(agent->plan(scene_of(m), q).found);  // this agent cannot reverse
+  q.can_reverse = true;
+  const PlanResult r = agent->plan(scene_of(m), q);
+  ASSERT_TRUE(r.found) << r.message;
+  int reversed = 0;
+  for (const PathPiece& p : r.pieces) reversed += p.reverse;
+  EXPECT_GT(reversed, 0);
+  const std::string map_file = (temp_dir() / "dead.map").string();
+  const std::string path_file = (temp_dir() / "dead.json").string();
+  save_map(m, map_file);
+  std::ofstream(path_file) << json{{"pieces", pieces_json(r.pieces)}}.dump();
+  const CliRun v = run_cli("validate " + map_file + " " + path_file + " --radius 0.45 --turning-radius 1.5");
+  EXPECT_EQ(v.code, 0) << v.err;
+  // The vehicle ends facing the goal heading.
+  EXPECT_NEAR(std::cos(pose_along(r.pieces, path_length(r.pieces)).heading), 1, 1e-9);
 }
 
 }  // namespace

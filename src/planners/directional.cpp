@@ -166,6 +166,7 @@ struct DirectionalSearch::Problem {
   double r, step;
   Pose start_pose, goal_pose;
   bool exact_start;
+  bool reverse = false;
   std::uint32_t start_node, goal_node;
   int goal_cell, start_cell;
   double h0 = 1;
@@ -197,7 +198,7 @@ struct DirectionalSearch::Problem {
       const Curve c = pose_to_point(p, goal, r);
       curve = c.ok() ? c.length : distance(p.position(), goal);
     } else {
-      curve = dubins(p, goal_pose, r, opt->words).length;
+      curve = reverse ? reeds_shepp(p, goal_pose, r).length : dubins(p, goal_pose, r, opt->words).length;
       if (!std::isfinite(curve)) curve = distance(p.position(), goal);
     }
     double hv = curve;
@@ -253,38 +254,43 @@ struct DirectionalSearch::Problem {
     const int cell = int(n / std::uint32_t(k)), i = int(n % std::uint32_t(k));
     const int x = cell % w, y = cell / w;
     const bool use_max = opt->heuristic == Heuristic::Max;
-    const std::span<const Edge> edges = s->edges_from(i);
     const std::uint8_t* blocked = s->blocked_.data() + std::size_t(y + m) * std::size_t(s->pw_) + std::size_t(x + m);
     const std::int32_t* offs = s->offs_.data();
-    for (std::size_t e0 = 0; e0 < edges.size(); e0 += std::size_t(k)) {
-      const int tx = x + edges[e0].dx, ty = y + edges[e0].dy;
-      if (tx < 0 || ty < 0 || tx >= w || ty >= h) continue;
-      const int tcell = ty * w + tx;
-      if (blocked[edges[e0].dy * s->pw_ + edges[e0].dx]) continue;
-      if (use_max && !std::isfinite(s->dist2d_[std::size_t(tcell)])) continue;
-      for (int j = 0; j < k; ++j) {
-        const Edge& e = edges[e0 + std::size_t(j)];
-        const std::uint32_t nb = std::uint32_t(tcell) * std::uint32_t(k) + std::uint32_t(j);
-        const double ng = g + step_cost(cell, tcell, e.length, e.turn);
-        if (skip(nb, ng)) continue;
-        ++tested;
-        bool ok = true;
-        for (std::uint32_t c = e.first, end = e.first + e.count; c < end; ++c)
-          if (blocked[offs[c]]) {
-            ok = false;
-            break;
+    for (int gear = 0; gear < (reverse ? 2 : 1); ++gear) {
+      // Backwards: the table's forward curves from the heading turned round.
+      const int half = gear ? k / 2 : 0;
+      const double factor = gear ? opt->reverse_penalty : 1.0;
+      const std::span<const Edge> edges = s->edges_from((i + half) % k);
+      for (std::size_t e0 = 0; e0 < edges.size(); e0 += std::size_t(k)) {
+        const int tx = x + edges[e0].dx, ty = y + edges[e0].dy;
+        if (tx < 0 || ty < 0 || tx >= w || ty >= h) continue;
+        const int tcell = ty * w + tx;
+        if (blocked[edges[e0].dy * s->pw_ + edges[e0].dx]) continue;
+        if (use_max && !std::isfinite(s->dist2d_[std::size_t(tcell)])) continue;
+        for (int j = 0; j < k; ++j) {
+          const Edge& e = edges[e0 + std::size_t(j)];
+          const std::uint32_t nb = std::uint32_t(tcell) * std::uint32_t(k) + std::uint32_t((j + half) % k);
+          const double ng = g + factor * step_cost(cell, tcell, e.length, e.turn);
+          if (skip(nb, ng)) continue;
+          ++tested;
+          bool ok = true;
+          for (std::uint32_t c = e.first, end = e.first + e.count; c < end; ++c)
+            if (blocked[offs[c]]) {
+              ok = false;
+              break;
+            }
+          if constexpr (std::decay_t<decltype(out.listener())>::kActive) {
+            Curve c = e.curve;
+            c.start.x += x;
+            c.start.y += y;
+            report(out.listener(), c, ok, s->cells_of(e), x, y);
           }
-        if constexpr (std::decay_t<decltype(out.listener())>::kActive) {
-          Curve c = e.curve;
-          c.start.x += x;
-          c.start.y += y;
-          report(out.listener(), c, ok, s->cells_of(e), x, y);
+          if (!ok) {
+            ++rejected;
+            continue;
+          }
+          if (out.reach(nb, ng)) s->gear_[nb] = std::uint8_t(gear);
         }
-        if (!ok) {
-          ++rejected;
-          continue;
-        }
-        out.reach(nb, ng);
       }
     }
   }
@@ -300,32 +306,31 @@ struct DirectionalSearch::Problem {
         const int tx = x + dx, ty = y + dy;
         if (tx < 0 || ty < 0 || tx >= w || ty >= h || blocked_at(tx, ty)) continue;
         const int tcell = ty * w + tx;
-        for (int j = 0; j < k; ++j) {
-          const Curve c = dubins(start_pose, {tx + 0.5, ty + 0.5, j * step}, r, opt->words);
-          if (!c.ok()) continue;
-          const std::uint32_t nb = std::uint32_t(tcell) * std::uint32_t(k) + std::uint32_t(j);
-          const double ng = g + step_cost(cell, tcell, c.length, turned(c));
-          if (skip(nb, ng)) continue;
-          ++tested;
-          ++exact_edges;
-          const std::vector<CellXY> cells = swept_cells(c.pieces(), s->fp_);
-          bool ok = true;
-          for (CellXY q : cells)
-            if (blocked_at(q.x, q.y)) {
-              ok = false;
-              break;
+        for (int gear = 0; gear < (reverse ? 2 : 1); ++gear)
+          for (int j = 0; j < k; ++j) {
+            const double flip = gear ? kPi : 0.0;
+            const Curve c = dubins({start_pose.x, start_pose.y, start_pose.heading + flip},
+                                   {tx + 0.5, ty + 0.5, j * step + flip}, r, opt->words);
+            if (!c.ok()) continue;
+            const std::uint32_t nb = std::uint32_t(tcell) * std::uint32_t(k) + std::uint32_t(j);
+            const double ng = g + (gear ? opt->reverse_penalty : 1.0) * step_cost(cell, tcell, c.length, turned(c));
+            if (skip(nb, ng)) continue;
+            ++tested;
+            ++exact_edges;
+            const std::vector<CellXY> cells = swept_cells(c.pieces(), s->fp_);
+            bool ok = true;
+            for (CellXY q : cells)
+              if (blocked_at(q.x, q.y)) {
+                ok = false;
+                break;
+              }
+            if constexpr (std::decay_t<decltype(out.listener())>::kActive) report(out.listener(), c, ok, cells, 0, 0);
+            if (!ok) {
+              ++rejected;
+              continue;
             }
-          if constexpr (std::decay_t<decltype(out.listener())>::kActive) {
-            std::vector<CellXY> rel;
-            for (CellXY q : cells) rel.push_back({q.x, q.y});
-            report(out.listener(), c, ok, rel, 0, 0);
+            if (out.reach(nb, ng)) s->gear_[nb] = std::uint8_t(gear);
           }
-          if (!ok) {
-            ++rejected;
-            continue;
-          }
-          out.reach(nb, ng);
-        }
       }
   }
 
@@ -404,6 +409,7 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
   p.start_pose = {q.start.x, q.start.y, normalize_angle(q.start.heading)};
   const int si = int(std::lround(p.start_pose.heading / p.step)) % k;
   const int gi = int(std::lround(normalize_angle(q.goal.heading) / p.step)) % k;
+  p.reverse = opt.reverse == Options::Reverse::Yes || (opt.reverse == Options::Reverse::Agent && q.can_reverse);
   p.exact_start = !(q.start.x == sc->x + 0.5 && q.start.y == sc->y + 0.5 &&
                     std::abs(p.start_pose.heading - si * p.step) < 1e-12);
   if (!p.exact_start) p.start_pose.heading = si * p.step;
@@ -415,6 +421,7 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
 
   const std::size_t nodes = p.node_bound();
   if (pool_.size() != nodes) pool_.reset(nodes);
+  if (gear_.size() != nodes) gear_.assign(nodes, 0);
   if (hcache_.size() != nodes) {
     hcache_.assign(nodes, 0.0f);
     hstamp_.assign(nodes, 0);
@@ -456,16 +463,27 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
     Pose cur = p.start_pose;
     res.points.push_back(cur);
     double length = 0;
+    int reversed = 0;
     for (std::size_t i = 1; i < chain.size(); ++i) {
       const Pose next = p.pose_of(chain[i]);
-      const Curve c = dubins(cur, next, p.r, opt.words);
-      c.append_pieces(res.pieces);
-      length += c.length;
+      if (gear_[chain[i]]) {  // driven backwards: the forward curve of the turned-round poses
+        const Curve c = dubins({cur.x, cur.y, cur.heading + kPi}, {next.x, next.y, next.heading + kPi}, p.r, opt.words);
+        const std::size_t first = res.pieces.size();
+        c.append_pieces(res.pieces);
+        for (std::size_t q2 = first; q2 < res.pieces.size(); ++q2) res.pieces[q2].reverse = true;
+        length += c.length;
+        ++reversed;
+      } else {
+        const Curve c = dubins(cur, next, p.r, opt.words);
+        c.append_pieces(res.pieces);
+        length += c.length;
+      }
       res.points.push_back(next);
       cur = next;
     }
     res.length = length;
     res.stats.push_back({"cost", pool_.g_value(out.last)});
+    res.stats.push_back({"reversed edges", double(reversed)});
     if (SearchObserver* o = ctx.observer) {
       o->counter("expanded", double(res.expanded));
       o->counter("curves tested", double(p.tested));
@@ -653,6 +671,11 @@ DirectionalSearch::Options options_from(const ParamSet& ps) {
   o.turn_penalty = ps.get_double("turn_penalty");
   o.square = ps.get("footprint") == "square";
   o.words = ps.get("words") == "csc" ? DubinsWords::Csc : DubinsWords::All;
+  const std::string& rv = ps.get("reverse");
+  o.reverse = rv == "yes" ? DirectionalSearch::Options::Reverse::Yes
+              : rv == "no" ? DirectionalSearch::Options::Reverse::No
+                           : DirectionalSearch::Options::Reverse::Agent;
+  o.reverse_penalty = ps.get_double("reverse_penalty");
   return o;
 }
 
@@ -683,12 +706,17 @@ void add(Registry& r) {
           ParamDesc::choice("words", "Dubins words: all six, or Pinter's four CSC words",
                             {"all", "csc"}, "all")
               .labelled("Dubins words"),
+          ParamDesc::choice("reverse",
+                            "Edges driven backwards too: agent = when the agent can reverse, yes, no",
+                            {"agent", "yes", "no"}, "agent"),
+          ParamDesc::real("reverse_penalty", "Cost factor of an edge driven backwards", 1, 100, "2")
+              .labelled("reverse penalty"),
           circles_param()},
          [](const ParamSet& ps) {
            return std::make_unique<DirectionalPlanner>(GridWorld(ps), options_from(ps));
          },
          AgentInput::Capability | AgentInput::Size | AgentInput::Radius |
-             AgentInput::TurningRadius | AgentInput::Headings});
+             AgentInput::TurningRadius | AgentInput::Headings | AgentInput::Reverse});
 }
 
 const PlannerRegistration kRegistration(60, add);

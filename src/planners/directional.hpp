@@ -47,6 +47,11 @@ class DirectionalSearch {
     double turn_penalty = 0;  // extra cost per radian turned
     bool square = false;      // footprint: square of side query.size; else disc of query.radius
     DubinsWords words = DubinsWords::All;
+    // Reversing (Pinter's "additional eight reverse directions"): an edge may also be driven
+    // backwards, its curve the forward curve between the poses turned round, its cost times
+    // `reverse_penalty`. Agent: when the query's agent can reverse.
+    enum class Reverse : std::uint8_t { Agent, No, Yes } reverse = Reverse::Agent;
+    double reverse_penalty = 2;
   };
 
   // One table entry: the curve from (0.5, 0.5, start heading) to the offset cell's centre at
@@ -129,6 +134,7 @@ class DirectionalSearch {
   std::uint64_t dist_uid_ = 0, dist_version_ = ~std::uint64_t(0);
   CapabilityMask dist_cap_ = 0;
 
+  std::vector<std::uint8_t> gear_;  // per node: 1 = reached driving backwards
   std::vector<float> hcache_;
   std::vector<std::uint32_t> hstamp_;
   std::uint32_t hsearch_ = 0;
