@@ -504,6 +504,7 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
 // Smoothing-48 along a grid path.
 
 bool DirectionalSearch::curve_clear(const Pose& a, const Pose& b) const {
+  if (pw_ == 0 || !(radius_ > 0)) return false;  // nothing prepared yet
   const Curve c = dubins(a, b, radius_, words_);
   if (!c.ok()) return false;
   const int m = map_margin_, ph = int(blocked_.size() / std::size_t(pw_));
