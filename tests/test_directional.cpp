@@ -368,3 +368,56 @@ TEST(Directional, ReversingBacksOutOfADeadEnd) {
 
 }  // namespace
 }  // namespace pl
+
+namespace pl {
+namespace {
+
+// core/footprint's swept_cells against dense sampling: every cell the footprint overlaps by
+// more than 1e-6 at a sampled point is in it, and every cell in it is overlapped within 2e-3 at
+// some sample (the sampling step).
+TEST(Directional, SweptCellsAgreeWithDenseSampling) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int t = 0; t < 400; ++t) {
+    const bool disc = t % 2 == 0;
+    const double size = 0.2 + 1.5 * u(rng);
+    const Footprint f = disc ? Footprint::disc(size) : Footprint::square(size);
+    const double reach = disc ? size : size / 2;
+    PathPiece p;
+    if (t % 3 == 0) {
+      p.kind = PathPiece::Kind::Line;
+      p.line = {{10 * u(rng), 10 * u(rng)}, {10 * u(rng), 10 * u(rng)}};
+    } else {
+      p.kind = PathPiece::Kind::Arc;
+      p.arc = {{10 * u(rng), 10 * u(rng)}, 0.3 + 3 * u(rng), kTwoPi * u(rng), (u(rng) - 0.5) * 2 * kPi};
+    }
+    const std::vector<CellXY> cells = swept_cells(std::span<const PathPiece>(&p, 1), f);
+    // depth of the footprint at q into cell (x, y): > 0 overlaps.
+    const auto depth = [&](Vec2 q, int x, int y) {
+      const double dx = std::max({x - q.x, q.x - (x + 1.0), 0.0});
+      const double dy = std::max({y - q.y, q.y - (y + 1.0), 0.0});
+      return reach - (disc ? std::hypot(dx, dy) : std::max(dx, dy));
+    };
+    std::vector<double> best(cells.size(), -1e9);
+    const int samples = 4000;
+    for (int i = 0; i <= samples; ++i) {
+      const double s = double(i) / samples;
+      const Vec2 q = p.kind == PathPiece::Kind::Line ? p.line.a + (p.line.b - p.line.a) * s
+                                                     : p.arc.point_at(p.arc.start_angle + p.arc.sweep * s);
+      for (int y = int(std::floor(q.y - reach)) - 1; y <= int(std::floor(q.y + reach)) + 1; ++y)
+        for (int x = int(std::floor(q.x - reach)) - 1; x <= int(std::floor(q.x + reach)) + 1; ++x) {
+          const double d = depth(q, x, y);
+          const auto it = std::find(cells.begin(), cells.end(), CellXY{x, y});
+          if (d > 1e-6) {
+            ASSERT_NE(it, cells.end()) << "piece " << t << " misses cell " << x << "," << y;
+          }
+          if (it != cells.end()) best[std::size_t(it - cells.begin())] = std::max(best[std::size_t(it - cells.begin())], d);
+        }
+    }
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      EXPECT_GT(best[c], -2e-3) << "piece " << t << " lists cell " << cells[c].x << "," << cells[c].y;
+  }
+}
+
+}  // namespace
+}  // namespace pl
