@@ -16,7 +16,7 @@ namespace {
 
 constexpr double kMaxTurningRadius = 32;  // cells; larger tables and margins are refused
 constexpr double kMaxReach = 16;          // footprint reach in cells
-constexpr std::uint64_t kMaxNodes = std::uint64_t(1) << 25;  // cells x headings
+constexpr std::uint64_t kMaxNodes = std::uint64_t(1) << 24;  // cells x headings (~30 bytes each)
 
 double turned(const Curve& c) {
   double t = 0;
@@ -376,7 +376,7 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
   const int w = map.width(), h = map.height(), k = opt.headings;
   if (std::uint64_t(w) * std::uint64_t(h) * std::uint64_t(k) > kMaxNodes)
     return fail("map too large for directional: " + std::to_string(w) + " x " + std::to_string(h) +
-                    " cells x " + std::to_string(k) + " headings is over 2^25 nodes",
+                    " cells x " + std::to_string(k) + " headings is over 2^24 nodes",
                 false);
   {
     const Stopwatch prep;

@@ -18,7 +18,7 @@ namespace {
 constexpr int kDx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 constexpr int kDy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 constexpr int kNoDir = 8;  // the start: arrived from nowhere
-constexpr std::uint64_t kMaxNodes = std::uint64_t(1) << 26;
+constexpr std::uint64_t kMaxNodes = std::uint64_t(1) << 24;  // cells x 9 directions (~24 bytes each)
 constexpr int kMaxRecalc = 64;
 
 }  // namespace
@@ -122,7 +122,7 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
   if (!(fp.size > 0)) return fail("astar-turns needs a footprint of positive size (--radius)", true);
   const int w = map.width(), h = map.height();
   if (std::uint64_t(w) * std::uint64_t(h) * 9 > kMaxNodes)
-    return fail("map too large for astar-turns (cells x 9 directions over 2^26 nodes)", false);
+    return fail("map too large for astar-turns (cells x 9 directions over 2^24 nodes)", false);
   const bool start_ok = map.passable(sc->x, sc->y, q.capability);
   if (!start_ok || !map.passable(gc->x, gc->y, q.capability))
     return fail(blocked_reason(map, q.capability, 1, false, start_ok ? "goal" : "start",
