@@ -198,7 +198,7 @@ TEST(PlannerRegistry, PlannersDeclareWhatOfTheAgentTheyRead) {
   EXPECT_TRUE(reads("circles", pl::AgentInput::Radius));
   EXPECT_FALSE(reads("circles", pl::AgentInput::Capability));
   const std::vector<std::string> size_readers = reg.readers_of(pl::AgentInput::Size);
-  EXPECT_EQ(size_readers, (std::vector<std::string>{"annotated-astar", "haa"}));
+  EXPECT_EQ(size_readers, (std::vector<std::string>{"annotated-astar", "haa", "directional", "astar-turns", "hybrid"}));
   // Every planner reads something of the agent (a grid planner at least its capability): one
   // that declared nothing would grey out every agent control.
   for (const pl::PlannerInfo& p : reg.all()) EXPECT_NE(p.agent_inputs, 0u) << p.name;

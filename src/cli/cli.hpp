@@ -59,5 +59,7 @@ void add_haa_commands(CLI::App& app, std::vector<Command>& out);
 void add_circles_commands(CLI::App& app, std::vector<Command>& out);
 // Turning-radius curves: curve.
 void add_curve_commands(CLI::App& app, std::vector<Command>& out);
+// An independent path check for turning agents: validate (validate_cmd.cpp).
+void add_validate_commands(CLI::App& app, std::vector<Command>& out);
 
 }  // namespace pl::cli

@@ -69,6 +69,7 @@ json result_json(const std::string& planner, const PlanResult& r) {
   // The exact geometry: straight pieces and arcs (centre, radius, start angle, signed sweep;
   // angles in radians, positive sweep clockwise on screen), whose lengths add up to "length".
   json pieces = json::array();
+  // A piece driven backwards (a gear change) carries "reverse": true.
   for (const PathPiece& p : r.pieces) {
     if (p.kind == PathPiece::Kind::Line)
       pieces.push_back({{"line", {p.line.a.x, p.line.a.y, p.line.b.x, p.line.b.y}}});
@@ -77,6 +78,7 @@ json result_json(const std::string& planner, const PlanResult& r) {
                                  {"radius", p.arc.radius},
                                  {"start", p.arc.start_angle},
                                  {"sweep", p.arc.sweep}}}});
+    if (p.reverse) pieces.back()["reverse"] = true;
   }
   j["pieces"] = pieces;
   j["expanded"] = r.expanded;
@@ -484,6 +486,7 @@ int main(int argc, char** argv) {
   add_haa_commands(app, family_commands);
   add_circles_commands(app, family_commands);
   add_curve_commands(app, family_commands);
+  add_validate_commands(app, family_commands);
 
   try {
     app.parse(argc, argv);

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "core/geometry.hpp"
 #include "core/grid.hpp"
@@ -27,5 +29,22 @@ bool walkable(int width, int height, const std::function<bool(int, int)>& blocke
               const Footprint& f);
 // The same on a map: a cell is blocked when the capability cannot enter it.
 bool walkable(const GridMap& map, CapabilityMask capability, Vec2 a, Vec2 b, const Footprint& f);
+
+}  // namespace pl
+
+namespace pl {
+
+// ---- Footprints swept along lines and arcs (the turning planners' hit-check tables) ----
+//
+// Distance-based, separate from walkable()'s row bands: the disc overlaps a cell when the
+// piece comes closer than R (minus 1e-12) to the cell's box; the square when the piece enters
+// the cell's box grown by half its side (an arc touching the grown box's edge counts: a
+// conservative answer, never a missed overlap). Cells outside the map are not special here:
+// the caller decides what they are.
+
+// Whether the footprint swept along the piece overlaps cell (x, y).
+bool piece_overlaps_cell(const PathPiece& piece, const Footprint& f, int x, int y);
+// Every cell the footprint swept along the pieces overlaps, each once, in row-major order.
+std::vector<CellXY> swept_cells(std::span<const PathPiece> pieces, const Footprint& f);
 
 }  // namespace pl

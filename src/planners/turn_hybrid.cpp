@@ -1,0 +1,247 @@
+// The hybrid planner: 4-connected A*, Smoothing-48 both ways, Directional-8 on the failing
+// section, final curved smoothing. See turn_hybrid.hpp.
+#include "planners/turn_hybrid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/curves.hpp"
+#include "core/grid_query.hpp"
+#include "core/smoothing.hpp"
+#include "planners/grid_world.hpp"
+
+namespace pl {
+
+const std::vector<std::int32_t>& TurnHybrid::components(const GridMap& map, CapabilityMask cap) {
+  if (map.uid() == uid_ && map.version() == version_ && cap == cap_) return labels_;
+  uid_ = map.uid();
+  version_ = map.version();
+  cap_ = cap;
+  const int w = map.width(), h = map.height();
+  labels_.assign(std::size_t(w) * std::size_t(h), -1);
+  std::vector<std::int32_t> stack;
+  std::int32_t next = 0;
+  for (int c0 = 0; c0 < w * h; ++c0) {
+    if (labels_[std::size_t(c0)] >= 0 || !map.passable(c0 % w, c0 / w, cap)) continue;
+    labels_[std::size_t(c0)] = next;
+    stack.push_back(c0);
+    while (!stack.empty()) {
+      const int c = stack.back();
+      stack.pop_back();
+      const int x = c % w, y = c / w;
+      const int nx[4] = {x + 1, x - 1, x, x}, ny[4] = {y, y, y + 1, y - 1};
+      for (int d = 0; d < 4; ++d) {
+        if (!map.passable(nx[d], ny[d], cap)) continue;
+        const std::size_t n = std::size_t(ny[d]) * std::size_t(w) + std::size_t(nx[d]);
+        if (labels_[n] >= 0) continue;
+        labels_[n] = next;
+        stack.push_back(int(n));
+      }
+    }
+    ++next;
+  }
+  return labels_;
+}
+
+PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options& opt,
+                           const RunContext& ctx) {
+  const Stopwatch clock;
+  Query q = query;
+  if (q.capability == 0) q.capability = map.palette().movingai_default_capability();
+  PlanResult res;
+  const auto fail = [&](std::string msg, bool bad) {
+    res.found = false;
+    res.pieces.clear();
+    res.points.clear();
+    res.message = std::move(msg);
+    res.bad_query = bad;
+    res.time_ms = clock.ms();
+    return res;
+  };
+  const auto sc = cell_of(map, q.start), gc = cell_of(map, q.goal);
+  if (!sc || !gc) return fail(outside_reason(map, q.start, q.goal), true);
+  if (!(q.turning_radius > 0) || q.turning_radius > 32)
+    return fail("hybrid needs a turning radius in (0, 32] (--turning-radius)", true);
+  const bool start_ok = map.passable(sc->x, sc->y, q.capability);
+  if (!start_ok || !map.passable(gc->x, gc->y, q.capability))
+    return fail(blocked_reason(map, q.capability, 1, false, start_ok ? "goal" : "start",
+                               start_ok ? *gc : *sc),
+                false);
+  // 0. Fail fast.
+  {
+    const Stopwatch prep;
+    const auto& lab = components(map, q.capability);
+    res.prepare_ms = prep.ms();
+    const int w = map.width();
+    if (lab[std::size_t(sc->y * w + sc->x)] != lab[std::size_t(gc->y * w + gc->x)])
+      return fail("no path: start and goal are in different regions (fail fast, no search)", false);
+  }
+  // 1. 4-connected A*.
+  GridSearch::Options go;
+  go.eight_connected = false;
+  if (ctx.observer) ctx.observer->phase("4-connected A*");
+  const PlanResult grid = grid_.run(map, q, go, ctx);
+  res.expanded = grid.expanded;
+  if (!grid.found) return fail("no path: " + grid.message, false);
+  std::vector<CellXY> cells;
+  for (const Pose& p : grid.points) cells.push_back({int(std::floor(p.x)), int(std::floor(p.y))});
+  const std::size_t n = cells.size();
+  const double step = kTwoPi / 8;
+  const auto round8 = [&](double hd) { return std::lround(normalize_angle(hd) / step) % 8 * step; };
+  const double start_h = round8(q.start.heading);
+  // The heading the goal is reached with: fixed, or for a free goal the last step's direction.
+  double goal_h = round8(q.goal.heading);
+  if (opt.goal_heading_free && n > 1)
+    goal_h = round8(std::atan2(cells[n - 1].y - cells[n - 2].y, cells[n - 1].x - cells[n - 2].x));
+  const bool square = opt.square;
+
+  // 2. Smoothing-48 forward.
+  std::vector<Pose> fwd, mid, bwd;  // the three parts, as forward poses
+  const DirectionalSearch::AlongResult f = directional_.along(
+      map, q, square, cells, start_h, opt.goal_heading_free ? std::nan("") : goal_h, ctx);
+  res.expanded += f.expanded;
+  std::size_t fa = f.farthest, fb = n - 1;
+  if (f.found) {
+    fwd = f.poses;
+  } else {
+    // 3. Smoothing-48 backward: the reversed path, from the goal facing back.
+    std::vector<CellXY> rev(cells.rbegin(), cells.rend());
+    const DirectionalSearch::AlongResult b =
+        directional_.along(map, q, square, rev, goal_h + kPi, start_h + kPi, ctx);
+    res.expanded += b.expanded;
+    if (b.found) {  // the backward pass alone made it
+      for (auto it = b.poses.rbegin(); it != b.poses.rend(); ++it)
+        bwd.push_back({it->x, it->y, normalize_angle(it->heading + kPi)});
+    } else {
+      // 4. The failing section between the farthest points, at most `window` cells across.
+      if (f.poses.empty() || b.poses.empty())
+        return fail("no path: Smoothing-48 could not leave " + std::string(f.poses.empty() ? "the start" : "the goal"), false);
+      std::size_t ia = f.poses.size() - 1, ib = b.poses.size() - 1;
+      const auto apart = [&](const Pose& a, const Pose& c) {
+        return std::max(std::abs(a.x - c.x), std::abs(a.y - c.y));
+      };
+      fa = f.indices[ia];
+      fb = n - 1 - b.indices[ib];
+      if (apart(f.poses[ia], b.poses[ib]) > opt.window)
+        return fail("no path: the failing section between path points " + std::to_string(fa) + " and " +
+                        std::to_string(fb) + " is more than " + std::to_string(opt.window) + " cells across",
+                    false);
+      for (bool moved = true; moved;) {
+        moved = false;
+        if (ia > 0 && apart(f.poses[ia - 1], b.poses[ib]) <= opt.window) {
+          --ia;
+          moved = true;
+        }
+        if (ib > 0 && apart(f.poses[ia], b.poses[ib - 1]) <= opt.window) {
+          --ib;
+          moved = true;
+        }
+      }
+      fwd.assign(f.poses.begin(), f.poses.begin() + std::ptrdiff_t(ia) + 1);
+      for (std::size_t i = ib + 1; i-- > 0;)
+        bwd.push_back({b.poses[i].x, b.poses[i].y, normalize_angle(b.poses[i].heading + kPi)});
+      // 5. Directional-8 between the two poses.
+      Query dq = q;
+      dq.start = fwd.back();
+      dq.goal = bwd.front();
+      DirectionalSearch::Options dopt;
+      dopt.neighbours = 8;
+      dopt.headings = 8;
+      dopt.square = square;
+      if (ctx.observer) ctx.observer->phase("Directional-8 repair");
+      const PlanResult d = repair_.run(map, dq, dopt, ctx);
+      res.expanded += d.expanded;
+      if (!d.found)
+        return fail("no path: Directional-8 found no way between path points " + std::to_string(f.indices[ia]) +
+                        " and " + std::to_string(n - 1 - b.indices[ib]),
+                    false);
+      mid.assign(d.points.begin() + 1, d.points.end() - 1);
+    }
+  }
+  // The joined poses.
+  std::vector<Pose> poses = fwd;
+  poses.insert(poses.end(), mid.begin(), mid.end());
+  if (!bwd.empty()) {
+    const bool joined = !poses.empty() && distance(poses.back().position(), bwd.front().position()) < 1e-9;
+    poses.insert(poses.end(), bwd.begin() + (joined ? 1 : 0), bwd.end());
+  }
+  if (SearchObserver* o = ctx.observer) {
+    const std::vector<Pose>* parts[3] = {&fwd, &mid, &bwd};
+    for (std::uint32_t s = 0; s < 3; ++s) {
+      std::vector<Vec2> pts;
+      for (const Pose& p : *parts[s]) pts.push_back(p.position());
+      if (pts.size() < 2 && s != 1) continue;
+      Shape sh = Shape::polyline(std::move(pts));
+      sh.tag = s;
+      o->mark(sh, Role::Highlight);
+    }
+  }
+  // 6. Final smoothing with curved Walkable, every kept curve checked again.
+  if (ctx.observer) ctx.observer->phase("smooth");
+  std::size_t tests = 0;
+  const auto clear = [&](const Pose& a, const Pose& b) { return directional_.curve_clear(a, b); };
+  const std::vector<Pose> kept = greedy_smooth(std::span<const Pose>(poses), clear, &tests);
+  double length = 0;
+  for (std::size_t i = 0; i + 1 < kept.size(); ++i) {
+    if (!clear(kept[i], kept[i + 1]))
+      return fail("no path: the joined path has an illegal curve at pose " + std::to_string(i), false);
+    const Curve c = dubins(kept[i], kept[i + 1], q.turning_radius);
+    c.append_pieces(res.pieces);
+    length += c.length;
+  }
+  res.points = kept;
+  res.found = true;
+  res.length = length;
+  res.stats = {{"A* path cells", double(n)},
+               {"forward poses", double(fwd.size())},
+               {"directional poses", double(mid.size())},
+               {"backward poses", double(bwd.size())},
+               {"Smoothing-48 forward reached", double(fa)},
+               {"curve tests", double(tests)},
+               {"waypoints", double(kept.size())}};
+  res.message = mid.empty() && bwd.empty()
+                    ? "Smoothing-48 forward made the whole path"
+                    : mid.empty() ? "Smoothing-48 backward made the whole path"
+                                  : "Smoothing-48 forward to path point " + std::to_string(fa) +
+                                        ", Directional-8 repair, Smoothing-48 backward from path point " +
+                                        std::to_string(fb);
+  if (SearchObserver* o = ctx.observer) {
+    o->path(res.pieces);
+    o->frame();
+  }
+  res.memory_bytes = memory_bytes();
+  res.time_ms = clock.ms();
+  return res;
+}
+
+namespace {
+
+using HybridPlanner = GridWorldPlanner<TurnHybrid, TurnHybrid::Options>;
+
+void add(Registry& r) {
+  r.add({"hybrid", "turning radius",
+         "Pinter's hybrid: 4-connected A*, Smoothing-48 forward and backward, Directional-8 on "
+         "the failing section (at most 12 cells across), final curved smoothing; a legal path or "
+         "failure; start and goal in different regions fail before any search",
+         false,
+         {ParamDesc::choice("goal_heading", "fixed: arrive facing the goal heading (nearest of 8); free: any",
+                            {"fixed", "free"}, "fixed")
+              .labelled("goal heading"),
+          ParamDesc::choice("footprint", "disc of the agent's radius, or square of its size",
+                            {"disc", "square"}, "disc"),
+          circles_param()},
+         [](const ParamSet& ps) {
+           TurnHybrid::Options o;
+           o.goal_heading_free = ps.get("goal_heading") == "free";
+           o.square = ps.get("footprint") == "square";
+           return std::make_unique<HybridPlanner>(GridWorld(ps), o);
+         },
+         AgentInput::Capability | AgentInput::Size | AgentInput::Radius |
+             AgentInput::TurningRadius | AgentInput::Headings});
+}
+
+const PlannerRegistration kRegistration(62, add);
+
+}  // namespace
+
+}  // namespace pl

@@ -1,0 +1,68 @@
+// Grid A* with Pinter's post-processing turn methods (Pinter 2001, "Legal Turns: The Basic
+// Methods"; issue 11 items 2 and 3), registered as the planner `astar-turns`:
+//
+//   search     A* over cells x arrival direction (8- or 4-connected, no corner cutting) with a
+//              turn penalty per 45 degrees of direction change ("A* with a turn penalty");
+//   smoothing  none, or simple: Pinter's Listing 1 (core/smoothing.hpp's greedy_smooth) with
+//              Walkable(A, B) for the agent's footprint (core/footprint.hpp); or presmooth48:
+//              Pinter's Smoothing-48 along the A* path (DirectionalSearch::along) followed by
+//              the simple pass with Walkable(A, directionA, B, directionB) on Dubins curves: the
+//              result is legal (footprint and turning radius) or the planner reports failure,
+//              and `turns` is not used;
+//   turns      curved:  from each waypoint the shortest arc-then-line to the next (Figures 5-6,
+//                       core/curves.hpp pose_to_point), ignoring obstacles (Figure 1c): the
+//                       path is returned as it is, and every blocked cell a curve's footprint
+//                       overlaps is reported to the hook (Role::Rejected) and counted;
+//              tighter: the same, but a turn that collides gets a smaller radius (x0.8 per try)
+//                       until it is legal (Figure 7a; the article searches 4-connected, so use
+//                       connectivity=4); the smallest radius used is reported;
+//              recalc:  path recalculation with forbidden moves: the first illegal curve forbids
+//                       the A* move that leaves its start waypoint that way, and the search runs
+//                       again (at most 64 times).
+// Which promise each keeps: curved none (illegal turns are reported, not avoided); tighter
+// keeps the footprint clear but not the turning radius; recalc keeps both, or fails.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/footprint.hpp"
+#include "core/search.hpp"
+#include "planners/directional.hpp"
+#include "planners/planner.hpp"
+
+namespace pl {
+
+class TurnPostprocess {
+ public:
+  enum class Turns : std::uint8_t { Curved, Tighter, Recalc };
+  struct Options {
+    bool eight_connected = true;
+    bool smooth = true;
+    bool presmooth48 = false;  // Smoothing-48, then simple smoothing with curves (turns unused)
+    Turns turns = Turns::Curved;
+    double turn_penalty = 0;  // per 45 degrees of direction change
+    bool square = false;      // footprint: square of the agent's size, else disc of its radius
+  };
+
+  PlanResult run(const GridMap& map, const Query& q, const Options& opt, const RunContext& ctx);
+  size_t memory_bytes() const {
+    return pool_.memory_bytes() + open_.memory_bytes() + forbidden_.capacity() + directional_.memory_bytes();
+  }
+
+ private:
+  struct Problem;
+  // Grid A* with arrival directions and forbidden moves; the path's cells, empty when none.
+  std::vector<CellXY> astar(const GridMap& map, CapabilityMask cap, CellXY s, CellXY g,
+                            const Options& opt, const RunContext& ctx, std::uint64_t& expanded);
+
+  PlanResult presmoothed(const GridMap& map, const Query& q, const Options& opt,
+                         const std::vector<CellXY>& cells, const RunContext& ctx, PlanResult res);
+
+  DirectionalSearch directional_;  // Smoothing-48's tables and padded map
+  std::vector<std::uint8_t> forbidden_;  // per cell: bit d = the move in direction d is forbidden
+  NodePool<double> pool_;
+  OpenList<> open_;
+};
+
+}  // namespace pl
