@@ -120,7 +120,9 @@ struct Shape {
 // by the hundred thousand, and a virtual call each would cost as much as the test.
 // 40 bytes, written in a handful of stores: the cost of watching a search is mostly these writes.
 struct NodeEvent {
-  enum class Kind : std::uint8_t { Open, Relax, Close, Test, Mark, Frame };
+  // 16 bits, not 8: a store through an unsigned char may alias anything, and would make the
+  // search loop reload its state after every event it reports.
+  enum class Kind : std::uint16_t { Open, Relax, Close, Test, Mark, Frame };
   std::uint32_t id = kNoNode;      // Open, Relax, Close: the node
   std::uint32_t parent = kNoNode;  // Open, Relax; Test: 1 = passed; Mark: the Role
   double g = 0, h = 0;             // Open: g, h; Relax: g

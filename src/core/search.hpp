@@ -40,9 +40,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cassert>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -89,6 +93,14 @@ struct OctileCost {
 };
 inline double cost_value(double c) { return c; }
 inline double cost_value(const OctileCost& c) { return c.value(); }
+// a < b. For move counts, compares the differences: a.s - b.s < (b.d - a.d) sqrt 2 is exact in
+// doubles (an integer never lies within rounding of a non-zero integer multiple of sqrt 2 at
+// these magnitudes), and converts two integers instead of four.
+inline bool cost_less(double a, double b) { return a < b; }
+inline bool cost_less(const OctileCost& a, const OctileCost& b) {
+  return double(std::int64_t(a.straight) - std::int64_t(b.straight)) <
+         double(std::int64_t(b.diagonal) - std::int64_t(a.diagonal)) * kSqrt2;
+}
 
 // The terrain move-cost rule (README, "Terrain move costs"): a step of geometric length
 // `length` between two cells costs that length times the mean of their terrain costs.
@@ -159,22 +171,37 @@ class NodePool {
 
 // ---- Open list ------------------------------------------------------------------------------
 
-// 16 bytes: f, h (the tie break) and the node.
+// 16 bytes: f, the node and h (the tie break). Laid out so that the second 8 bytes, read as an
+// integer, hold h above the node: TieLargerG compares two entries as two integer pairs.
 struct OpenEntry {
   double f;
-  float h;
   std::uint32_t node;
+  float h;
+  OpenEntry() = default;
+  constexpr OpenEntry(double f_value, float h_value, std::uint32_t id)
+      : f(f_value), node(id), h(h_value) {}
 };
+static_assert(sizeof(OpenEntry) == 16);
 
-// The project's tie rule: smaller f, then smaller h (= larger g). less_bits is the same order
-// without branches, for the heap's child choice, which is a coin toss a predictor loses.
+// The project's tie rule: smaller f, then smaller h (= larger g); at equal f and h the smaller
+// node id, so the order never depends on the heap's shape. f and h must be non-negative (not
+// -0.0, not NaN), which every distance is: the bits of a non-negative double or float then sort
+// as the values do, and one entry is the 128-bit integer (f bits, h bits, node). Comparing two
+// is a compare and a subtract-with-borrow, branch-free, where comparing doubles with a tie
+// rule took a dozen instructions and the parity checks of ==.
 struct TieLargerG {
-  bool less(OpenEntry a, OpenEntry b) const {
-    return a.f < b.f || (a.f == b.f && a.h < b.h);
+  __extension__ using Key = unsigned __int128;
+  static Key key(const OpenEntry& e) {
+    assert(e.f >= 0 && e.h >= 0 && !std::signbit(e.f) && !std::signbit(e.h));
+    // Two 8-byte loads: f's bits, and node | h's bits << 32 (h sits above the node in memory).
+    static_assert(std::endian::native == std::endian::little);
+    std::uint64_t f, hn;
+    std::memcpy(&f, &e, 8);
+    std::memcpy(&hn, reinterpret_cast<const char*>(&e) + 8, 8);
+    return Key(f) << 64 | hn;
   }
-  int less_bits(OpenEntry a, OpenEntry b) const {
-    return int(a.f < b.f) | (int(a.f == b.f) & int(a.h < b.h));
-  }
+  bool less(const OpenEntry& a, const OpenEntry& b) const { return key(a) < key(b); }
+  int less_bits(const OpenEntry& a, const OpenEntry& b) const { return int(key(a) < key(b)); }
 };
 
 // Whether an Order may rank an open node lower after its g decreased. TieLargerG never does (a
@@ -186,26 +213,52 @@ inline constexpr bool order_key_may_worsen = requires {
   requires Order::kKeyMayWorsen;
 };
 
-// Binary min-heap under Order with each node's position kept in the pool (pass the pool's
-// positions() to every call: a growing pool moves them). Pop is bottom-up (Floyd): the hole
-// walks down along the smaller children and the last entry is sifted up from the leaf, which
-// is short because that entry is nearly always large.
+// 4-ary min-heap under Order with each node's position kept in the pool (pass the pool's
+// positions() to every call: a growing pool moves them). The four children of entry i are
+// 4i+1..4i+4; the array is placed so that each such group of four 16-byte entries fills one
+// 64-byte cache line, and the heap is half as deep as a binary one: a pop reads one line per
+// level. Pop is bottom-up (Floyd): the hole walks down along the smallest children and the last
+// entry is sifted up from the leaf, which is short because that entry is nearly always large.
 template <class Order = TieLargerG>
 class OpenList {
  public:
   OpenList() = default;
   explicit OpenList(Order order) : order_(std::move(order)) {}
+  OpenList(const OpenList& o) : order_(o.order_) { copy_from(o); }
+  OpenList& operator=(const OpenList& o) {
+    if (this != &o) {
+      order_ = o.order_;
+      copy_from(o);
+    }
+    return *this;
+  }
+  // A moved vector keeps its buffer, so heap_ stays valid; the source is left empty.
+  OpenList(OpenList&& o) noexcept
+      : store_(std::move(o.store_)), heap_(o.heap_), size_(o.size_), cap_(o.cap_),
+        order_(std::move(o.order_)) {
+    o.forget();
+  }
+  OpenList& operator=(OpenList&& o) noexcept {
+    if (this != &o) {
+      store_ = std::move(o.store_);
+      heap_ = o.heap_;
+      size_ = o.size_;
+      cap_ = o.cap_;
+      order_ = std::move(o.order_);
+      o.forget();
+    }
+    return *this;
+  }
   Order& order() { return order_; }
 
   void clear() { size_ = 0; }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return std::size_t(size_); }
   const OpenEntry& top() const { return heap_[0]; }
-  std::size_t memory_bytes() const { return heap_.capacity() * sizeof(OpenEntry); }
+  std::size_t memory_bytes() const { return store_.capacity() * sizeof(OpenEntry); }
 
   void push(OpenEntry e, std::int32_t* pos) {
-    if (std::size_t(size_) == heap_.size())
-      heap_.resize(std::max<std::size_t>(1024, heap_.size() * 2));
+    if (size_ == cap_) grow();
     sift_up(size_++, e, pos);
   }
   // A better key for the entry at heap position i (f and h only ever decrease together).
@@ -213,28 +266,32 @@ class OpenList {
   // A new key for the entry at heap position i that may also rank lower than the old one (see
   // order_key_may_worsen): sifts it up or down.
   void update(std::int32_t i, OpenEntry e, std::int32_t* pos) {
-    if (i > 0 && order_.less(e, heap_[std::size_t((i - 1) >> 1)]))
+    if (i > 0 && order_.less(e, heap_[std::size_t((i - 1) >> 2)]))
       sift_up(i, e, pos);
     else
       sift_down(i, e, pos);
   }
   OpenEntry pop(std::int32_t* pos) {
-    OpenEntry* heap = heap_.data();
+    OpenEntry* heap = heap_;
     const OpenEntry top = heap[0];
     const OpenEntry last = heap[--size_];
     const std::int32_t n = size_;
     if (n > 0) {
       std::int32_t i = 0;
       for (;;) {
-        std::int32_t c = 2 * i + 1;
-        if (c >= n) break;
-        if constexpr (requires { order_.less_bits(heap[0], heap[0]); })
-          c += std::int32_t((c + 1 < n) & order_.less_bits(heap[c + 1], heap[c]));
-        else
-          c += std::int32_t(c + 1 < n && order_.less(heap[c + 1], heap[c]));
-        heap[i] = heap[c];
+        const std::int32_t c = 4 * i + 1;
+        std::int32_t m;
+        if (c + 3 < n) {
+          m = min_of_four(heap, c);
+        } else {
+          if (c >= n) break;
+          m = c;
+          for (std::int32_t k = c + 1; k < n; ++k)
+            if (order_.less(heap[k], heap[m])) m = k;
+        }
+        heap[i] = heap[m];
         pos[heap[i].node] = i;
-        i = c;
+        i = m;
       }
       sift_up(i, last, pos);
     }
@@ -242,10 +299,24 @@ class OpenList {
   }
 
  private:
+  // The smallest of heap[c..c+3] (the earliest on ties), without branches where the order
+  // offers less_bits: which child is smallest is a coin toss a predictor loses.
+  std::int32_t min_of_four(const OpenEntry* heap, std::int32_t c) const {
+    if constexpr (requires { order_.less_bits(heap[0], heap[0]); }) {
+      const std::int32_t a = c + order_.less_bits(heap[c + 1], heap[c]);
+      const std::int32_t b = c + 2 + order_.less_bits(heap[c + 3], heap[c + 2]);
+      return a + ((b - a) & -order_.less_bits(heap[b], heap[a]));
+    } else {
+      const std::int32_t a = order_.less(heap[c + 1], heap[c]) ? c + 1 : c;
+      const std::int32_t b = order_.less(heap[c + 3], heap[c + 2]) ? c + 3 : c + 2;
+      return order_.less(heap[b], heap[a]) ? b : a;
+    }
+  }
+
   void sift_up(std::int32_t i, OpenEntry e, std::int32_t* pos) {
-    OpenEntry* heap = heap_.data();
+    OpenEntry* heap = heap_;
     while (i > 0) {
-      const std::int32_t up = (i - 1) >> 1;
+      const std::int32_t up = (i - 1) >> 2;
       if (!order_.less(e, heap[up])) break;
       heap[i] = heap[up];
       pos[heap[i].node] = i;
@@ -256,22 +327,54 @@ class OpenList {
   }
 
   void sift_down(std::int32_t i, OpenEntry e, std::int32_t* pos) {
-    OpenEntry* heap = heap_.data();
+    OpenEntry* heap = heap_;
     for (;;) {
-      std::int32_t c = 2 * i + 1;
+      const std::int32_t c = 4 * i + 1;
       if (c >= size_) break;
-      if (c + 1 < size_ && order_.less(heap[c + 1], heap[c])) ++c;
-      if (!order_.less(heap[c], e)) break;
-      heap[i] = heap[c];
+      std::int32_t m = c;
+      for (std::int32_t k = c + 1; k < std::min(c + 4, size_); ++k)
+        if (order_.less(heap[k], heap[m])) m = k;
+      if (!order_.less(heap[m], e)) break;
+      heap[i] = heap[m];
       pos[heap[i].node] = i;
-      i = c;
+      i = m;
     }
     heap[i] = e;
     pos[e.node] = i;
   }
 
-  std::vector<OpenEntry> heap_;
-  std::int32_t size_ = 0;
+  // Entry 1 (the root's first child) starts a cache line, and so does every group 4i+1..4i+4.
+  static OpenEntry* aligned_base(std::vector<OpenEntry>& store) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(store.data());
+    const std::uintptr_t skip = ((64 - (addr + sizeof(OpenEntry)) % 64) % 64) / sizeof(OpenEntry);
+    return store.data() + skip;
+  }
+  void grow() {
+    const std::int32_t cap = std::max<std::int32_t>(1024, cap_ * 2);
+    std::vector<OpenEntry> next(std::size_t(cap) + 4);
+    OpenEntry* base = aligned_base(next);
+    std::copy(heap_, heap_ + size_, base);
+    store_ = std::move(next);
+    heap_ = base;
+    cap_ = cap;
+  }
+  void forget() {
+    store_.clear();
+    store_.shrink_to_fit();
+    heap_ = nullptr;
+    size_ = cap_ = 0;
+  }
+  void copy_from(const OpenList& o) {
+    store_.assign(o.store_.size(), OpenEntry{});
+    heap_ = store_.empty() ? nullptr : aligned_base(store_);
+    std::copy(o.heap_, o.heap_ + o.size_, heap_);
+    size_ = o.size_;
+    cap_ = o.cap_;
+  }
+
+  std::vector<OpenEntry> store_;
+  OpenEntry* heap_ = nullptr;
+  std::int32_t size_ = 0, cap_ = 0;
   [[no_unique_address]] Order order_;
 };
 
@@ -337,6 +440,11 @@ struct SearchOutcome {
   std::uint64_t expanded = 0, generated = 0;
 };
 
+// Whether P declares `static constexpr bool kClosedFinal = true;`: its heuristic is consistent and
+// its costs exact (OctileCost), so a closed node's g is final and no later path can beat it.
+template <class P>
+inline constexpr bool closed_final = requires { requires P::kClosedFinal; };
+
 // Successor sink handed to P::expand: reach(n, g) is the relaxation step.
 template <class P, class L>
 class Reach {
@@ -364,8 +472,14 @@ class Reach {
     if (n.search != sid_) {
       n.search = std::uint32_t(sid_);
       fresh = true;
-    } else if (pos_[nb] == Pool::kClosed || !(cost_value(ng) < cost_value(n.g))) {
-      return false;
+    } else {
+      // A problem whose closed nodes can never improve (consistent heuristic, exact costs)
+      // skips the closed test: its g comparison already says no, and the test was the loop's
+      // most mispredicted branch.
+      if constexpr (!closed_final<P>) {
+        if (pos_[nb] == Pool::kClosed) return false;
+      }
+      if (!cost_less(ng, n.g)) return false;
     }
     n.g = ng;
     n.parent = std::uint32_t(cur_);

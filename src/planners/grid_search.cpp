@@ -130,6 +130,8 @@ struct GridSearch::Problem {
   // popped h, which is larger than the successor's.
   static constexpr bool kFastSlot = true;
   static constexpr bool kGrowing = false;
+  // Uniform costs are exact move counts: a closed cell's g is final (the loop skips the test).
+  static constexpr bool kClosedFinal = kUniform;
 
   const std::uint8_t* pass;
   const float* cost;  // non-uniform only
