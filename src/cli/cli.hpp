@@ -59,5 +59,7 @@ void add_haa_commands(CLI::App& app, std::vector<Command>& out);
 void add_circles_commands(CLI::App& app, std::vector<Command>& out);
 // Turning-radius curves: curve.
 void add_curve_commands(CLI::App& app, std::vector<Command>& out);
+// Subgoal graphs: sg-experiment.
+void add_subgoal_commands(CLI::App& app, std::vector<Command>& out);
 
 }  // namespace pl::cli

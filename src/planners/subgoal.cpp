@@ -526,6 +526,13 @@ PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalC
     build_ms_ = prep.ms();
     r.prepare_ms = build_ms_;
   }
+  const SubgoalGraph::BuildStats& bs = graph_.stats();
+  r.stats.push_back({"subgoals", double(graph_.size())});
+  r.stats.push_back({"edges (S_1)", double(bs.base_edges)});
+  r.stats.push_back({"edges added by partitioning", double(bs.added_edges)});
+  r.stats.push_back({"levels", double(bs.levels)});
+  r.stats.push_back({"preprocessing ms", build_ms_});
+  r.stats.push_back({"graph bytes", double(graph_.memory_bytes())});
   // Endpoints on blocked ground.
   for (int i = 0; i < 2; ++i) {
     const Endpoint& e = ep[i];
@@ -541,13 +548,6 @@ PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalC
       return r;
     }
   }
-  const SubgoalGraph::BuildStats& bs = graph_.stats();
-  r.stats.push_back({"subgoals", double(graph_.size())});
-  r.stats.push_back({"edges (S_1)", double(bs.base_edges)});
-  r.stats.push_back({"edges added by partitioning", double(bs.added_edges)});
-  r.stats.push_back({"levels", double(bs.levels)});
-  r.stats.push_back({"preprocessing ms", build_ms_});
-  r.stats.push_back({"graph bytes", double(graph_.memory_bytes())});
   if (anyangle && cfg.theta)
     r = search<double, true>(ep[0], ep[1], ctx, std::move(r));
   else if (anyangle)

@@ -71,6 +71,11 @@ void SubgoalGraph::build(
       bool sub = false;
       for (int q = 0; q < 4 && !sub; ++q)
         sub = can(p, kCa[q]) && can(p, kCb[q]) && !can(p, 4 + q);
+      // Corners form: a pinch corner is a point no path passes, an obstacle without cells of
+      // its own; its open neighbours are where paths bend around it.
+      if (form == Form::Corners && !sub && moves_[p] != 0)
+        for (int d = 0; d < 8 && !sub; ++d)
+          sub = cg_.in_corners(x + kDx[d], y + kDy[d]) && cg_.pinch(x + kDx[d], y + kDy[d]);
       if (!sub) continue;
       sub_of_[p] = std::uint32_t(sx_.size());
       sx_.push_back(x);
@@ -155,12 +160,12 @@ void SubgoalGraph::partition(
   // way through it and by a number of settled nodes (when the bound is hit the pair counts as
   // unwitnessed: a shortcut too many, never one too few).
   std::vector<double> dist(n, 0);
-  std::vector<std::uint32_t> seen(n, 0);
-  std::uint32_t stamp = 0;
+  std::vector<std::uint32_t> seen(n, 0), target(n, 0);
+  std::uint32_t stamp = 0, tstamp = 0;
   using QE = std::pair<double, std::uint32_t>;
   std::priority_queue<QE, std::vector<QE>, std::greater<QE>> pq;
-  constexpr int kSettleLimit = 400;
-  constexpr std::size_t kMaxDegree = 48;
+  constexpr int kSettleLimit = 256;
+  constexpr std::size_t kMaxDegree = 32;
   constexpr double kEps = 1e-9;
   std::uint32_t next_rank = 0;
   int round = 0;
@@ -172,11 +177,15 @@ void SubgoalGraph::partition(
   std::vector<Need> need;
   std::vector<Edge> nb;
   std::vector<std::uint32_t> order;
+  // A subgoal that stayed is tried again only when its neighbourhood changed since (a
+  // neighbour was removed): otherwise it would fail the same way.
+  std::vector<std::uint8_t> dirty(n, 1);
   for (;;) {
     ++round;
     order.clear();
     for (std::uint32_t s = 0; s < n; ++s)
-      if (!removed[s]) order.push_back(s);
+      if (!removed[s] && dirty[s]) order.push_back(s);
+    for (std::uint32_t s : order) dirty[s] = 0;
     auto degree = [&](std::uint32_t s) {
       std::size_t d = 0;
       for (const Edge& e : adj[s]) d += removed[e.to] ? 0 : 1;
@@ -206,12 +215,21 @@ void SubgoalGraph::partition(
         dist[nb[i].to] = 0;
         seen[s] = stamp;
         dist[s] = -1;  // excluded
+        // Stops when every later neighbour is settled (the targets), or at the bounds.
+        ++tstamp;
+        std::size_t targets = 0;
+        for (std::size_t j = i + 1; j < nb.size(); ++j)
+          if (target[nb[j].to] != tstamp) target[nb[j].to] = tstamp, ++targets;
         int settled = 0;
-        while (!pq.empty() && settled < kSettleLimit) {
+        while (!pq.empty() && settled < kSettleLimit && targets > 0) {
           const auto [d, u] = pq.top();
           pq.pop();
           if (d > dist[u] + kEps || d > bound + kEps) continue;
           ++settled;
+          if (target[u] == tstamp) {
+            target[u] = 0;
+            --targets;
+          }
           for (const Edge& e : adj[u]) {
             if (removed[e.to] || e.to == s) continue;
             const double nd = d + e.w;
@@ -253,6 +271,7 @@ void SubgoalGraph::partition(
         if (on_added) on_added(e.a, e.b, s);
       }
       removed[s] = 1;
+      for (const Edge& e : nb) dirty[e.to] = 1;
       level_[s] = std::uint8_t(std::min(round, 254));
       rank_[s] = next_rank++;
       ++removed_now;
