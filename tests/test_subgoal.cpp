@@ -9,7 +9,9 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <algorithm>
 #include <limits>
+#include <map>
 #include <random>
 #include <string>
 
@@ -295,6 +297,65 @@ TEST(Subgoal, SubgoalsSitAtConvexCornersAndPartitioningMakesLevels) {
   EXPECT_GT(local, 0);
 }
 
+
+class GraphWatcher : public SearchObserver {
+ public:
+  std::vector<std::string> phases;
+  std::map<int, int> rings;  // level -> rings
+  int edges = 0, added = 0, tests = 0, top = 0, ascending = 0, connections = 0;
+  void phase(std::string_view name) override { phases.emplace_back(name); }
+  void mark(const Shape& s, Role role) override {
+    if (role == Role::Subgoal && s.kind == Shape::Kind::Circle) ++rings[s.level];
+    if (role == Role::AbstractEdge) ++edges;
+    if (role == Role::Candidate) ++added;
+    if (role == Role::AbstractNode) ++top;
+    if (role == Role::Highlight) ++ascending;
+    if (role == Role::Start || role == Role::Goal) ++connections;
+  }
+  void test(const Shape&, bool) override { ++tests; }
+};
+
+double stat_of(const PlanResult& r, const std::string& name) {
+  for (const auto& [k, v] : r.stats)
+    if (k == name) return v;
+  return -1.0;
+}
+
+TEST(Subgoal, WatchedThroughTheHookAndWatchingChangesNothing) {
+  Scene scene;
+  scene.map = load_map(test::shared_data("dao/den312d.map"));
+  for (const char* search : {"astar", "theta"}) {
+    auto planner = Registry::builtin().create("subgoal", {{"levels", "n"}, {"search", search}});
+    Query q;
+    q.start = {20.5, 30.5, 0};
+    q.goal = {60.5, 70.5, 0};
+    const PlanResult plain = planner->plan(scene, q);
+    ASSERT_TRUE(plain.found) << plain.message;
+    GraphWatcher w;
+    RunContext ctx;
+    ctx.observer = &w;
+    const PlanResult watched = planner->plan(scene, q, ctx);
+    EXPECT_EQ(watched.length, plain.length);
+    EXPECT_EQ(watched.expanded, plain.expanded);
+    for (const char* ph : {"subgoals", "subgoal graph edges", "edges partitioning added",
+                           "connect start and goal", "ascending edges", "top level", "search"})
+      EXPECT_NE(std::find(w.phases.begin(), w.phases.end(), ph), w.phases.end()) << ph;
+    // One ring per level: every subgoal has a level-1 ring, fewer have level-2 rings, ...
+    const int levels = int(stat_of(plain, "levels"));
+    ASSERT_GE(levels, 2);
+    EXPECT_EQ(w.rings[1], int(stat_of(plain, "subgoals")));
+    for (int l = 2; l <= levels; ++l) EXPECT_LT(w.rings[l], w.rings[l - 1]) << l;
+    EXPECT_EQ(w.edges, int(stat_of(plain, "edges (S_1)")));
+    EXPECT_EQ(w.added, int(stat_of(plain, "edges added by partitioning")));
+    EXPECT_GT(w.top, 0);
+    EXPECT_GT(w.connections, 0);
+    if (std::string(search) == "theta") {
+      EXPECT_EQ(w.tests, int(stat_of(plain, "line-of-sight tests")));
+      EXPECT_GT(w.tests, 0);
+    }
+  }
+}
+
 TEST(Subgoal, GraphBuiltOncePerMapVersion) {
   Scene scene;
   scene.map = load_map(test::shared_data("dao/den312d.map"));
@@ -307,11 +368,7 @@ TEST(Subgoal, GraphBuiltOncePerMapVersion) {
   EXPECT_GT(a.prepare_ms, 0.0);
   EXPECT_EQ(b.prepare_ms, 0.0);
   EXPECT_EQ(a.length, b.length);
-  auto stat = [](const PlanResult& r, const std::string& name) {
-    for (const auto& [k, v] : r.stats)
-      if (k == name) return v;
-    return -1.0;
-  };
+  auto stat = stat_of;
   EXPECT_GT(stat(a, "subgoals"), 0);
   EXPECT_GT(stat(a, "graph bytes"), 0);
   EXPECT_GE(stat(a, "preprocessing ms"), 0);

@@ -140,23 +140,42 @@ struct SubgoalSearch::Problem {
       return;
     }
     if (v >= n) return;
-    const std::uint32_t stamp = self->stamp_;
-    const std::uint32_t* up = self->up_.data();
-    for (const SubgoalGraph::Edge& e : G->edges(v)) {
-      const std::uint32_t u = e.to;
-      if (!G->top(u) && up[u] != stamp) continue;
-      if constexpr (kOctile) relax_to(v, gv, u, e.oc, out);
-      else relax_to(v, gv, u, e.w, out);
+    // Up: edges to higher ranks (from the top level: to the top level); they come first in
+    // each list. Down: into the goal's ascending set, by the reversed edges gathered per query.
+    const auto es = G->edges(v);
+    if (G->top(v)) {
+      for (const SubgoalGraph::Edge& e : es) {
+        if (!G->top(e.to)) break;
+        relax_edge(v, gv, e, out);
+      }
+    } else {
+      const std::uint32_t rv = G->rank(v);
+      for (const SubgoalGraph::Edge& e : es) {
+        if (G->rank(e.to) <= rv) break;
+        relax_edge(v, gv, e, out);
+      }
     }
+    const std::uint32_t stamp = self->stamp_;
+    if (self->dmark_[v] == stamp)
+      for (std::uint32_t k = self->dhead_[v]; k != kNoNode; k = self->down_[k].next)
+        relax_edge(v, gv, *self->down_[k].edge, out, self->down_[k].to);
     if (self->gmark_[v] == stamp) {
       if constexpr (kOctile) relax_to(v, gv, goal_node, self->goc_[v], out);
       else relax_to(v, gv, goal_node, self->gw_[v], out);
     }
   }
+  template <class Out>
+  void relax_edge(std::uint32_t v, const Cost& gv, const SubgoalGraph::Edge& e, Out& out,
+                  std::uint32_t to = kNoNode) {
+    const std::uint32_t u = to == kNoNode ? e.to : to;
+    if constexpr (kOctile) relax_to(v, gv, u, e.oc, out);
+    else relax_to(v, gv, u, e.w, out);
+  }
 };
 
 std::size_t SubgoalSearch::memory_bytes() const {
   return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
+         dmark_.capacity() * 4 + dhead_.capacity() * 4 + down_.capacity() * sizeof(Down) +
          smark_.capacity() * 4 + gw_.capacity() * 8 + goc_.capacity() * 8 +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + pool_oc_.memory_bytes() + pool_d_.memory_bytes() +
@@ -254,6 +273,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   if (++stamp_ == 0) {
     std::fill(up_.begin(), up_.end(), 0u);
     std::fill(gmark_.begin(), gmark_.end(), 0u);
+    std::fill(dmark_.begin(), dmark_.end(), 0u);
     stamp_ = 1;
   }
   SearchObserver* obs = ctx.observer;
@@ -275,25 +295,34 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     scx_[c.sub] = c.cx;
     scy_[c.sub] = c.cy;
   }
-  // Subgoals reachable from the connections by ascending edges.
-  std::size_t searched = 0;
+  // The goal's ascending set (subgoals reachable from its connections by ascending edges), and
+  // each of its ascending edges reversed, so the search can descend into it.
+  std::size_t goal_side = 0;
   stack_.clear();
-  for (const auto* list : {&sconn_, &gconn_})
-    for (const Conn& c : *list)
-      if (up_[c.sub] != stamp_) {
-        up_[c.sub] = stamp_;
-        stack_.push_back(c.sub);
-      }
+  down_.clear();
+  for (const Conn& c : gconn_)
+    if (up_[c.sub] != stamp_) {
+      up_[c.sub] = stamp_;
+      stack_.push_back(c.sub);
+    }
   while (!stack_.empty()) {
     const std::uint32_t v = stack_.back();
     stack_.pop_back();
-    ++searched;
+    ++goal_side;
+    if (graph_.top(v)) continue;
     const std::uint32_t rv = graph_.rank(v);
     for (const SubgoalGraph::Edge& e : graph_.edges(v)) {
       if (graph_.rank(e.to) <= rv) break;  // ascending edges come first
-      if (up_[e.to] != stamp_) {
-        up_[e.to] = stamp_;
-        stack_.push_back(e.to);
+      const std::uint32_t t = e.to;
+      if (dmark_[t] != stamp_) {
+        dmark_[t] = stamp_;
+        dhead_[t] = kNoNode;
+      }
+      down_.push_back({v, dhead_[t], &e});
+      dhead_[t] = std::uint32_t(down_.size() - 1);
+      if (up_[t] != stamp_ && !graph_.top(t)) {
+        up_[t] = stamp_;
+        stack_.push_back(t);
       }
     }
   }
@@ -309,6 +338,24 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     }
     obs->frame();
     obs->phase("ascending edges");
+    // The start's ascending set too (the search finds it by itself; drawn only).
+    stack_.clear();
+    for (const Conn& c : sconn_)
+      if (up_[c.sub] != stamp_) {
+        up_[c.sub] = stamp_;
+        stack_.push_back(c.sub);
+      }
+    while (!stack_.empty()) {
+      const std::uint32_t v = stack_.back();
+      stack_.pop_back();
+      for (const SubgoalGraph::Edge& e : graph_.edges(v)) {
+        if (graph_.top(v) || graph_.rank(e.to) <= graph_.rank(v)) break;
+        if (up_[e.to] != stamp_) {
+          up_[e.to] = stamp_;
+          stack_.push_back(e.to);
+        }
+      }
+    }
     for (std::uint32_t v = 0; v < n; ++v) {
       if (up_[v] != stamp_ || graph_.top(v)) continue;
       for (const SubgoalGraph::Edge& e : graph_.edges(v)) {
@@ -320,11 +367,9 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     obs->frame();
     obs->phase("top level");
     for (std::uint32_t v = 0; v < n; ++v)
-      if (graph_.top(v)) obs->mark(Shape::point({graph_.x(v) + off, graph_.y(v) + off}), Role::AbstractNode);
+      if (graph_.top(v) || graph_.level(v) == graph_.top_level()) obs->mark(Shape::point({graph_.x(v) + off, graph_.y(v) + off}), Role::AbstractNode);
     obs->frame();
   }
-  std::size_t tops = 0;
-  for (std::uint32_t v = 0; v < n; ++v) tops += graph_.top(v) && up_[v] != stamp_ ? 1 : 0;
 
   Problem<Cost, Theta> p;
   NodePool<Cost>& pool = [&]() -> NodePool<Cost>& {
@@ -381,7 +426,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   r.expanded = out.expanded;
   r.generated = out.generated;
   r.found = out.stopped;
-  r.stats.push_back({"searched subgoals", double(searched + tops)});
+  r.stats.push_back({"goal-side subgoals", double(goal_side)});
   r.stats.push_back({"start connections", double(sconn_.size())});
   r.stats.push_back({"goal connections", double(gconn_.size())});
   if (Theta) r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
@@ -506,6 +551,8 @@ PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalC
     added_.shrink_to_fit();
     const std::size_t n = graph_.size();
     up_.assign(n, 0);
+    dmark_.assign(n, 0);
+    dhead_.assign(n, kNoNode);
     gmark_.assign(n, 0);
     smark_.assign(n, 0);
     gw_.assign(n, 0);

@@ -72,7 +72,13 @@ class SubgoalSearch {
   SubgoalGraph graph_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> added_;  // for watching
   // Per query, indexed by subgoal, valid when the stamp matches.
-  std::vector<std::uint32_t> up_, gmark_, smark_;
+  std::vector<std::uint32_t> up_, gmark_, smark_, dmark_, dhead_;
+  // Reversed ascending edges of the goal's side: lists per higher subgoal (dhead_), linked.
+  struct Down {
+    std::uint32_t to, next;
+    const SubgoalGraph::Edge* edge;
+  };
+  std::vector<Down> down_;
   std::vector<double> gw_;
   std::vector<OctileCost> goc_;
   std::vector<std::int32_t> gcx_, gcy_, scx_, scy_;
