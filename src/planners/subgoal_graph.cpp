@@ -317,36 +317,42 @@ void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<Vec2
   auto dir_of = [](int ddx, int ddy) {
     for (int d = 0; d < 8; ++d)
       if (kDx[d] == ddx && kDy[d] == ddy) return d;
-    return -1;
+    return 0;
   };
-  // Diagonals first from (x0, y0); when that is blocked (a pair found from the other side
-  // only), diagonals first from (x1, y1), reversed.
-  auto walk = [&](int fx, int fy, int ddx, int ddy, int ccx, int ccy, std::vector<Vec2>& pts) {
-    int x = fx, y = fy;
-    const int dd = dir_of(ddx, ddy), dc = dir_of(ccx, ccy);
-    for (int s = 0; s < i; ++s) {
-      if (!can(pidx(x, y), dd)) return false;
-      x += ddx, y += ddy;
-      pts.push_back({double(x), double(y)});
+  // Appends the route from (fx, fy), diagonals first, its first vertex excluded; false when a
+  // move is not legal.
+  auto walk = [&](int fx, int fy, int ddx, int ddy, int ccx, int ccy) {
+    std::size_t p = pidx(fx, fy);
+    double x = fx, y = fy;
+    if (i > 0) {
+      const int dd = dir_of(ddx, ddy);
+      for (int s = 0; s < i; ++s) {
+        if (!can(p, dd)) return false;
+        p += std::size_t(off8_[dd]);
+        x += ddx, y += ddy;
+        out.push_back({x, y});
+      }
     }
-    for (int s = 0; s < k; ++s) {
-      if (!can(pidx(x, y), dc)) return false;
-      x += ccx, y += ccy;
-      pts.push_back({double(x), double(y)});
+    if (k > 0) {
+      const int dc = dir_of(ccx, ccy);
+      for (int s = 0; s < k; ++s) {
+        if (!can(p, dc)) return false;
+        p += std::size_t(off8_[dc]);
+        x += ccx, y += ccy;
+        out.push_back({x, y});
+      }
     }
     return true;
   };
-  std::vector<Vec2> pts;
-  if (walk(x0, y0, sx, sy, cx, cy, pts)) {
-    out.insert(out.end(), pts.begin(), pts.end());
-    return;
-  }
-  pts.clear();
-  pts.push_back({double(x1), double(y1)});
-  walk(x1, y1, -sx, -sy, -cx, -cy, pts);
-  pts.pop_back();  // (x0, y0)
-  std::reverse(pts.begin(), pts.end());
-  out.insert(out.end(), pts.begin(), pts.end());
+  const std::size_t mark = out.size();
+  out.reserve(mark + std::size_t(i + k));
+  if (walk(x0, y0, sx, sy, cx, cy)) return;
+  // A pair found from the other side only: diagonals first from (x1, y1), reversed.
+  out.resize(mark);
+  out.push_back({double(x1), double(y1)});
+  walk(x1, y1, -sx, -sy, -cx, -cy);
+  out.pop_back();  // (x0, y0)
+  std::reverse(out.begin() + std::ptrdiff_t(mark), out.end());
 }
 
 const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t t) const {
