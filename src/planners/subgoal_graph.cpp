@@ -44,6 +44,10 @@ void SubgoalGraph::build(
 
   Stopwatch t_sub;
   moves_.assign(np, 0);
+  // The moves as geometry allows them, before the rule that a pinch corner is never entered
+  // (the same as moves_ in the cells form): a vertex whose way on bends around a pinch corner
+  // (a path that starts there, say) is a convex corner of it.
+  std::vector<std::uint8_t> raw(np, 0);
   for (int y = 0; y < vh_; ++y)
     for (int x = 0; x < vw_; ++x) {
       std::uint8_t m = 0;
@@ -54,11 +58,14 @@ void SubgoalGraph::build(
           ok = !cg_.blocked(x, y) && tx >= 0 && ty >= 0 && tx < vw_ && ty < vh_ &&
                !cg_.blocked(tx, ty) && !cg_.blocked(tx, y) && !cg_.blocked(x, ty);
         } else {
-          ok = cg_.in_corners(tx, ty) && cg_.step_ok(x, y, kDx[d], kDy[d]) && !cg_.pinch(tx, ty);
+          ok = cg_.in_corners(tx, ty) && cg_.step_ok(x, y, kDx[d], kDy[d]);
+          if (ok) raw[pidx(x, y)] = std::uint8_t(raw[pidx(x, y)] | (1u << d));
+          ok = ok && !cg_.pinch(tx, ty);
         }
         if (ok) m = std::uint8_t(m | (1u << d));
       }
       moves_[pidx(x, y)] = m;
+      if (form == Form::Cells) raw[pidx(x, y)] = m;
     }
   sub_of_.assign(np, kNoNode);
   sx_.clear();
@@ -70,12 +77,18 @@ void SubgoalGraph::build(
       if (form == Form::Corners && cg_.pinch(x, y)) continue;
       bool sub = false;
       for (int q = 0; q < 4 && !sub; ++q)
-        sub = can(p, kCa[q]) && can(p, kCb[q]) && !can(p, 4 + q);
-      // Corners form: a pinch corner is a point no path passes, an obstacle without cells of
-      // its own; its open neighbours are where paths bend around it.
+        sub = ((raw[p] >> kCa[q]) & 1u) && ((raw[p] >> kCb[q]) & 1u) && !can(p, 4 + q);
+      // Corners form: a corner where exactly two blocked cells touch diagonally is a point no
+      // path passes between two open cells, an obstacle without cells of its own; its open
+      // neighbours are where paths bend around it. (A corner with three blocked cells is a
+      // pinch too, but nothing could pass through it anyway.)
       if (form == Form::Corners && !sub && moves_[p] != 0)
-        for (int d = 0; d < 8 && !sub; ++d)
-          sub = cg_.in_corners(x + kDx[d], y + kDy[d]) && cg_.pinch(x + kDx[d], y + kDy[d]);
+        for (int d = 0; d < 8 && !sub; ++d) {
+          const int nx = x + kDx[d], ny = y + kDy[d];
+          sub = cg_.in_corners(nx, ny) && cg_.pinch(nx, ny) &&
+                int(cg_.blocked(nx - 1, ny - 1)) + int(cg_.blocked(nx, ny - 1)) +
+                        int(cg_.blocked(nx - 1, ny)) + int(cg_.blocked(nx, ny)) == 2;
+        }
       if (!sub) continue;
       sub_of_[p] = std::uint32_t(sx_.size());
       sx_.push_back(x);
