@@ -43,9 +43,9 @@ void SubgoalGraph::build(
   const std::size_t np = std::size_t(pw_) * std::size_t(vh_ + 2);
 
   Stopwatch t_sub;
-  moves_.assign(np, 0);
+  v_.assign(np, Vertex{{0, 0, 0, 0}, kNoNode, 0});
   // The moves as geometry allows them, before the rule that a pinch corner is never entered
-  // (the same as moves_ in the cells form): a vertex whose way on bends around a pinch corner
+  // (the same as the moves in the cells form): a vertex whose way on bends around a pinch corner
   // (a path that starts there, say) is a convex corner of it.
   std::vector<std::uint8_t> raw(np, 0);
   for (int y = 0; y < vh_; ++y)
@@ -64,10 +64,9 @@ void SubgoalGraph::build(
         }
         if (ok) m = std::uint8_t(m | (1u << d));
       }
-      moves_[pidx(x, y)] = m;
+      v_[pidx(x, y)].moves = m;
       if (form == Form::Cells) raw[pidx(x, y)] = m;
     }
-  sub_of_.assign(np, kNoNode);
   sx_.clear();
   sy_.clear();
   spos_.clear();
@@ -82,7 +81,7 @@ void SubgoalGraph::build(
       // path passes between two open cells, an obstacle without cells of its own; its open
       // neighbours are where paths bend around it. (A corner with three blocked cells is a
       // pinch too, but nothing could pass through it anyway.)
-      if (form == Form::Corners && !sub && moves_[p] != 0)
+      if (form == Form::Corners && !sub && v_[p].moves != 0)
         for (int d = 0; d < 8 && !sub; ++d) {
           const int nx = x + kDx[d], ny = y + kDy[d];
           sub = cg_.in_corners(nx, ny) && cg_.pinch(nx, ny) &&
@@ -90,7 +89,7 @@ void SubgoalGraph::build(
                         int(cg_.blocked(nx - 1, ny)) + int(cg_.blocked(nx, ny)) == 2;
         }
       if (!sub) continue;
-      sub_of_[p] = std::uint32_t(sx_.size());
+      v_[p].sub = std::uint32_t(sx_.size());
       sx_.push_back(x);
       sy_.push_back(y);
       spos_.push_back(std::uint32_t(p));
@@ -98,8 +97,6 @@ void SubgoalGraph::build(
   // Clearances: legal straight moves onto vertices that are not subgoals, swept so that the
   // next vertex in the direction is done first.
   for (int c = 0; c < 4; ++c) {
-    std::vector<std::uint16_t>& cl = clear_[c];
-    cl.assign(np, 0);
     const int dx = kDx[c], dy = kDy[c];
     const int y0 = dy > 0 ? vh_ - 1 : 0, y1 = dy > 0 ? -1 : vh_, ys = dy > 0 ? -1 : 1;
     const int x0 = dx > 0 ? vw_ - 1 : 0, x1 = dx > 0 ? -1 : vw_, xs = dx > 0 ? -1 : 1;
@@ -109,7 +106,7 @@ void SubgoalGraph::build(
         if (!can(p, c)) continue;
         const std::size_t n = p + std::size_t(off8_[c]);
         if (is_sub(n)) continue;
-        cl[p] = std::uint16_t(std::min<std::uint32_t>(65535u, 1u + cl[n]));
+        v_[p].clear[c] = std::uint16_t(std::min<std::uint32_t>(65535u, 1u + v_[n].clear[c]));
       }
   }
   stats_.subgoals_ms = t_sub.ms();
@@ -311,12 +308,12 @@ bool SubgoalGraph::direct_route(int x0, int y0, int x1, int y1) const {
   for (int q = 0; q < 4; ++q)
     if (kDx[4 + q] == (dx > 0 ? 1 : -1) && kDy[4 + q] == (dy > 0 ? 1 : -1)) d = 4 + q;
   std::size_t p = pidx(x0, y0);
-  std::uint32_t m = clear_[c][p];
+  std::uint32_t m = v_[p].clear[c];
   for (int s = 0; s < i; ++s) {
     if (!can(p, d)) return false;
     p += std::size_t(off8_[d]);
     if (is_sub(p)) return false;
-    m = std::min<std::uint32_t>(m, clear_[c][p]);
+    m = std::min<std::uint32_t>(m, v_[p].clear[c]);
   }
   return std::uint32_t(k) <= m;
 }
@@ -376,11 +373,10 @@ const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t
 }
 
 std::size_t SubgoalGraph::memory_bytes() const {
-  std::size_t m = moves_.capacity() + sub_of_.capacity() * 4 + sx_.capacity() * 4 +
+  std::size_t m = v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 +
                   sy_.capacity() * 4 + spos_.capacity() * 4 + level_.capacity() +
                   rank_.capacity() * 4 + off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
                   cg_.memory_bytes();
-  for (const auto& c : clear_) m += c.capacity() * 2;
   return m;
 }
 

@@ -82,9 +82,7 @@ class SubgoalGraph {
   // cell around it (a pinch corner included: a path may start or end there).
   bool usable(int x, int y) const;
   // The subgoal at vertex (x, y), or kNoNode.
-  std::uint32_t subgoal_at(int x, int y) const {
-    return sub_of_[pidx(x, y)];
-  }
+  std::uint32_t subgoal_at(int x, int y) const { return v_[pidx(x, y)].sub; }
   // Every subgoal direct-h-reachable from vertex (x, y) (which must be usable), with the octile
   // length of the way there: f(subgoal, length).
   template <class F>
@@ -112,8 +110,8 @@ class SubgoalGraph {
   std::size_t pidx(int x, int y) const {
     return std::size_t(y + 1) * std::size_t(pw_) + std::size_t(x + 1);
   }
-  bool can(std::size_t p, int d) const { return (moves_[p] >> d) & 1u; }
-  bool is_sub(std::size_t p) const { return sub_of_[p] != kNoNode; }
+  bool can(std::size_t p, int d) const { return (v_[p].moves >> d) & 1u; }
+  bool is_sub(std::size_t p) const { return v_[p].sub != kNoNode; }
   void partition(int max_levels,
                  const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t)>& on_added,
                  std::vector<std::vector<Edge>>& adj);
@@ -121,9 +119,14 @@ class SubgoalGraph {
   Form form_ = Form::Cells;
   int w_ = 0, h_ = 0, vw_ = 0, vh_ = 0, pw_ = 2;
   std::ptrdiff_t off8_[8] = {};
-  std::vector<std::uint8_t> moves_;      // padded vertex grid: bit d = move in direction d legal
-  std::vector<std::uint32_t> sub_of_;    // padded vertex -> subgoal or kNoNode
-  std::vector<std::uint16_t> clear_[4];  // padded: legal straight moves onto non-subgoals
+  // Per padded vertex, in one record so that the programme's walks (vertical ones stride a row
+  // per step) touch one cache line per vertex, not three arrays.
+  struct Vertex {
+    std::uint16_t clear[4];  // legal straight moves onto vertices that are not subgoals
+    std::uint32_t sub;       // the subgoal here, or kNoNode
+    std::uint8_t moves;      // bit d: the move in direction d is legal
+  };
+  std::vector<Vertex> v_;
   std::vector<std::int32_t> sx_, sy_;
   std::vector<std::uint32_t> spos_;      // subgoal -> padded index
   std::vector<std::uint8_t> level_;
@@ -142,11 +145,11 @@ void SubgoalGraph::direct_h_reachable(int x, int y, F&& f) const {
   std::uint32_t maxc[4];
   // Straight: the subgoal that ends each clear run.
   for (int c = 0; c < 4; ++c) {
-    const std::uint32_t n = clear_[c][v];
+    const std::uint32_t n = v_[v].clear[c];
     maxc[c] = n;
     const std::size_t last = v + std::size_t(std::ptrdiff_t(n) * off8_[c]);
     if (can(last, c) && is_sub(last + std::size_t(off8_[c])))
-      f(sub_of_[last + std::size_t(off8_[c])], OctileCost{n + 1, 0});
+      f(v_[last + std::size_t(off8_[c])].sub, OctileCost{n + 1, 0});
   }
   // Diagonal: walk the diagonal; from each vertex on it the straight runs along both components,
   // each bounded by the shortest run so far (the parallelogram must stay free of obstacles and
@@ -160,21 +163,21 @@ void SubgoalGraph::direct_h_reachable(int x, int y, F&& f) const {
       p += std::size_t(off8_[d]);
       ++i;
       if (is_sub(p)) {
-        f(sub_of_[p], OctileCost{0, i});
+        f(v_[p].sub, OctileCost{0, i});
         break;
       }
-      const std::uint32_t ja = clear_[a][p];
+      const std::uint32_t ja = v_[p].clear[a];
       if (ja < ma) {
         const std::size_t e = p + std::size_t(std::ptrdiff_t(ja) * off8_[a]);
         if (can(e, a) && is_sub(e + std::size_t(off8_[a])))
-          f(sub_of_[e + std::size_t(off8_[a])], OctileCost{ja + 1, i});
+          f(v_[e + std::size_t(off8_[a])].sub, OctileCost{ja + 1, i});
         ma = ja;
       }
-      const std::uint32_t jb = clear_[b][p];
+      const std::uint32_t jb = v_[p].clear[b];
       if (jb < mb) {
         const std::size_t e = p + std::size_t(std::ptrdiff_t(jb) * off8_[b]);
         if (can(e, b) && is_sub(e + std::size_t(off8_[b])))
-          f(sub_of_[e + std::size_t(off8_[b])], OctileCost{jb + 1, i});
+          f(v_[e + std::size_t(off8_[b])].sub, OctileCost{jb + 1, i});
         mb = jb;
       }
     }
