@@ -611,7 +611,7 @@ namespace {
 using SubgoalPlanner = GridWorldPlanner<SubgoalSearch, SubgoalConfig>;
 
 void add_subgoal(Registry& r) {
-  r.add({"subgoal", "grid search",
+  r.add({"subgoal", "subgoal graphs",
          "Subgoal graphs (Uras, Koenig & Hernandez 2013; Uras & Koenig 2014, 2015): subgoals at "
          "convex obstacle corners joined when direct-h-reachable, partitioned into levels; A* on "
          "the graph refined into an optimal 8-connected grid path, or (anyangle / theta) "
