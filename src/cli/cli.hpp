@@ -61,5 +61,7 @@ void add_circles_commands(CLI::App& app, std::vector<Command>& out);
 void add_curve_commands(CLI::App& app, std::vector<Command>& out);
 // An independent path check for turning agents: validate (validate_cmd.cpp).
 void add_validate_commands(CLI::App& app, std::vector<Command>& out);
+// Subgoal graphs: sg-experiment.
+void add_subgoal_commands(CLI::App& app, std::vector<Command>& out);
 
 }  // namespace pl::cli

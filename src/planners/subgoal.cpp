@@ -1,0 +1,647 @@
+#include "planners/subgoal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "core/grid_query.hpp"
+#include "planners/grid_world.hpp"
+
+namespace pl {
+
+namespace {
+
+double euclid(double ax, double ay, double bx, double by) {
+  const double dx = bx - ax, dy = by - ay;
+  return std::sqrt(dx * dx + dy * dy);
+}
+
+OctileCost octile_counts(int dx, int dy) {
+  dx = std::abs(dx);
+  dy = std::abs(dy);
+  const int mn = std::min(dx, dy);
+  return {std::uint32_t(std::max(dx, dy) - mn), std::uint32_t(mn)};
+}
+
+template <class Cost>
+Cost conn_cost(const SubgoalSearch::Conn& c) {
+  if constexpr (std::is_same_v<Cost, OctileCost>) return c.oc;
+  else return c.w;
+}
+
+}  // namespace
+
+// Node ids: subgoals 0..n-1, the start n, the goal n + 1 (a Points space in watched runs).
+template <class C, bool Theta>
+struct SubgoalSearch::Problem {
+  using Cost = C;
+  static constexpr bool kOctile = std::is_same_v<Cost, OctileCost>;
+  using Order = TieLargerG;
+  // Octile (cells) and Euclidean (corners) heuristics are consistent on edges at least as long;
+  // Theta*'s f is not monotone along its shortcuts, so it uses the heap only.
+  static constexpr bool kFastSlot = !Theta;
+  static constexpr bool kGrowing = false;
+
+  const SubgoalGraph* G = nullptr;
+  NodePool<Cost>* pool = nullptr;
+  const SubgoalSearch* self = nullptr;
+  std::uint32_t n = 0, start_node = 0, goal_node = 0;
+  Endpoint s, g;
+  bool direct = false;
+  Cost direct_cost{};
+  double h0 = 1;
+  double off = 0;  // 0.5 in the cells form: where a vertex is drawn
+  std::uint64_t los_tests = 0;
+
+  void point(std::uint32_t v, double& x, double& y) const {
+    if (v < n) {
+      x = G->x(v) + off;
+      y = G->y(v) + off;
+    } else if (v == start_node) {
+      x = s.px, y = s.py;
+    } else {
+      x = g.px, y = g.py;
+    }
+  }
+  // The vertex of a node, when it has one (subgoals, and endpoints that are vertices).
+  bool vertex(std::uint32_t v, int& x, int& y) const {
+    if (v < n) {
+      x = G->x(v), y = G->y(v);
+      return true;
+    }
+    const Endpoint& e = v == start_node ? s : g;
+    x = e.x, y = e.y;
+    return e.vertex;
+  }
+
+  std::uint32_t start() const { return start_node; }
+  std::size_t node_bound() const { return std::size_t(n) + 2; }
+  bool stop(std::uint32_t v) const { return v == goal_node; }
+  float progress(const OpenEntry& top) const {
+    return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
+  }
+  void evaluate(std::uint32_t v, const Cost& gv, double& f, double& h) const {
+    if constexpr (kOctile) {
+      int x, y;
+      vertex(v, x, y);
+      const OctileCost hc = octile_counts(g.x - x, g.y - y);
+      f = (gv + hc).value();
+      h = hc.value();
+    } else {
+      double x, y;
+      point(v, x, y);
+      h = euclid(x, y, g.px, g.py);
+      f = gv + h;
+    }
+  }
+  std::uint32_t id(std::uint32_t v) const { return v; }
+  NodeDesc desc(std::uint32_t v) const {
+    double x, y;
+    point(v, x, y);
+    NodeDesc d;
+    d.id = v;
+    d.x = float(x);
+    d.y = float(y);
+    d.level = std::int16_t(v < n ? G->level(v) : 0);
+    return d;
+  }
+
+  template <class Out>
+  void relax_to(std::uint32_t par, const Cost& gpar, std::uint32_t u, const Cost& edge, Out& out) {
+    if constexpr (Theta) {
+      // Theta*: hang u from the expanded node's parent when that parent sees u.
+      const std::uint32_t pp = pool->parent(par);
+      int px, py, ux, uy;
+      if (pp != kNoNode && vertex(pp, px, py) && vertex(u, ux, uy)) {
+        const double gp = pool->g_value(pp) + euclid(px, py, ux, uy);
+        if (!(pool->seen(u) && pool->g_value(u) <= gp)) {
+          ++los_tests;
+          const bool ok = G->corners().visible(px, py, ux, uy);
+          using L = std::decay_t<decltype(out.listener())>;
+          if constexpr (L::kActive)
+            out.listener().test(Shape::segment({double(px), double(py)}, {double(ux), double(uy)}), ok);
+          if (ok) {
+            out.reach_via(pp, pp, u, gp);
+            return;
+          }
+        }
+      }
+    }
+    out.reach(u, gpar + edge);
+  }
+
+  template <class Out>
+  void expand(std::uint32_t v, const Cost& gv, Out& out) {
+    if (v == start_node) {
+      for (const Conn& c : self->sconn_) out.reach(c.sub, gv + conn_cost<Cost>(c));
+      if (direct) out.reach(goal_node, gv + direct_cost);
+      return;
+    }
+    if (v >= n) return;
+    // Up: edges to higher ranks (from the top level: to the top level); they come first in
+    // each list. Down: into the goal's ascending set, by the reversed edges gathered per query.
+    const auto es = G->edges(v);
+    if (G->top(v)) {
+      for (const SubgoalGraph::Edge& e : es) {
+        if (!G->top(e.to)) break;
+        relax_edge(v, gv, e, out);
+      }
+    } else {
+      const std::uint32_t rv = G->rank(v);
+      for (const SubgoalGraph::Edge& e : es) {
+        if (G->rank(e.to) <= rv) break;
+        relax_edge(v, gv, e, out);
+      }
+    }
+    const std::uint32_t stamp = self->stamp_;
+    if (self->dmark_[v] == stamp)
+      for (std::uint32_t k = self->dhead_[v]; k != kNoNode; k = self->down_[k].next)
+        relax_edge(v, gv, *self->down_[k].edge, out, self->down_[k].to);
+    if (self->gmark_[v] == stamp) {
+      if constexpr (kOctile) relax_to(v, gv, goal_node, self->goc_[v], out);
+      else relax_to(v, gv, goal_node, self->gw_[v], out);
+    }
+  }
+  template <class Out>
+  void relax_edge(std::uint32_t v, const Cost& gv, const SubgoalGraph::Edge& e, Out& out,
+                  std::uint32_t to = kNoNode) {
+    const std::uint32_t u = to == kNoNode ? e.to : to;
+    if constexpr (kOctile) relax_to(v, gv, u, e.oc, out);
+    else relax_to(v, gv, u, e.w, out);
+  }
+};
+
+std::size_t SubgoalSearch::memory_bytes() const {
+  return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
+         dmark_.capacity() * 4 + dhead_.capacity() * 4 + down_.capacity() * sizeof(Down) +
+         smark_.capacity() * 4 + gw_.capacity() * 8 + goc_.capacity() * 8 +
+         (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
+         conn_at_.capacity() * 4 + pool_oc_.memory_bytes() + pool_d_.memory_bytes() +
+         open_.memory_bytes();
+}
+
+// Connections of an endpoint: the subgoals direct-h-reachable from its vertex (any-angle: from
+// each corner of its cell, after a leg), the shortest kept per subgoal.
+void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
+  out.clear();
+  const bool corners = graph_.form() == SubgoalGraph::Form::Corners;
+  auto add = [&](std::uint32_t sub, double w, OctileCost oc, int cx, int cy) {
+    if (conn_at_[sub] < out.size() && out[conn_at_[sub]].sub == sub) {
+      Conn& c = out[conn_at_[sub]];
+      if (w < c.w) c = {sub, w, oc, cx, cy};
+      return;
+    }
+    conn_at_[sub] = std::uint32_t(out.size());
+    out.push_back({sub, w, oc, cx, cy});
+  };
+  auto from_vertex = [&](int vx, int vy, double leg) {
+    if (!graph_.usable(vx, vy)) return;
+    const std::uint32_t self = graph_.subgoal_at(vx, vy);
+    if (self != kNoNode) add(self, leg, OctileCost{}, vx, vy);
+    graph_.direct_h_reachable(vx, vy, [&](std::uint32_t t, OctileCost oc) {
+      if (t == self) return;
+      const int tx = graph_.x(t), ty = graph_.y(t);
+      if (corners) {
+        if (!graph_.corners().visible(vx, vy, tx, ty)) return;
+        add(t, leg + euclid(vx, vy, tx, ty), oc, vx, vy);
+      } else {
+        add(t, oc.value(), oc, vx, vy);
+      }
+    });
+  };
+  if (e.vertex) {
+    from_vertex(e.x, e.y, 0.0);
+  } else {
+    for (int dy = 0; dy <= 1; ++dy)
+      for (int dx = 0; dx <= 1; ++dx)
+        from_vertex(e.x + dx, e.y + dy, euclid(e.px, e.py, e.x + dx, e.y + dy));
+  }
+}
+
+void SubgoalSearch::unpack(std::uint32_t a, std::uint32_t b, std::vector<Vec2>& out, int depth) const {
+  const SubgoalGraph::Edge* e = graph_.find_edge(a, b);
+  if (e && e->via != kNoNode && depth < 200) {
+    unpack(a, e->via, out, depth + 1);
+    unpack(e->via, b, out, depth + 1);
+    return;
+  }
+  graph_.append_route(graph_.x(a), graph_.y(a), graph_.x(b), graph_.y(b), out);
+}
+
+// The graph for a watching observer: subgoals with one ring per level, the S_1 edges, the edges
+// partitioning added.
+void SubgoalSearch::report_graph(SearchObserver* o) const {
+  const double off = graph_.form() == SubgoalGraph::Form::Cells ? 0.5 : 0.0;
+  o->phase("subgoals");
+  for (std::uint32_t s = 0; s < graph_.size(); ++s) {
+    const Vec2 c{graph_.x(s) + off, graph_.y(s) + off};
+    for (int l = 1; l <= graph_.level(s); ++l) {
+      Shape ring = Shape::circle(c, 0.18 * l);
+      ring.level = std::int16_t(l);
+      ring.tag = s;
+      o->mark(ring, Role::Subgoal);
+    }
+  }
+  o->frame();
+  o->phase("subgoal graph edges");
+  for (std::uint32_t s = 0; s < graph_.size(); ++s)
+    for (const SubgoalGraph::Edge& e : graph_.edges(s))
+      if (e.to > s && e.via == kNoNode)
+        o->mark(Shape::segment({graph_.x(s) + off, graph_.y(s) + off},
+                               {graph_.x(e.to) + off, graph_.y(e.to) + off}),
+                Role::AbstractEdge);
+  o->frame();
+  if (!added_.empty()) {
+    o->phase("edges partitioning added");
+    for (const auto& [a, b, via] : added_) {
+      Shape sh = Shape::segment({graph_.x(a) + off, graph_.y(a) + off}, {graph_.x(b) + off, graph_.y(b) + off});
+      sh.tag = via;
+      o->mark(sh, Role::Candidate);
+    }
+    o->frame();
+  }
+}
+
+template <class Cost, bool Theta>
+PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const RunContext& ctx,
+                                 PlanResult r) {
+  const Stopwatch clock;
+  const std::uint32_t n = graph_.size();
+  const bool corners = graph_.form() == SubgoalGraph::Form::Corners;
+  if (++stamp_ == 0) {
+    std::fill(up_.begin(), up_.end(), 0u);
+    std::fill(gmark_.begin(), gmark_.end(), 0u);
+    std::fill(dmark_.begin(), dmark_.end(), 0u);
+    stamp_ = 1;
+  }
+  SearchObserver* obs = ctx.observer;
+  if (obs) {
+    obs->space(NodeSpace::points(n + 2, 0, "subgoal graph"));
+    report_graph(obs);
+    obs->phase("connect start and goal");
+  }
+  connect(s, sconn_);
+  connect(g, gconn_);
+  for (const Conn& c : gconn_) {
+    gmark_[c.sub] = stamp_;
+    gw_[c.sub] = c.w;
+    goc_[c.sub] = c.oc;
+    gcx_[c.sub] = c.cx;
+    gcy_[c.sub] = c.cy;
+  }
+  for (const Conn& c : sconn_) {
+    scx_[c.sub] = c.cx;
+    scy_[c.sub] = c.cy;
+  }
+  // The goal's ascending set (subgoals reachable from its connections by ascending edges), and
+  // each of its ascending edges reversed, so the search can descend into it.
+  std::size_t goal_side = 0;
+  stack_.clear();
+  down_.clear();
+  for (const Conn& c : gconn_)
+    if (up_[c.sub] != stamp_) {
+      up_[c.sub] = stamp_;
+      stack_.push_back(c.sub);
+    }
+  while (!stack_.empty()) {
+    const std::uint32_t v = stack_.back();
+    stack_.pop_back();
+    ++goal_side;
+    if (graph_.top(v)) continue;
+    const std::uint32_t rv = graph_.rank(v);
+    for (const SubgoalGraph::Edge& e : graph_.edges(v)) {
+      if (graph_.rank(e.to) <= rv) break;  // ascending edges come first
+      const std::uint32_t t = e.to;
+      if (dmark_[t] != stamp_) {
+        dmark_[t] = stamp_;
+        dhead_[t] = kNoNode;
+      }
+      down_.push_back({v, dhead_[t], &e});
+      dhead_[t] = std::uint32_t(down_.size() - 1);
+      if (up_[t] != stamp_ && !graph_.top(t)) {
+        up_[t] = stamp_;
+        stack_.push_back(t);
+      }
+    }
+  }
+  if (obs) {
+    const double off = corners ? 0.0 : 0.5;
+    for (const auto* list : {&sconn_, &gconn_}) {
+      const Endpoint& e = list == &sconn_ ? s : g;
+      for (const Conn& c : *list) {
+        if (!e.vertex) obs->mark(Shape::segment({e.px, e.py}, {double(c.cx), double(c.cy)}), Role::Start);
+        obs->mark(Shape::segment({c.cx + off, c.cy + off}, {graph_.x(c.sub) + off, graph_.y(c.sub) + off}),
+                  list == &sconn_ ? Role::Start : Role::Goal);
+      }
+    }
+    obs->frame();
+    obs->phase("ascending edges");
+    // The start's ascending set too (the search finds it by itself; drawn only).
+    stack_.clear();
+    for (const Conn& c : sconn_)
+      if (up_[c.sub] != stamp_) {
+        up_[c.sub] = stamp_;
+        stack_.push_back(c.sub);
+      }
+    while (!stack_.empty()) {
+      const std::uint32_t v = stack_.back();
+      stack_.pop_back();
+      for (const SubgoalGraph::Edge& e : graph_.edges(v)) {
+        if (graph_.top(v) || graph_.rank(e.to) <= graph_.rank(v)) break;
+        if (up_[e.to] != stamp_) {
+          up_[e.to] = stamp_;
+          stack_.push_back(e.to);
+        }
+      }
+    }
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (up_[v] != stamp_ || graph_.top(v)) continue;
+      for (const SubgoalGraph::Edge& e : graph_.edges(v)) {
+        if (graph_.rank(e.to) <= graph_.rank(v)) break;
+        obs->mark(Shape::segment({graph_.x(v) + off, graph_.y(v) + off}, {graph_.x(e.to) + off, graph_.y(e.to) + off}),
+                  Role::Highlight);
+      }
+    }
+    obs->frame();
+    obs->phase("top level");
+    for (std::uint32_t v = 0; v < n; ++v)
+      if (graph_.top(v) || graph_.level(v) == graph_.top_level()) obs->mark(Shape::point({graph_.x(v) + off, graph_.y(v) + off}), Role::AbstractNode);
+    obs->frame();
+  }
+
+  Problem<Cost, Theta> p;
+  NodePool<Cost>& pool = [&]() -> NodePool<Cost>& {
+    if constexpr (std::is_same_v<Cost, OctileCost>) return pool_oc_;
+    else return pool_d_;
+  }();
+  p.G = &graph_;
+  p.pool = &pool;
+  p.self = this;
+  p.n = n;
+  p.start_node = n;
+  p.goal_node = n + 1;
+  p.s = s;
+  p.g = g;
+  p.off = corners ? 0.0 : 0.5;
+  // A direct route between the endpoints (the graph cannot see one that passes no subgoal).
+  int dsx = s.x, dsy = s.y, dgx = g.x, dgy = g.y;
+  if (!corners) {
+    if (graph_.direct_route(s.x, s.y, g.x, g.y)) {
+      p.direct = true;
+      if constexpr (std::is_same_v<Cost, OctileCost>) p.direct_cost = octile_counts(g.x - s.x, g.y - s.y);
+    }
+  } else {
+    double best = std::numeric_limits<double>::infinity();
+    if (!s.vertex && !g.vertex && s.x == g.x && s.y == g.y) {
+      best = euclid(s.px, s.py, g.px, g.py);  // inside one open cell
+      dsx = dgx = -1;
+    } else {
+      for (int a = 0; a < (s.vertex ? 1 : 4); ++a)
+        for (int b = 0; b < (g.vertex ? 1 : 4); ++b) {
+          const int ax = s.x + (s.vertex ? 0 : a & 1), ay = s.y + (s.vertex ? 0 : a >> 1);
+          const int bx = g.x + (g.vertex ? 0 : b & 1), by = g.y + (g.vertex ? 0 : b >> 1);
+          if (!graph_.usable(ax, ay) || !graph_.usable(bx, by)) continue;
+          const double len = euclid(s.px, s.py, ax, ay) + euclid(ax, ay, bx, by) + euclid(bx, by, g.px, g.py);
+          if (len < best && graph_.corners().visible(ax, ay, bx, by)) {
+            best = len;
+            dsx = ax, dsy = ay, dgx = bx, dgy = by;
+          }
+        }
+    }
+    if (best < std::numeric_limits<double>::infinity()) {
+      p.direct = true;
+      if constexpr (!std::is_same_v<Cost, OctileCost>) p.direct_cost = best;
+    }
+  }
+  double h0, hf;
+  p.evaluate(p.start_node, Cost{}, hf, h0);
+  p.h0 = std::max(h0, 1e-9);
+
+  const SearchOutcome out = with_listener(obs, [&](auto& l) {
+    if constexpr (std::decay_t<decltype(l)>::kActive) l.observer()->phase("search");
+    return best_first(p, pool, open_, l, ctx);
+  });
+  r.expanded = out.expanded;
+  r.generated = out.generated;
+  r.found = out.stopped;
+  r.stats.push_back({"goal-side subgoals", double(goal_side)});
+  r.stats.push_back({"start connections", double(sconn_.size())});
+  r.stats.push_back({"goal connections", double(gconn_.size())});
+  if (Theta) r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
+  if (out.cancelled) {
+    r.cancelled = true;
+    r.message = "cancelled";
+    return r;
+  }
+  if (!r.found) {
+    r.message = "no path: the goal is not reachable for this agent";
+    return r;
+  }
+  r.length = pool.g_value(out.last);
+  const std::vector<std::uint32_t> chain = pool.chain(out.last);
+  if (!corners) {
+    // Refine: each high-level edge into its grid route (partitioning edges through the
+    // subgoals they replace).
+    std::vector<Vec2> v{{double(s.x), double(s.y)}};
+    for (std::size_t i = 1; i < chain.size(); ++i) {
+      const std::uint32_t a = chain[i - 1], b = chain[i];
+      int ax, ay, bx, by;
+      p.vertex(a, ax, ay);
+      p.vertex(b, bx, by);
+      if (a < n && b < n) unpack(a, b, v, 0);
+      else if (ax != bx || ay != by) graph_.append_route(ax, ay, bx, by, v);
+    }
+    for (Vec2& c : v) c = {c.x + 0.5, c.y + 0.5};
+    fill_cell_path(r, v);
+  } else {
+    std::vector<Vec2> v{{s.px, s.py}};
+    auto push = [&](double x, double y) {
+      if (v.back().x != x || v.back().y != y) v.push_back({x, y});
+    };
+    for (std::size_t i = 1; i < chain.size(); ++i) {
+      const std::uint32_t a = chain[i - 1], b = chain[i];
+      if (a == p.start_node && b == p.goal_node) {
+        if (dsx >= 0) {
+          push(dsx, dsy);
+          push(dgx, dgy);
+        }
+      } else if (a == p.start_node) {
+        if (!s.vertex) push(scx_[b], scy_[b]);
+      } else if (b == p.goal_node) {
+        int ax, ay;
+        p.vertex(a, ax, ay);
+        push(ax, ay);
+        // A goal inside a cell is reached along a connection, through one of its corners.
+        if (!g.vertex && gmark_[a] == stamp_) push(gcx_[a], gcy_[a]);
+      }
+      if (b < n) push(graph_.x(b), graph_.y(b));
+    }
+    push(g.px, g.py);
+    fill_polyline_path(r, v);
+    r.length = pool.g_value(out.last);
+  }
+  if (obs) {
+    obs->counter("expanded", double(r.expanded));
+    obs->path(r.pieces);
+    obs->frame();
+  }
+  (void)clock;
+  return r;
+}
+
+PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalConfig& cfg,
+                              const RunContext& ctx) {
+  const Stopwatch clock;
+  PlanResult r;
+  CapabilityMask cap = q.capability;
+  if (cap == 0) cap = map.palette().movingai_default_capability();
+  const bool anyangle = cfg.anyangle || cfg.theta;
+  const int w = map.width(), h = map.height();
+  if (!map.palette().uniform_costs()) {
+    r.message = "subgoal graphs need uniform terrain costs (this palette gives terrains different costs; use astar)";
+    r.time_ms = clock.ms();
+    return r;
+  }
+  if (w + 1 > 65535 || h + 1 > 65535) {
+    r.message = "subgoal graphs support maps up to 65534 cells a side";
+    r.bad_query = true;
+    r.time_ms = clock.ms();
+    return r;
+  }
+  // Endpoints.
+  Endpoint ep[2];
+  const Pose* pts[2] = {&q.start, &q.goal};
+  for (int i = 0; i < 2; ++i) {
+    const Pose& pt = *pts[i];
+    Endpoint& e = ep[i];
+    e.px = pt.x;
+    e.py = pt.y;
+    if (anyangle && pt.x == std::floor(pt.x) && pt.y == std::floor(pt.y) && pt.x >= 0 && pt.y >= 0 &&
+        pt.x <= w && pt.y <= h) {
+      e.vertex = true;
+      e.x = int(pt.x);
+      e.y = int(pt.y);
+      continue;
+    }
+    const auto c = cell_of(map, pt);
+    if (!c) {
+      r.message = outside_reason(map, q.start, q.goal);
+      r.bad_query = true;
+      r.time_ms = clock.ms();
+      return r;
+    }
+    e.x = c->x;
+    e.y = c->y;
+    e.vertex = !anyangle;
+    if (!anyangle) e.px = c->x + 0.5, e.py = c->y + 0.5;
+  }
+  const int levels = cfg.levels;
+  if (map.uid() != map_uid_ || map.version() != map_version_ || cap != cap_ || levels != levels_ ||
+      anyangle != anyangle_) {
+    const Stopwatch prep;
+    std::vector<std::uint8_t> blocked(std::size_t(w) * std::size_t(h));
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        blocked[std::size_t(y) * std::size_t(w) + std::size_t(x)] = map.passable(x, y, cap) ? 0 : 1;
+    added_.clear();
+    graph_.build(anyangle ? SubgoalGraph::Form::Corners : SubgoalGraph::Form::Cells, w, h, blocked,
+                 levels, [&](std::uint32_t a, std::uint32_t b, std::uint32_t via) { added_.emplace_back(a, b, via); });
+    added_.shrink_to_fit();
+    const std::size_t n = graph_.size();
+    up_.assign(n, 0);
+    dmark_.assign(n, 0);
+    dhead_.assign(n, kNoNode);
+    gmark_.assign(n, 0);
+    smark_.assign(n, 0);
+    gw_.assign(n, 0);
+    goc_.assign(n, {});
+    gcx_.assign(n, 0);
+    gcy_.assign(n, 0);
+    scx_.assign(n, 0);
+    scy_.assign(n, 0);
+    conn_at_.assign(n, 0);
+    stamp_ = 0;
+    pool_oc_.reset(n + 2);
+    pool_d_.reset(n + 2);
+    map_uid_ = map.uid();
+    map_version_ = map.version();
+    cap_ = cap;
+    levels_ = levels;
+    anyangle_ = anyangle;
+    build_ms_ = prep.ms();
+    r.prepare_ms = build_ms_;
+  }
+  const SubgoalGraph::BuildStats& bs = graph_.stats();
+  r.stats.push_back({"subgoals", double(graph_.size())});
+  r.stats.push_back({"edges (S_1)", double(bs.base_edges)});
+  r.stats.push_back({"edges added by partitioning", double(bs.added_edges)});
+  r.stats.push_back({"levels", double(bs.levels)});
+  r.stats.push_back({"preprocessing ms", build_ms_});
+  r.stats.push_back({"graph bytes", double(graph_.memory_bytes())});
+  // Endpoints on blocked ground.
+  for (int i = 0; i < 2; ++i) {
+    const Endpoint& e = ep[i];
+    const bool ok = e.vertex ? graph_.usable(e.x, e.y)
+                             : map.passable(e.x, e.y, cap);
+    if (!ok) {
+      r.message = e.vertex && anyangle
+                      ? std::string(i == 0 ? "start" : "goal") + " corner (" + std::to_string(e.x) + "," +
+                            std::to_string(e.y) + ") has no open cell around it"
+                      : blocked_reason(map, cap, 1, false, i == 0 ? "start" : "goal", CellXY{e.x, e.y});
+      r.memory_bytes = memory_bytes();
+      r.time_ms = clock.ms();
+      return r;
+    }
+  }
+  if (anyangle && cfg.theta)
+    r = search<double, true>(ep[0], ep[1], ctx, std::move(r));
+  else if (anyangle)
+    r = search<double, false>(ep[0], ep[1], ctx, std::move(r));
+  else
+    r = search<OctileCost, false>(ep[0], ep[1], ctx, std::move(r));
+  r.memory_bytes = memory_bytes();
+  r.time_ms = clock.ms();
+  return r;
+}
+
+namespace {
+
+using SubgoalPlanner = GridWorldPlanner<SubgoalSearch, SubgoalConfig>;
+
+void add_subgoal(Registry& r) {
+  r.add({"subgoal", "subgoal graphs",
+         "Subgoal graphs (Uras, Koenig & Hernandez 2013; Uras & Koenig 2014, 2015): subgoals at "
+         "convex obstacle corners joined when direct-h-reachable, partitioned into levels; A* on "
+         "the graph refined into an optimal 8-connected grid path, or (anyangle / theta) "
+         "any-angle paths between cell corners. Preprocessing cached per map version. Uniform "
+         "terrain costs only",
+         true,
+         {ParamDesc::choice("levels", "1: simple subgoal graph S_1; 2: two-level S_2; n: N-level S_N "
+                                      "(partition until nothing more can be removed)",
+                            {"1", "2", "n"}, "n")
+              .labelled("graph levels"),
+          ParamDesc::choice("search", "astar: A* on the graph; theta: Theta* on the graph "
+                                      "(any-angle: implies anyangle=true)",
+                            {"astar", "theta"}, "astar"),
+          ParamDesc::boolean("anyangle", "corners form with Euclidean edges: any-angle paths between "
+                                         "cell corners instead of optimal grid paths", "false")
+              .labelled("any-angle"),
+          circles_param()},
+         [](const ParamSet& ps) {
+           SubgoalConfig c;
+           const std::string& l = ps.get("levels");
+           c.levels = l == "n" ? 0 : std::stoi(l);
+           c.theta = ps.get("search") == "theta";
+           c.anyangle = ps.get_bool("anyangle");
+           return std::make_unique<SubgoalPlanner>(GridWorld(ps), c);
+         },
+         AgentInputs(AgentInput::Capability)});
+}
+
+const PlannerRegistration kRegistration(42, add_subgoal);
+
+}  // namespace
+
+}  // namespace pl

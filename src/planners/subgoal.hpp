@@ -1,0 +1,94 @@
+// The `subgoal` planner (issue 12): simple, two-level and N-level subgoal graphs (Uras, Koenig &
+// Hernandez 2013; Uras & Koenig 2014) and their any-angle variants (Uras & Koenig 2015), on the
+// shared machinery (core/search.hpp) over the graph of planners/subgoal_graph.hpp.
+//
+//   anyangle=false  cells form: 8-connected octile moves without corner cutting, octile edges,
+//                   A* on the graph, the high-level path refined into a grid path: the optimal
+//                   lengths of `astar` (every MovingAI scenario problem, every level count).
+//   anyangle=true   corners form: Euclidean edges, A* or Theta* (search=theta) on the graph,
+//                   the high-level path returned as it is (every edge has line of sight).
+//
+// A query connects start and goal to their direct-h-reachable subgoals (and to each other when
+// a direct route joins them), marks the subgoals reachable from those by ascending edges, and
+// searches them together with the top level. The graph is built once per map version,
+// capability, form and level count (like HAA*'s abstraction); PlanResult::prepare_ms and the
+// stats report its cost.
+//
+// Registers `subgoal` (PlannerRegistration, order 42).
+#pragma once
+
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "core/search.hpp"
+#include "planners/planner.hpp"
+#include "planners/subgoal_graph.hpp"
+
+namespace pl {
+
+struct SubgoalConfig {
+  int levels = 0;          // 1, 2, or 0 = N (partition until nothing more can be removed)
+  bool theta = false;      // Theta* on the graph (any-angle only)
+  bool anyangle = false;   // corners form, Euclidean edges
+};
+
+class SubgoalSearch {
+ public:
+  PlanResult run(const GridMap& map, const Query& q, const SubgoalConfig& cfg, const RunContext& ctx);
+  const SubgoalGraph& graph() const { return graph_; }
+  std::size_t memory_bytes() const;
+
+  // A query endpoint: a vertex of the graph's grid, or (any-angle) a point inside a cell joined
+  // to the cell's corners.
+  struct Endpoint {
+    bool vertex = true;
+    int x = 0, y = 0;        // the vertex, or the cell
+    double px = 0, py = 0;   // where the path starts / ends, map units
+  };
+  // A connection of an endpoint to a subgoal: its length and the corner the leg goes through
+  // (-1: none, the endpoint is a vertex).
+  struct Conn {
+    std::uint32_t sub;
+    double w;
+    OctileCost oc;
+    int cx, cy;  // the endpoint's vertex it leaves from
+  };
+
+ private:
+  template <class Cost, bool Theta>
+  struct Problem;
+  template <class Cost, bool Theta>
+  PlanResult search(const Endpoint& s, const Endpoint& g, const RunContext& ctx, PlanResult r);
+  void connect(const Endpoint& e, std::vector<Conn>& out);
+  void report_graph(SearchObserver* o) const;
+  void unpack(std::uint32_t a, std::uint32_t b, std::vector<Vec2>& out, int depth) const;
+
+  std::uint64_t map_uid_ = 0, map_version_ = ~std::uint64_t(0);
+  CapabilityMask cap_ = 0;
+  int levels_ = -1;
+  bool anyangle_ = false;
+  double build_ms_ = 0;
+  SubgoalGraph graph_;
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> added_;  // for watching
+  // Per query, indexed by subgoal, valid when the stamp matches.
+  std::vector<std::uint32_t> up_, gmark_, smark_, dmark_, dhead_;
+  // Reversed ascending edges of the goal's side: lists per higher subgoal (dhead_), linked.
+  struct Down {
+    std::uint32_t to, next;
+    const SubgoalGraph::Edge* edge;
+  };
+  std::vector<Down> down_;
+  std::vector<double> gw_;
+  std::vector<OctileCost> goc_;
+  std::vector<std::int32_t> gcx_, gcy_, scx_, scy_;
+  std::vector<std::uint32_t> conn_at_;
+  std::uint32_t stamp_ = 0;
+  std::vector<Conn> sconn_, gconn_;
+  std::vector<std::uint32_t> stack_;
+  NodePool<OctileCost> pool_oc_;
+  NodePool<double> pool_d_;
+  OpenList<> open_;
+};
+
+}  // namespace pl

@@ -1,0 +1,187 @@
+// Subgoal graphs (Uras, Koenig & Hernandez 2013; Uras & Koenig 2014, 2015): the preprocessed
+// structure behind the `subgoal` planner (subgoal.cpp). One graph type serves both forms:
+//
+//   Cells    vertices are the cells (8-connected, no corner cutting, octile edges): the
+//            MovingAI model, whose optimal lengths the planner reproduces;
+//   Corners  vertices are the cell corners of CornerGrid (a unit move is legal when its unit
+//            segment is visible; a pinch corner may be left but never entered), Euclidean edges
+//            for the any-angle variants.
+//
+// Both are an 8-connected "vertex grid" with a move mask per vertex, so everything below is
+// written once. A vertex is a *subgoal* when, for some diagonal direction, both straight
+// components are legal moves but the diagonal is not (a convex obstacle corner). Two vertices
+// are *direct-h-reachable* when a grid path of octile length joins them and none of the
+// shortest grid paths passes through a subgoal; the clearance-based dynamic programme
+// (direct_h_reachable) finds every subgoal direct-h-reachable from a vertex, and the simple
+// subgoal graph (S_1) joins every such pair.
+//
+// Partitioning (N-level graphs): each round visits the remaining subgoals and removes a subgoal
+// when every pair of its remaining neighbours keeps its distance without it, adding an edge
+// (a shortcut, remembered with the removed subgoal it replaces) where needed -- in the cells
+// form only between h-reachable pairs (its length the octile distance), in the corners form
+// only between pairs with line of sight (its length the Euclidean distance). Removed subgoals
+// get the round's number as level; the rest get one more. The removal order is a contraction
+// order, so a shortest path exists that only climbs in that order from either end: a query
+// searches the subgoals reachable from its endpoints' connections by ascending edges plus the
+// top level.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "core/line_of_sight.hpp"
+#include "core/search.hpp"
+
+namespace pl {
+
+class SubgoalGraph {
+ public:
+  enum class Form { Cells, Corners };
+
+  struct Edge {
+    std::uint32_t to;
+    std::uint32_t via;   // the removed subgoal a partitioning edge replaces, or kNoNode
+    OctileCost oc;       // the octile length (cells form; for shortcuts the sum it replaces)
+    double w;            // the edge's length: octile value (cells) or Euclidean (corners)
+  };
+
+  struct BuildStats {
+    double subgoals_ms = 0, edges_ms = 0, partition_ms = 0;
+    std::size_t base_edges = 0;       // undirected S_1 edges
+    std::size_t added_edges = 0;      // undirected edges partitioning added
+    std::size_t rejected_no_sight = 0;  // corners form: S_1 edges dropped for lack of sight
+    int levels = 1;
+  };
+
+  // Builds from a row-major w x h mask (nonzero = blocked). max_levels: 1 = S_1, 2 = S_2, 0 =
+  // partition until nothing more can be removed (S_N). `on_added` (optional) sees every edge
+  // partitioning adds (a, b, via) as it is added.
+  void build(Form form, int w, int h, std::span<const std::uint8_t> blocked, int max_levels,
+             const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t)>& on_added = {});
+
+  Form form() const { return form_; }
+  int vw() const { return vw_; }  // vertex grid size (cells: w x h; corners: (w+1) x (h+1))
+  int vh() const { return vh_; }
+  std::uint32_t size() const { return std::uint32_t(sx_.size()); }
+  int x(std::uint32_t s) const { return sx_[s]; }
+  int y(std::uint32_t s) const { return sy_[s]; }
+  int level(std::uint32_t s) const { return level_[s]; }
+  int top_level() const { return stats_.levels; }
+  bool top(std::uint32_t s) const { return rank_[s] == kTopRank; }
+  std::uint32_t rank(std::uint32_t s) const { return rank_[s]; }
+  std::span<const Edge> edges(std::uint32_t s) const {
+    return {edges_.data() + off_[s], edges_.data() + off_[s + 1]};
+  }
+  const BuildStats& stats() const { return stats_; }
+  const CornerGrid& corners() const { return cg_; }  // corners form only
+  std::size_t memory_bytes() const;
+
+  // Vertex (x, y) may be stood on: cells form a free cell; corners form a corner with an open
+  // cell around it (a pinch corner included: a path may start or end there).
+  bool usable(int x, int y) const;
+  // The subgoal at vertex (x, y), or kNoNode.
+  std::uint32_t subgoal_at(int x, int y) const { return v_[pidx(x, y)].sub; }
+  // Every subgoal direct-h-reachable from vertex (x, y) (which must be usable), with the octile
+  // length of the way there: f(subgoal, length).
+  template <class F>
+  void direct_h_reachable(int x, int y, F&& f) const;
+  // A grid path of octile length from (x0, y0) to (x1, y1) through no subgoal and no blocked
+  // vertex exists along the programme's canonical routes (diagonal moves first, then straight):
+  // the endpoints are then joined directly.
+  bool direct_route(int x0, int y0, int x1, int y1) const;
+  // Appends the vertices of the canonical route from a to b (diagonals first), b included, a
+  // not. Valid for a direct-h-reachable pair (every S_1 edge).
+  void append_route(int x0, int y0, int x1, int y1, std::vector<Vec2>& out) const;
+  // Finds the edge s -> t (the shortest if several), or nullptr.
+  const Edge* find_edge(std::uint32_t s, std::uint32_t t) const;
+
+  static constexpr std::uint32_t kTopRank = 0xffffffffu;
+
+ private:
+  // Directions: 0 E, 1 S, 2 W, 3 N (cardinals), 4 SE, 5 SW, 6 NW, 7 NE.
+  static constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
+  static constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  // Cardinal components of diagonal 4 + i.
+  static constexpr int kCa[4] = {0, 2, 2, 0};
+  static constexpr int kCb[4] = {1, 1, 3, 3};
+
+  std::size_t pidx(int x, int y) const {
+    return std::size_t(y + 1) * std::size_t(pw_) + std::size_t(x + 1);
+  }
+  bool can(std::size_t p, int d) const { return (v_[p].moves >> d) & 1u; }
+  bool is_sub(std::size_t p) const { return v_[p].sub != kNoNode; }
+  void partition(int max_levels,
+                 const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t)>& on_added,
+                 std::vector<std::vector<Edge>>& adj);
+
+  Form form_ = Form::Cells;
+  int w_ = 0, h_ = 0, vw_ = 0, vh_ = 0, pw_ = 2;
+  std::ptrdiff_t off8_[8] = {};
+  // Per padded vertex, in one record so that the programme's walks (vertical ones stride a row
+  // per step) touch one cache line per vertex, not three arrays.
+  struct Vertex {
+    std::uint16_t clear[4];  // legal straight moves onto vertices that are not subgoals
+    std::uint32_t sub;       // the subgoal here, or kNoNode
+    std::uint8_t moves;      // bit d: the move in direction d is legal
+  };
+  std::vector<Vertex> v_;
+  std::vector<std::int32_t> sx_, sy_;
+  std::vector<std::uint32_t> spos_;      // subgoal -> padded index
+  std::vector<std::uint8_t> level_;
+  std::vector<std::uint32_t> rank_;
+  std::vector<std::uint32_t> off_;
+  std::vector<Edge> edges_;
+  CornerGrid cg_;
+  BuildStats stats_;
+};
+
+// ---- the dynamic programme (a template: the query inlines its callback) ---------------------
+
+template <class F>
+void SubgoalGraph::direct_h_reachable(int x, int y, F&& f) const {
+  const std::size_t v = pidx(x, y);
+  std::uint32_t maxc[4];
+  // Straight: the subgoal that ends each clear run.
+  for (int c = 0; c < 4; ++c) {
+    const std::uint32_t n = v_[v].clear[c];
+    maxc[c] = n;
+    const std::size_t last = v + std::size_t(std::ptrdiff_t(n) * off8_[c]);
+    if (can(last, c) && is_sub(last + std::size_t(off8_[c])))
+      f(v_[last + std::size_t(off8_[c])].sub, OctileCost{n + 1, 0});
+  }
+  // Diagonal: walk the diagonal; from each vertex on it the straight runs along both components,
+  // each bounded by the shortest run so far (the parallelogram must stay free of obstacles and
+  // of subgoals).
+  for (int q = 0; q < 4; ++q) {
+    const int d = 4 + q, a = kCa[q], b = kCb[q];
+    std::uint32_t ma = maxc[a], mb = maxc[b];
+    std::size_t p = v;
+    std::uint32_t i = 0;
+    while (can(p, d)) {
+      p += std::size_t(off8_[d]);
+      ++i;
+      if (is_sub(p)) {
+        f(v_[p].sub, OctileCost{0, i});
+        break;
+      }
+      const std::uint32_t ja = v_[p].clear[a];
+      if (ja < ma) {
+        const std::size_t e = p + std::size_t(std::ptrdiff_t(ja) * off8_[a]);
+        if (can(e, a) && is_sub(e + std::size_t(off8_[a])))
+          f(v_[e + std::size_t(off8_[a])].sub, OctileCost{ja + 1, i});
+        ma = ja;
+      }
+      const std::uint32_t jb = v_[p].clear[b];
+      if (jb < mb) {
+        const std::size_t e = p + std::size_t(std::ptrdiff_t(jb) * off8_[b]);
+        if (can(e, b) && is_sub(e + std::size_t(off8_[b])))
+          f(v_[e + std::size_t(off8_[b])].sub, OctileCost{jb + 1, i});
+        mb = jb;
+      }
+    }
+  }
+}
+
+}  // namespace pl

@@ -1,0 +1,417 @@
+// Subgoal graphs (planners/subgoal*): the optimal length of the scenario problems in
+// ../shared/data at every level count (every kEvery-th problem here; the CLI runs them all), the
+// same lengths and reachability as A* on random maps, grid paths that are legal 8-connected
+// moves; the any-angle variants never shorter than the exact any-angle optimum and never
+// breaking line of sight (CornerGrid::path_valid); the graph built once per map version; the
+// graph, partitioning edges and query subgraph reported through the hook.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <random>
+#include <string>
+
+#include "core/io.hpp"
+#include "core/line_of_sight.hpp"
+#include "core/scene.hpp"
+#include "planners/planner.hpp"
+#include "planners/subgoal_graph.hpp"
+#include "test_util.hpp"
+
+namespace pl {
+namespace {
+
+#ifdef PATHLAB_SANITIZED
+constexpr std::size_t kEvery = 40;
+#else
+constexpr std::size_t kEvery = 7;
+#endif
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::vector<Vec2> path_points(const PlanResult& r) {
+  std::vector<Vec2> pts;
+  for (const PathPiece& p : r.pieces) {
+    if (pts.empty()) pts.push_back(p.line.a);
+    EXPECT_TRUE(pts.back() == p.line.a) << "pieces not joined";
+    pts.push_back(p.line.b);
+  }
+  return pts;
+}
+
+double pieces_length(const PlanResult& r) {
+  double s = 0;
+  for (const PathPiece& p : r.pieces) s += p.length();
+  return s;
+}
+
+// Every piece of a grid path is a straight or diagonal run between cell centres through free
+// cells, no corner cut.
+void expect_grid_path(const GridMap& map, const PlanResult& r, const std::string& what) {
+  const auto pts = path_points(r);
+  const CapabilityMask cap = map.palette().movingai_default_capability();
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    const double dx = pts[i].x - pts[i - 1].x, dy = pts[i].y - pts[i - 1].y;
+    ASSERT_TRUE(dx == 0 || dy == 0 || std::abs(dx) == std::abs(dy)) << what;
+    const int n = int(std::max(std::abs(dx), std::abs(dy)));
+    const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    int x = int(pts[i - 1].x), y = int(pts[i - 1].y);
+    for (int k = 0; k < n; ++k) {
+      ASSERT_TRUE(map.passable(x + sx, y + sy, cap)) << what;
+      if (sx && sy) {
+        ASSERT_TRUE(map.passable(x + sx, y, cap) && map.passable(x, y + sy, cap)) << what << " cuts a corner";
+      }
+      x += sx, y += sy;
+    }
+  }
+}
+
+struct ScenCase {
+  std::string file, levels;
+};
+
+class SubgoalScenarioFiles : public ::testing::TestWithParam<ScenCase> {};
+
+TEST_P(SubgoalScenarioFiles, ReproducesTheOptimalLengths) {
+  const auto& [file, levels] = GetParam();
+  const Scenario scen = load_scen(file);
+  Scene scene;
+  scene.map = load_map(find_scen_map(scen, file));
+  auto planner = Registry::builtin().create("subgoal", {{"levels", levels}});
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < scen.problems.size(); i += kEvery) {
+    const ScenProblem& p = scen.problems[i];
+    Query q;
+    q.start = {p.start_x + 0.5, p.start_y + 0.5, 0};
+    q.goal = {p.goal_x + 0.5, p.goal_y + 0.5, 0};
+    const PlanResult r = planner->plan(scene, q);
+    ASSERT_TRUE(r.found) << file << " problem " << i;
+    ASSERT_NEAR(r.length, p.optimal, scen.tolerance(i)) << file << " problem " << i;
+    ASSERT_NEAR(pieces_length(r), r.length, 1e-6 * std::max(1.0, r.length));
+    const auto pts = path_points(r);
+    if (!pts.empty()) {
+      ASSERT_TRUE(pts.front() == (Vec2{p.start_x + 0.5, p.start_y + 0.5}));
+      ASSERT_TRUE(pts.back() == (Vec2{p.goal_x + 0.5, p.goal_y + 0.5}));
+    }
+    if (i % (kEvery * 8) == 0) expect_grid_path(scene.map, r, file + " problem " + std::to_string(i));
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
+std::vector<ScenCase> scen_cases() {
+  std::vector<ScenCase> out;
+  for (const std::string& f : test::all_scen_files())
+    for (const char* l : {"1", "2", "n"}) out.push_back({f, l});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, SubgoalScenarioFiles, ::testing::ValuesIn(scen_cases()),
+                         [](const auto& pinfo) {
+                           std::string n = std::filesystem::path(pinfo.param.file).stem().stem().string() +
+                                           "_levels_" + pinfo.param.levels;
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(Subgoal, SameLengthsAsAStarOnRandomMaps) {
+  std::mt19937 rng(12);
+  auto astar = Registry::builtin().create("astar");
+  std::unique_ptr<Planner> sg[3] = {Registry::builtin().create("subgoal", {{"levels", "1"}}),
+                                    Registry::builtin().create("subgoal", {{"levels", "2"}}),
+                                    Registry::builtin().create("subgoal", {{"levels", "n"}})};
+  int found = 0, total = 0;
+  for (int map = 0; map < 250; ++map) {
+    Scene scene;
+    const int w = 2 + int(rng() % 40), h = 2 + int(rng() % 40);
+    const double pct = double(rng() % 45) / 100.0;
+    scene.map = test::random_map(rng, w, h, {0, 4}, {1.0 - pct, pct});
+    for (int k = 0; k < 8; ++k) {
+      Query q;
+      q.start = {int(rng() % unsigned(w)) + 0.5, int(rng() % unsigned(h)) + 0.5, 0};
+      q.goal = {int(rng() % unsigned(w)) + 0.5, int(rng() % unsigned(h)) + 0.5, 0};
+      const PlanResult a = astar->plan(scene, q);
+      ++total;
+      found += a.found ? 1 : 0;
+      for (int l = 0; l < 3; ++l) {
+        const PlanResult r = sg[l]->plan(scene, q);
+        ASSERT_EQ(r.found, a.found) << "map " << map << " query " << k << " level variant " << l;
+        if (!a.found) continue;
+        ASSERT_NEAR(r.length, a.length, 1e-9) << "map " << map << " query " << k << " level variant " << l;
+        expect_grid_path(scene.map, r, "map " + std::to_string(map));
+      }
+    }
+  }
+  EXPECT_GT(found, total / 3);
+  EXPECT_LT(found, total);
+}
+
+// The exact any-angle optimum on a small map: Dijkstra over the visibility graph of every corner
+// (shortest any-angle paths bend only at corners), no bend at a pinch corner.
+double exact_anyangle(const CornerGrid& g, int sx, int sy, int gx, int gy) {
+  const int w1 = g.width() + 1, n = w1 * (g.height() + 1);
+  std::vector<double> dist(std::size_t(n), kInf);
+  std::vector<char> done(std::size_t(n), 0);
+  dist[std::size_t(sy * w1 + sx)] = 0;
+  for (;;) {
+    int c = -1;
+    for (int i = 0; i < n; ++i)
+      if (!done[std::size_t(i)] && dist[std::size_t(i)] < kInf &&
+          (c < 0 || dist[std::size_t(i)] < dist[std::size_t(c)]))
+        c = i;
+    if (c < 0) return kInf;
+    done[std::size_t(c)] = 1;
+    const int x = c % w1, y = c / w1;
+    if (x == gx && y == gy) return dist[std::size_t(c)];
+    if (g.pinch(x, y) && !(x == sx && y == sy)) continue;
+    for (int i = 0; i < n; ++i) {
+      if (done[std::size_t(i)]) continue;
+      const int nx = i % w1, ny = i / w1;
+      if (!g.visible(x, y, nx, ny)) continue;
+      dist[std::size_t(i)] = std::min(dist[std::size_t(i)], dist[std::size_t(c)] + std::hypot(nx - x, ny - y));
+    }
+  }
+}
+
+TEST(Subgoal, AnyAngleNeverShorterThanExactAndKeepsLineOfSight) {
+  std::mt19937 rng(91);
+  struct Variant {
+    const char* name;
+    std::map<std::string, std::string> params;
+  };
+  const Variant variants[] = {
+      {"astar S_1", {{"levels", "1"}, {"anyangle", "true"}}},
+      {"astar S_N", {{"levels", "n"}, {"anyangle", "true"}}},
+      {"theta S_1", {{"levels", "1"}, {"search", "theta"}}},
+      {"theta S_2", {{"levels", "2"}, {"search", "theta"}}},
+      {"theta S_N", {{"levels", "n"}, {"search", "theta"}}},
+  };
+  constexpr int kV = 5;
+  std::unique_ptr<Planner> planners[kV];
+  for (int i = 0; i < kV; ++i) planners[i] = Registry::builtin().create("subgoal", variants[i].params);
+  double gap[kV] = {};
+  int solved = 0;
+  for (int map = 0; map < 400; ++map) {
+    Scene scene;
+    const int w = 3 + int(rng() % 10), h = 3 + int(rng() % 10);
+    const double pct = double(10 + rng() % 30) / 100.0;
+    scene.map = test::random_map(rng, w, h, {0, 4}, {1.0 - pct, pct});
+    const CornerGrid grid(scene.map, 0);
+    for (int k = 0; k < 8; ++k) {
+      const int sx = int(rng() % unsigned(w + 1)), sy = int(rng() % unsigned(h + 1));
+      const int gx = int(rng() % unsigned(w + 1)), gy = int(rng() % unsigned(h + 1));
+      const double opt = exact_anyangle(grid, sx, sy, gx, gy);
+      Query q;
+      q.start = {double(sx), double(sy), 0};
+      q.goal = {double(gx), double(gy), 0};
+      for (int i = 0; i < kV; ++i) {
+        const PlanResult r = planners[i]->plan(scene, q);
+        const std::string what = std::string(variants[i].name) + " map " + std::to_string(map) + " (" +
+                                 std::to_string(sx) + "," + std::to_string(sy) + ") -> (" +
+                                 std::to_string(gx) + "," + std::to_string(gy) + ")";
+        // A corner with no open cell around it is refused as an endpoint; any other query is
+        // answered exactly when a path exists.
+        const bool usable = !(grid.blocked(sx - 1, sy - 1) && grid.blocked(sx, sy - 1) &&
+                              grid.blocked(sx - 1, sy) && grid.blocked(sx, sy)) &&
+                            !(grid.blocked(gx - 1, gy - 1) && grid.blocked(gx, gy - 1) &&
+                              grid.blocked(gx - 1, gy) && grid.blocked(gx, gy));
+        if (usable) {
+          std::string rows;
+          for (int yy = 0; yy < h; ++yy) {
+            for (int xx = 0; xx < w; ++xx) rows += grid.blocked(xx, yy) ? '#' : '.';
+            rows += '\n';
+          }
+          ASSERT_EQ(r.found, opt < kInf) << what << "\n" << rows;
+        }
+        if (!r.found) continue;
+        ASSERT_GE(r.length, opt - 1e-9) << what;
+        ASSERT_NEAR(pieces_length(r), r.length, 1e-9) << what;
+        const auto pts = path_points(r);
+        std::string why;
+        ASSERT_TRUE(pts.empty() || grid.path_valid(pts, &why)) << what << ": " << why;
+        if (!pts.empty()) {
+          ASSERT_TRUE(pts.front() == (Vec2{double(sx), double(sy)})) << what;
+          ASSERT_TRUE(pts.back() == (Vec2{double(gx), double(gy)})) << what;
+        }
+        if (opt > 0) gap[i] += r.length / opt - 1;
+      }
+      if (opt < kInf && opt > 0) ++solved;
+    }
+  }
+  ASSERT_GT(solved, 800);
+  // Theta* on the graph closes most of A*-on-the-graph's gap (paper, Table 1).
+  EXPECT_LT(gap[4], gap[1]) << "theta S_N " << gap[4] / solved << " astar S_N " << gap[1] / solved;
+  EXPECT_LT(gap[4] / solved, 0.01);
+}
+
+
+// The competition's any-angle scenarios (corners, Euclidean optima): never below the optimum,
+// every path visible, Theta* on S_N within 1% on average.
+TEST(Subgoal, AnyAngleScenarios) {
+  for (const char* search : {"astar", "theta"}) {
+    auto planner = Registry::builtin().create("subgoal", {{"levels", "n"}, {"search", search}, {"anyangle", "true"}});
+    double gap = 0;
+    int n = 0;
+    for (const char* file : {"arena.map", "den312d.map", "AR0408SR.map"}) {
+      const std::string dir = std::string(PATHLAB_SHARED_DIR) + "/anyangle/";
+      Scene scene;
+      scene.map = load_map(dir + file);
+      const Scenario scen = load_scen(dir + file + ".scen", /*corners=*/true);
+      const CornerGrid grid(scene.map, 0);
+      for (std::size_t i = 0; i < scen.problems.size(); ++i) {
+        const ScenProblem& p = scen.problems[i];
+        Query q;
+        q.start = {double(p.start_x), double(p.start_y), 0};
+        q.goal = {double(p.goal_x), double(p.goal_y), 0};
+        const PlanResult r = planner->plan(scene, q);
+        ASSERT_TRUE(r.found) << search << " " << file << " problem " << i;
+        ASSERT_GE(r.length, p.optimal - scen.tolerance(i)) << search << " " << file << " problem " << i;
+        const auto pts = path_points(r);
+        std::string why;
+        ASSERT_TRUE(pts.empty() || grid.path_valid(pts, &why)) << search << " " << file << " " << i << ": " << why;
+        if (p.optimal > 0) gap += r.length / p.optimal - 1;
+        ++n;
+      }
+    }
+    ASSERT_GT(n, 200);
+    if (std::string(search) == "theta") EXPECT_LT(gap / n, 0.01);
+    else EXPECT_LT(gap / n, 0.08);
+  }
+}
+
+TEST(Subgoal, EveryAnyAngleGraphEdgeHasLineOfSight) {
+  std::mt19937 rng(5);
+  for (int map = 0; map < 60; ++map) {
+    const int w = 5 + int(rng() % 30), h = 5 + int(rng() % 30);
+    std::vector<std::uint8_t> blocked(std::size_t(w * h));
+    const unsigned pct = 10 + rng() % 30;
+    for (auto& b : blocked) b = rng() % 100 < pct ? 1 : 0;
+    for (const char* levels : {"1", "n"}) {
+      SubgoalGraph g;
+      g.build(SubgoalGraph::Form::Corners, w, h, blocked, levels[0] == '1' ? 1 : 0);
+      const CornerGrid cg(w, h, blocked);
+      for (std::uint32_t s = 0; s < g.size(); ++s) {
+        ASSERT_FALSE(cg.pinch(g.x(s), g.y(s)));
+        for (const auto& e : g.edges(s))
+          ASSERT_TRUE(cg.visible(g.x(s), g.y(s), g.x(e.to), g.y(e.to))) << "map " << map;
+      }
+    }
+  }
+}
+
+// Uras et al.'s Figure 1 shape, in cells: the convex corners of a block are subgoals, a flat wall
+// has none, and partitioning classifies some subgoals as local on a map with several blocks.
+TEST(Subgoal, SubgoalsSitAtConvexCornersAndPartitioningMakesLevels) {
+  // 12 x 9 with two blocks.
+  const char* rows[] = {"............", "..##........", "..##....###.", "........###.", "............",
+                        "....#.......", "....#....#..", "..........#.", "............"};
+  const int w = 12, h = 9;
+  std::vector<std::uint8_t> blocked;
+  for (const char* r : rows)
+    for (int x = 0; x < w; ++x) blocked.push_back(r[x] == '#' ? 1 : 0);
+  SubgoalGraph g;
+  g.build(SubgoalGraph::Form::Cells, w, h, blocked, 1);
+  // The 2x2 block at (2..3, 1..2): its four diagonal neighbours are subgoals.
+  for (auto [x, y] : {std::pair{1, 0}, {4, 0}, {1, 3}, {4, 3}})
+    EXPECT_NE(g.subgoal_at(x, y), kNoNode) << x << "," << y;
+  // Cells beside a wall (not at a corner) are not.
+  EXPECT_EQ(g.subgoal_at(2, 0), kNoNode);
+  EXPECT_EQ(g.subgoal_at(1, 1), kNoNode);
+  EXPECT_EQ(g.top_level(), 1);
+  for (std::uint32_t s = 0; s < g.size(); ++s) EXPECT_TRUE(g.top(s));
+  SubgoalGraph gn;
+  gn.build(SubgoalGraph::Form::Cells, w, h, blocked, 0);
+  EXPECT_EQ(gn.size(), g.size());
+  EXPECT_GE(gn.top_level(), 2);
+  int local = 0;
+  for (std::uint32_t s = 0; s < gn.size(); ++s) local += gn.top(s) ? 0 : 1;
+  EXPECT_GT(local, 0);
+}
+
+
+class GraphWatcher : public SearchObserver {
+ public:
+  std::vector<std::string> phases;
+  std::map<int, int> rings;  // level -> rings
+  int edges = 0, added = 0, tests = 0, top = 0, ascending = 0, connections = 0;
+  void phase(std::string_view name) override { phases.emplace_back(name); }
+  void mark(const Shape& s, Role role) override {
+    if (role == Role::Subgoal && s.kind == Shape::Kind::Circle) ++rings[s.level];
+    if (role == Role::AbstractEdge) ++edges;
+    if (role == Role::Candidate) ++added;
+    if (role == Role::AbstractNode) ++top;
+    if (role == Role::Highlight) ++ascending;
+    if (role == Role::Start || role == Role::Goal) ++connections;
+  }
+  void test(const Shape&, bool) override { ++tests; }
+};
+
+double stat_of(const PlanResult& r, const std::string& name) {
+  for (const auto& [k, v] : r.stats)
+    if (k == name) return v;
+  return -1.0;
+}
+
+TEST(Subgoal, WatchedThroughTheHookAndWatchingChangesNothing) {
+  Scene scene;
+  scene.map = load_map(test::shared_data("dao/den312d.map"));
+  for (const char* search : {"astar", "theta"}) {
+    auto planner = Registry::builtin().create("subgoal", {{"levels", "n"}, {"search", search}});
+    Query q;
+    q.start = {20.5, 30.5, 0};
+    q.goal = {60.5, 70.5, 0};
+    const PlanResult plain = planner->plan(scene, q);
+    ASSERT_TRUE(plain.found) << plain.message;
+    GraphWatcher w;
+    RunContext ctx;
+    ctx.observer = &w;
+    const PlanResult watched = planner->plan(scene, q, ctx);
+    EXPECT_EQ(watched.length, plain.length);
+    EXPECT_EQ(watched.expanded, plain.expanded);
+    for (const char* ph : {"subgoals", "subgoal graph edges", "edges partitioning added",
+                           "connect start and goal", "ascending edges", "top level", "search"})
+      EXPECT_NE(std::find(w.phases.begin(), w.phases.end(), ph), w.phases.end()) << ph;
+    // One ring per level: every subgoal has a level-1 ring, fewer have level-2 rings, ...
+    const int levels = int(stat_of(plain, "levels"));
+    ASSERT_GE(levels, 2);
+    EXPECT_EQ(w.rings[1], int(stat_of(plain, "subgoals")));
+    for (int l = 2; l <= levels; ++l) EXPECT_LT(w.rings[l], w.rings[l - 1]) << l;
+    EXPECT_EQ(w.edges, int(stat_of(plain, "edges (S_1)")));
+    EXPECT_EQ(w.added, int(stat_of(plain, "edges added by partitioning")));
+    EXPECT_GT(w.top, 0);
+    EXPECT_GT(w.connections, 0);
+    if (std::string(search) == "theta") {
+      EXPECT_EQ(w.tests, int(stat_of(plain, "line-of-sight tests")));
+      EXPECT_GT(w.tests, 0);
+    }
+  }
+}
+
+TEST(Subgoal, GraphBuiltOncePerMapVersion) {
+  Scene scene;
+  scene.map = load_map(test::shared_data("dao/den312d.map"));
+  auto planner = Registry::builtin().create("subgoal");
+  Query q;
+  q.start = {10.5, 10.5, 0};
+  q.goal = {60.5, 50.5, 0};
+  const PlanResult a = planner->plan(scene, q);
+  const PlanResult b = planner->plan(scene, q);
+  EXPECT_GT(a.prepare_ms, 0.0);
+  EXPECT_EQ(b.prepare_ms, 0.0);
+  EXPECT_EQ(a.length, b.length);
+  auto stat = stat_of;
+  EXPECT_GT(stat(a, "subgoals"), 0);
+  EXPECT_GT(stat(a, "graph bytes"), 0);
+  EXPECT_GE(stat(a, "preprocessing ms"), 0);
+  scene.map.set(11, 10, scene.map.at(11, 10));  // a new version of the same map
+  const PlanResult c = planner->plan(scene, q);
+  EXPECT_GT(c.prepare_ms, 0.0);
+  EXPECT_EQ(c.length, a.length);
+}
+
+}  // namespace
+}  // namespace pl
