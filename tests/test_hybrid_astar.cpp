@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/curves.hpp"
+#include "core/footprint_arc.hpp"
 #include "core/scene.hpp"
 #include "planners/hybrid_astar.hpp"
 #include "planners/planner.hpp"
@@ -130,6 +131,35 @@ TEST(HybridAStar, RandomMapsGiveContinuousLegalPaths) {
   // Not vacuous: most queries on these maps have paths, and some paths reverse.
   EXPECT_GT(found, total / 3) << found << " of " << total;
   EXPECT_GT(reversing, 0);
+}
+
+TEST(FootprintArc, NeverAcceptsAnArcTheSamplingSeesCollide) {
+  // arc_walkable against the test's own sampling on random arcs: an accepted arc never collides;
+  // and the check is not vacuous (both answers occur, and most clear arcs are accepted).
+  std::mt19937 rng(11);
+  GridMap map = test::random_map(rng, 24, 24, {0, 4}, {0.8, 0.2});
+  const CapabilityMask cap = map.palette().movingai_default_capability();
+  auto blocked = [&](int x, int y) { return !map.passable(x, y, cap); };
+  std::uniform_real_distribution<double> pos(3, 21), ang(0, kTwoPi), sw(-3, 3), rad(0.5, 4),
+      fr(0.1, 0.9);
+  int accepted = 0, rejected = 0, clear_by_sampling = 0;
+  for (int i = 0; i < 3000; ++i) {
+    Arc a{{pos(rng), pos(rng)}, rad(rng), ang(rng), sw(rng)};
+    const double r = fr(rng);
+    PathPiece p;
+    p.kind = PathPiece::Kind::Arc;
+    p.arc = a;
+    const bool ok = arc_walkable(24, 24, blocked, a, Footprint::disc(r));
+    const bool sampled_clear = first_collision(map, cap, {p}, r).empty();
+    clear_by_sampling += sampled_clear;
+    (ok ? accepted : rejected)++;
+    if (ok) {
+      EXPECT_TRUE(sampled_clear) << i;
+    }
+  }
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(rejected, 100);
+  EXPECT_GT(accepted, clear_by_sampling * 9 / 10);
 }
 
 TEST(HybridAStar, OpenSpaceIsOneDubinsShot) {
