@@ -128,6 +128,8 @@ TEST(HybridAStar, RandomMapsGiveContinuousLegalPaths) {
     EXPECT_EQ(shape_problem(res, q), "") << "trial " << trial;
     EXPECT_EQ(first_collision(scene.map, cap, res.pieces, q.radius), "") << "trial " << trial;
   }
+  RecordProperty("found", found);
+  RecordProperty("queries", total);
   // Not vacuous: most queries on these maps have paths, and some paths reverse.
   EXPECT_GT(found, total / 3) << found << " of " << total;
   EXPECT_GT(reversing, 0);
