@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -148,6 +149,7 @@ struct HybridAStarPlanner::Impl {
   Footprint fp;
   std::vector<PathPiece> shot, tmp;
   std::uint64_t closed = 0, shots = 0, shots_blocked = 0, rejected = 0;
+  bool gave_up = false;  // the expansion budget ran out
 
   std::uint32_t bin(const Pose& p) const {
     const int cx = std::clamp(int(std::floor(p.x)), 0, w - 1);
@@ -194,6 +196,10 @@ struct HybridAStarPlanner::Impl {
   template <class L>
   bool try_goal(std::uint32_t n, L& l) {
     ++closed;
+    if (closed > std::uint64_t(prm.max_expansions)) {
+      gave_up = true;
+      return true;
+    }
     if (!(n == 0 || hcurve[n] <= near || closed % std::uint64_t(prm.shot_every) == 0)) return false;
     const Curve c = to_goal(pose[n]);
     if (!c.ok()) return false;
@@ -240,6 +246,8 @@ struct HybridAStarPlanner::Impl {
         }
         double cost = step * (d == 1 ? prm.reverse_cost : 1.0);
         if (was != 2 && was != std::uint8_t(d)) cost += prm.gear_penalty;
+        if (steer != Steer::Straight) cost += prm.turn_penalty;
+        if (n != 0 && steer != via[n].steer) cost += prm.steer_change_penalty;
         const double ng = g + cost;
         const auto it = index.find(kk);
         std::uint32_t id;
@@ -393,6 +401,7 @@ PlanResult HybridAStarPlanner::plan(const Scene& scene, const Query& q, const Ru
   s.step = std::max(1.5, s.turn * kTwoPi / k);
   s.near = 10 * s.step;
   s.closed = s.shots = s.shots_blocked = s.rejected = 0;
+  s.gave_up = false;
   s.key.clear();
   s.pose.clear();
   s.hval.clear();
@@ -469,6 +478,11 @@ PlanResult HybridAStarPlanner::plan(const Scene& scene, const Query& q, const Ru
     r.message = "cancelled";
     return done();
   }
+  if (s.gave_up) {
+    r.message = "no path found within " + std::to_string(s.prm.max_expansions) +
+                " expansions (max_expansions)";
+    return done();
+  }
   if (!out.stopped) {
     r.message = s.key.size() <= 1 && out.expanded == 0
                     ? "no path: the goal is walled off for this agent (no cell path for its centre)"
@@ -518,6 +532,16 @@ void add_hybrid_astar(Registry& reg) {
                                "every expansion near the goal)",
                                1, 1000, "8")
                 .labelled("shot every"),
+            ParamDesc::integer("max_expansions",
+                               "give up (no path) after this many expansions", 1000, 100000000,
+                               "200000")
+                .labelled("max expansions"),
+            ParamDesc::real("turn_penalty", "cost added to every arc (map units)", 0, 100, "0.05")
+                .labelled("turn penalty"),
+            ParamDesc::real("steer_change_penalty",
+                            "cost added when the steering differs from the previous move", 0, 100,
+                            "0")
+                .labelled("steer change penalty"),
             ParamDesc::real("reverse_cost", "cost factor of driving backwards", 1, 100, "2")
                 .labelled("reverse cost"),
             ParamDesc::real("gear_penalty", "cost added at each change of direction", 0, 1000,
@@ -532,6 +556,9 @@ void add_hybrid_astar(Registry& reg) {
                            : hh == "grid" ? HybridAStarParams::Heuristic::Grid
                                           : HybridAStarParams::Heuristic::Max;
              p.shot_every = ps.get_int("shot_every");
+             p.max_expansions = ps.get_int("max_expansions");
+             p.turn_penalty = ps.get_double("turn_penalty");
+             p.steer_change_penalty = ps.get_double("steer_change_penalty");
              p.reverse_cost = ps.get_double("reverse_cost");
              p.gear_penalty = ps.get_double("gear_penalty");
              return std::make_unique<HybridAStarPlanner>(p);

@@ -23,6 +23,9 @@ struct HybridAStarParams {
   bool reverse = false;          // also reverse when the query's agent cannot
   Heuristic heuristic = Heuristic::Max;
   int shot_every = 8;            // an analytic shot every this many expansions (1 = always)
+  int max_expansions = 200000;  // then give up: no path
+  double turn_penalty = 0.05;    // added to every arc (map units)
+  double steer_change_penalty = 0;    // added when the steering differs from the last move
   double reverse_cost = 2.0;     // cost factor of driving backwards
   double gear_penalty = 2.0;     // added at every change of direction (map units)
   double tolerance = 1e-2;       // arc collision: chords grown by at most this much

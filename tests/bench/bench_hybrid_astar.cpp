@@ -110,7 +110,8 @@ void BM_HybridAStarDao(benchmark::State& state, const std::string& map, const st
       ->Unit(benchmark::kMillisecond)                                                           \
       ->Iterations(1);                                                                          \
   BENCHMARK_CAPTURE(BM_HybridAStarDao, MAP##_hybrid_curve_only, std::string(#MAP),             \
-                    std::string("hybrid-astar"), {{"heuristic", "curve"}})                      \
+                    std::string("hybrid-astar"),                                   \
+                    {{"heuristic", "curve"}, {"max_expansions", "20000"}})                      \
       ->Unit(benchmark::kMillisecond)                                                           \
       ->Iterations(1)
 
