@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/clearance.hpp"
 #include "core/curves.hpp"
 #include "core/footprint.hpp"
 #include "core/footprint_arc.hpp"
@@ -123,6 +124,9 @@ struct HybridAStarPlanner::Impl {
   double fp_radius = -1;
   int w = 0, h = 0;
   std::vector<std::uint8_t> blocked, free2d;
+  // Brushfire clearance b per cell: every blocked cell and the map's outside lie at least b - 1
+  // map units from any point of the cell, so a move shorter than b - 1 - radius needs no test.
+  ClearanceGrid room;
   std::function<bool(int, int)> blocked_fn;
 
   GridDistance grid;
@@ -222,6 +226,7 @@ struct HybridAStarPlanner::Impl {
     const Pose from = pose[n];
     const std::uint8_t was = gear[n];
     const std::uint32_t here = key[n];
+    const double room_here = double(room[here / std::uint32_t(k)]) - 1.0;
     const int dirs = reverse ? 2 : 1;
     for (int d = 0; d < dirs; ++d) {
       for (const Steer steer : {Steer::Left, Steer::Straight, Steer::Right}) {
@@ -238,7 +243,7 @@ struct HybridAStarPlanner::Impl {
         if (kk == here) continue;
         tmp.clear();
         c.append_pieces(tmp);
-        const bool ok = clear(tmp[0]);
+        const bool ok = room_here >= step + fp.size || clear(tmp[0]);
         if constexpr (L::kActive) l.test(shape_of(tmp[0]), ok);
         if (!ok) {
           ++rejected;
@@ -313,7 +318,7 @@ HybridAStarPlanner::~HybridAStarPlanner() = default;
 size_t HybridAStarPlanner::memory_bytes() const {
   const Impl& s = *impl_;
   return s.pool.memory_bytes() + s.open.memory_bytes() + s.grid.memory_bytes() +
-         s.blocked.capacity() + s.free2d.capacity() +
+         s.blocked.capacity() + s.free2d.capacity() + s.room.capacity() * sizeof(std::uint16_t) +
          s.key.capacity() * (sizeof(std::uint32_t) + sizeof(Pose) + 2 * sizeof(double) +
                              sizeof(Impl::Via) + 1) +
          s.index.size() * 32;
@@ -373,6 +378,7 @@ PlanResult HybridAStarPlanner::plan(const Scene& scene, const Query& q, const Ru
         s.blocked[std::size_t(y) * std::size_t(w) + std::size_t(x)] = !map.passable(x, y, cap);
     const std::uint8_t* b = s.blocked.data();
     s.blocked_fn = [b, w](int x, int y) { return b[std::size_t(y) * std::size_t(w) + std::size_t(x)] != 0; };
+    s.room = brushfire_clearance(map, cap);
     s.free2d.assign(s.blocked.size(), 0);
     const double shrunk = radius - std::sqrt(0.5);
     for (int y = 0; y < h; ++y)

@@ -1,4 +1,4 @@
-// Hybrid A* speed (issue 11 item 6): queries on the dao game map brc202d (481x530) with 72
+// Hybrid A* speed (issue 11 item 6): queries on the dao game map brc202d (530x481) with 72
 // headings, a disc of radius 0.4 and turning radius 2, start and goal headings drawn from a fixed
 // seed. Reported: the median wall time per query (ms_median) and the median thread CPU time
 // (cpu_ms_median, the figure to read on a loaded machine) with the two-heuristic maximum and with
