@@ -74,9 +74,9 @@ void BM_HybridAStarDao(benchmark::State& state, const std::string& map, const st
   auto pl = Registry::builtin().create(planner, params);
   pl->plan(d.scene, d.queries[0]);  // per-map preparation outside the loop
   std::vector<double> ms(d.queries.size()), cpu(d.queries.size());
-  double expanded = 0, found = 0;
+  double expanded = 0, found = 0, budget_spent = 0;
   for (auto _ : state) {
-    expanded = found = 0;
+    expanded = found = budget_spent = 0;
     for (std::size_t i = 0; i < d.queries.size(); ++i) {
       const double c0 = thread_cpu_ms();
       const PlanResult r = pl->plan(d.scene, d.queries[i]);
@@ -84,12 +84,14 @@ void BM_HybridAStarDao(benchmark::State& state, const std::string& map, const st
       ms[i] = r.time_ms;
       expanded += double(r.expanded);
       found += r.found;
+      budget_spent += r.message.find("max_expansions") != std::string::npos;
     }
   }
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
   state.counters["queries"] = double(d.queries.size());
   state.counters["found"] = found;
+  state.counters["budget_spent"] = budget_spent;  // no path because max_expansions ran out
   state.counters["expanded_per_query"] = expanded / double(d.queries.size());
   state.counters["ms_median"] = sorted[sorted.size() / 2];
   state.counters["ms_p90"] = sorted[sorted.size() * 9 / 10];
