@@ -118,6 +118,9 @@ TEST(HybridAStar, RandomMapsGiveContinuousLegalPaths) {
     q.goal = random_free_pose(rng, scene.map, cap, q.radius);
     HybridAStarParams prm;
     prm.headings = trial % 7 == 0 ? 36 : 72;
+    prm.heuristic = trial % 6 == 1   ? HybridAStarParams::Heuristic::Grid
+                    : trial % 6 == 3 ? HybridAStarParams::Heuristic::Curve
+                                     : HybridAStarParams::Heuristic::Max;
     HybridAStarPlanner planner(prm);
     const PlanResult res = planner.plan(scene, q);
     ++total;
@@ -231,6 +234,34 @@ TEST(HybridAStar, WalledOffGoalHasNoPath) {
   const PlanResult res = planner->plan(scene, q);
   EXPECT_FALSE(res.found);
   EXPECT_GT(res.expanded, 100u);
+}
+
+TEST(HybridAStar, ReversingOutOfACorridor) {
+  // A corridor three cells wide: with turning radius 3 the car cannot turn round in it, so a goal
+  // behind it facing the same way is reached only by driving backwards.
+  Scene scene;
+  scene.map = GridMap(40, 9, Palette::movingai().default_obstacle());
+  for (int x = 1; x < 39; ++x)
+    for (int y = 3; y < 6; ++y) scene.map.set(x, y, 0);
+  Query q;
+  q.capability = scene.map.palette().movingai_default_capability();
+  q.start = {30.5, 4.5, 0.0};
+  q.goal = {5.5, 4.5, 0.0};
+  q.turning_radius = 3;
+  q.radius = 0.4;
+  HybridAStarPlanner forward_only;
+  const PlanResult no = forward_only.plan(scene, q);
+  EXPECT_FALSE(no.found);
+  EXPECT_FALSE(no.bad_query);
+  q.can_reverse = true;
+  HybridAStarPlanner reversing;
+  const PlanResult yes = reversing.plan(scene, q);
+  ASSERT_TRUE(yes.found) << yes.message;
+  EXPECT_EQ(shape_problem(yes, q), "");
+  EXPECT_EQ(first_collision(scene.map, q.capability, yes.pieces, q.radius), "");
+  double backwards = 0;
+  for (const PathPiece& p : yes.pieces) backwards += p.reverse ? p.length() : 0;
+  EXPECT_GT(backwards, 20.0);
 }
 
 TEST(HybridAStar, NeedsATurningRadius) {
