@@ -14,6 +14,7 @@
 #include "core/scene.hpp"
 #include "planners/hybrid_astar.hpp"
 #include "planners/planner.hpp"
+#include "viz/trace.hpp"
 #include "test_util.hpp"
 
 namespace pl {
@@ -262,6 +263,37 @@ TEST(HybridAStar, ReversingOutOfACorridor) {
   double backwards = 0;
   for (const PathPiece& p : yes.pieces) backwards += p.reverse ? p.length() : 0;
   EXPECT_GT(backwards, 20.0);
+}
+
+TEST(HybridAStar, TraceReplaysToTheResult) {
+  // Recorded by the trace recorder the app uses: the last frame's path and expansion count are
+  // the result's, and the bins replay as cells x headings nodes.
+  Scene scene;
+  scene.map = GridMap(40, 40);
+  const TerrainId wall = scene.map.palette().default_obstacle();
+  for (int y = 0; y < 32; ++y) scene.map.set(20, y, wall);
+  Query q;
+  q.start = {5.5, 5.5, 0.0};
+  q.goal = {35.5, 5.5, 0.0};
+  q.turning_radius = 2;
+  q.radius = 0.5;
+  auto planner = Registry::builtin().create("hybrid-astar");
+  const PlanResult plain = planner->plan(scene, q);
+  TraceRecorder rec;
+  RunContext ctx;
+  ctx.observer = &rec;
+  const PlanResult watched = planner->plan(scene, q, ctx);
+  ASSERT_TRUE(plain.found);
+  EXPECT_EQ(watched.length, plain.length);
+  const Trace trace = rec.take();
+  TraceCursor end(trace);
+  end.seek(trace.frame_count() - 1);
+  const FrameState& st = end.state();
+  EXPECT_EQ(st.counters().expanded, plain.expanded);
+  ASSERT_EQ(st.path().size(), plain.pieces.size());
+  const NodeSpace space = NodeSpace::cell_headings(40, 40, 72);
+  const std::uint32_t start_id = space.heading_id(5, 5, 0);
+  EXPECT_NE(st.node_by_id(start_id), nullptr);
 }
 
 TEST(HybridAStar, NeedsATurningRadius) {
