@@ -539,7 +539,7 @@ void add_hybrid_astar(Registry& reg) {
                                1, 1000, "8")
                 .labelled("shot every"),
             ParamDesc::integer("max_expansions",
-                               "give up (no path) after this many expansions", 1000, 100000000,
+                               "give up (no path) after this many expansions", 1000, 1000000,
                                "200000")
                 .labelled("max expansions"),
             ParamDesc::real("turn_penalty", "cost added to every arc (map units)", 0, 100, "0.05")
