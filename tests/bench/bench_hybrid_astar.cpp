@@ -107,6 +107,10 @@ void BM_HybridAStarDao(benchmark::State& state, const std::string& map, const st
                     std::string("hybrid-astar"), {{"heuristic", "max"}})                        \
       ->Unit(benchmark::kMillisecond)                                                           \
       ->Iterations(1);                                                                          \
+  BENCHMARK_CAPTURE(BM_HybridAStarDao, MAP##_hybrid_max_reverse, std::string(#MAP),            \
+                    std::string("hybrid-astar"), {{"reverse", "true"}})                         \
+      ->Unit(benchmark::kMillisecond)                                                           \
+      ->Iterations(1);                                                                          \
   BENCHMARK_CAPTURE(BM_HybridAStarDao, MAP##_hybrid_grid_only, std::string(#MAP),              \
                     std::string("hybrid-astar"), {{"heuristic", "grid"}})                       \
       ->Unit(benchmark::kMillisecond)                                                           \
