@@ -21,6 +21,12 @@
 // circles that cover an endpoint) or passes through the contact point of two touching circles.
 // Touching circles are thus a closed wall.
 //
+// Culling. Before its bitangents are computed and tested, a circle gathers the shadows of its
+// neighbours: per direction of departure and angle on the circle, a length beyond which every
+// tangent segment enters a neighbour. Pairs and segments longer than that are rejected
+// untested (exactly the ones line of sight would reject), so a circle's cost depends on what it
+// can see, not on n. See docs/circles.md.
+//
 // Modes. Eager builds the whole graph first (all circle pairs, O(n^2) bitangents each checked
 // against the circles along it through a uniform grid), then searches. Lazy builds a circle's
 // surfing edges the first time the search reaches it, once, and each hugging edge when a node
@@ -50,6 +56,9 @@ struct CirclePlanOptions {
   double arc_step = 0.25;
   // Report the edges the search touched with mark(shape, Role::Candidate) (watching only).
   bool mark_searched_edges = true;
+  // Cull surfing edges by the shadows of each circle's neighbours before testing them (exact:
+  // the same graph and path either way; off only to check that, and to measure the saving).
+  bool cull = true;
 };
 
 // Graph size and work of one query (also in PlanResult::stats under the same names).
@@ -60,6 +69,7 @@ struct CircleGraphStats {
   std::size_t nodes = 0;          // graph nodes created (start and goal included)
   std::size_t surfing_tests = 0;  // surfing edges checked for line of sight
   std::size_t surfing_edges = 0;  // ... that passed
+  std::size_t surfing_culled = 0;  // surfing edges rejected by the neighbours' shadows, untested
   std::size_t hugging_tests = 0;  // hugging arcs checked
   std::size_t hugging_edges = 0;  // ... that passed
   double build_ms = 0;            // eager: graph construction; lazy: 0 (it is in the search)
