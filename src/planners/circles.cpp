@@ -179,23 +179,19 @@ class TangentShadow {
         m = std::max({m, t2_[size_t(i)], t2_[size_t(kBins + i)]});
       coarse[size_t(c)] = m;
     }
-    const double cw = kTwoPi / kCoarse;
-    auto window_max = [&](double lo, double hi) {
-      double m = 0;
-      const long first = long(std::floor(lo / cw)), last = long(std::floor(hi / cw));
-      for (long c = first; c <= last && c < first + kCoarse; ++c)
-        m = std::max(m, coarse[size_t(((c % kCoarse) + kCoarse) % kCoarse)]);
-      return m;
-    };
-    const auto& sectors = sector_angles();
-    for (int t = 0; t < kTiers; ++t) {
-      const double w = std::asin(1.0 / double(2 << t)) + 1e-9;
+    // The windows' coarse bins are fixed (windows() below); the array is doubled so that a
+    // window that wraps past 2 pi is one run.
+    std::array<double, 2 * kCoarse> twice;
+    std::copy(coarse.begin(), coarse.end(), twice.begin());
+    std::copy(coarse.begin(), coarse.end(), twice.begin() + kCoarse);
+    const auto& win = windows();
+    for (int t = 0; t < kTiers; ++t)
       for (int q = 0; q < kSectors; ++q) {
-        const double lo = sectors[size_t(q)] - 1e-9, hi = sectors[size_t(q) + 1] + 1e-9;
-        far_[size_t(t)][size_t(q)] = std::max(window_max(lo + kPi / 2 - w, hi + kPi / 2 + w),
-                                              window_max(lo - kPi / 2 - w, hi - kPi / 2 + w));
+        double m = 0;
+        for (const auto& [first, count] : win[size_t(t)][size_t(q)])
+          for (int c = first; c < first + count; ++c) m = std::max(m, twice[size_t(c)]);
+        far_[size_t(t)][size_t(q)] = m;
       }
-    }
   }
 
   // Whether every bitangent between the shadowed circle and a circle of radius rb at centre
@@ -271,6 +267,32 @@ class TangentShadow {
       return r;
     }();
     return a;
+  }
+
+  // Per tier and sector, the two runs of coarse bins (first, count; first < kCoarse) where the
+  // shadowed circle can be touched by a bitangent toward a circle in that sector and tier: the
+  // sector's angles turned by +-pi/2, widened by asin(1 / 2^(tier + 1)) (and a hair).
+  using Runs = std::array<std::pair<int, int>, 2>;
+  static const std::array<std::array<Runs, kSectors>, kTiers>& windows() {
+    static const auto table = [] {
+      std::array<std::array<Runs, kSectors>, kTiers> r{};
+      const auto& sec = sector_angles();
+      const double cw = kTwoPi / kCoarse;
+      for (int t = 0; t < kTiers; ++t) {
+        const double w = std::asin(1.0 / double(2 << t)) + 1e-9;
+        for (int q = 0; q < kSectors; ++q)
+          for (int side = 0; side < 2; ++side) {
+            const double turn = side == 0 ? kPi / 2 : -kPi / 2;
+            const double lo = sec[size_t(q)] - 1e-9 + turn - w;
+            const double hi = sec[size_t(q) + 1] + 1e-9 + turn + w;
+            const long first = long(std::floor(lo / cw)), last = long(std::floor(hi / cw));
+            const int f = int(((first % kCoarse) + kCoarse) % kCoarse);
+            r[size_t(t)][size_t(q)][size_t(side)] = {f, int(std::min<long>(last - first + 1, kCoarse))};
+          }
+      }
+      return r;
+    }();
+    return table;
   }
 
   double rk_ = 0, r_max_ = 0;
