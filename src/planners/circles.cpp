@@ -345,8 +345,10 @@ struct Edge {
 class CircleGraph {
  public:
   CircleGraph(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
-              const RunContext& ctx, bool cull)
+              const RunContext& ctx, bool cull,
+              std::vector<std::vector<std::uint8_t>>* cache = nullptr)
       : cull_(cull),
+        cache_(cache),
         c_(std::move(circles)),
         orig_(std::move(original)),
         ctx_(ctx),
@@ -401,6 +403,13 @@ class CircleGraph {
       obs_->frame();
     }
     stats_.build_ms = clock.ms();
+  }
+
+  // Hands every built circle's line-of-sight masks to the cache.
+  void give_back() {
+    if (!cache_) return;
+    for (std::uint32_t k = 0; k < data_.size(); ++k)
+      if (data_[k].built) (*cache_)[k] = std::move(data_[k].los);
   }
 
   std::uint32_t start() const { return start_; }
@@ -630,19 +639,38 @@ class CircleGraph {
     d.built = true;
     ++stats_.circles_built;
     const std::uint32_t n = std::uint32_t(c_.size());
-    // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
-    d.los.assign(n, 0x80);
-    shade(k);
+    const bool cached = cache_ && (*cache_)[k].size() == n;
+    if (cached) {
+      // Known from an earlier query on (nearly) the same circles: the pairs with a free
+      // bitangent, and those the update reset (0: unknown), are all there is to look at.
+      d.los = std::move((*cache_)[k]);
+      ++stats_.circles_reused;
+      // Pairs the update made unknown are culled by k's shadow as in a first build.
+      shaded_ = false;
+      for (std::uint32_t b = 0; b < n && !shaded_; ++b)
+        if (b != k && !(d.los[b] & 0x80)) {
+          shade(k);
+          shaded_ = true;
+        }
+      cand_.clear();
+      for (std::uint32_t b = 0; b < n; ++b)
+        if (b != k && (d.los[b] & 0x8F) != 0x80) cand_.push_back(b);
+    } else {
+      // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
+      d.los.assign(n, 0x80);
+      shade(k);
+      shaded_ = true;
+    }
     std::vector<std::uint32_t> departures;
     for (std::uint32_t b : cand_) {
       // Known from b's build to have no bitangent with line of sight (most pairs in eager mode):
       // nothing to compute.
-      if (data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
+      if (!(cached && (d.los[b] & 0x80)) && data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
         d.los[b] = 0x80;
         continue;
       }
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-      if (!data_[b].built && all_culled(k, b)) {
+      if (!(cached && (d.los[b] & 0x80)) && shaded_ && !data_[b].built && all_culled(k, b)) {
         d.los[b] = 0x80;
         continue;
       }
@@ -652,14 +680,16 @@ class CircleGraph {
         continue;
       }
       std::uint8_t mask = 0;
-      if (data_[b].built) {
+      if (cached && (d.los[b] & 0x80)) {
+        mask = d.los[b];
+      } else if (data_[b].built) {
         mask = data_[b].los[k];  // the pair was checked when b was built: same segments
       } else {
         for (int s = 0; s < 4; ++s) {
           if (!bt.ok[size_t(s)]) continue;
           const Bitangent& t = bt.t[size_t(s)];
-          if (k == lo ? culled(k, t.a, t.angle_a, t.b, std::int32_t(b))
-                      : culled(k, t.b, t.angle_b, t.a, std::int32_t(b))) {
+          if (shaded_ && (k == lo ? culled(k, t.a, t.angle_a, t.b, std::int32_t(b))
+                                  : culled(k, t.b, t.angle_b, t.a, std::int32_t(b)))) {
             ++stats_.surfing_culled;
             continue;
           }
@@ -698,7 +728,7 @@ class CircleGraph {
     std::array<PointTangent, 2> pt;
     const int m = point_tangents(goal_p_, c_[k], pt);
     for (int s = 0; s < m; ++s) {
-      if (culled(k, pt[size_t(s)].point, pt[size_t(s)].angle, goal_p_, kNoCircle)) {
+      if (shaded_ && culled(k, pt[size_t(s)].point, pt[size_t(s)].angle, goal_p_, kNoCircle)) {
         ++stats_.surfing_culled;
         continue;
       }
@@ -936,6 +966,10 @@ class CircleGraph {
   }
 
   bool cull_ = true;
+  // Line-of-sight masks of earlier queries, per circle (empty: none); a built circle takes its
+  // own, and gives it back (give_back) after the search.
+  std::vector<std::vector<std::uint8_t>>* cache_ = nullptr;
+  bool shaded_ = false;  // shadow_ belongs to the circle being built
   std::vector<Circle> c_;
   std::vector<std::uint32_t> orig_;
   RunContext ctx_;
@@ -1130,6 +1164,8 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
   r.stats.emplace_back("circles", double(s.circles));
   r.stats.emplace_back("redundant circles", double(s.redundant));
   r.stats.emplace_back("circles built", double(s.circles_built));
+  r.stats.emplace_back("circles reused", double(s.circles_reused));
+  r.stats.emplace_back("pairs reset", double(s.pairs_reset));
   r.stats.emplace_back("graph nodes", double(s.nodes));
   r.stats.emplace_back("surfing tests", double(s.surfing_tests));
   r.stats.emplace_back("surfing edges", double(s.surfing_edges));
@@ -1142,9 +1178,87 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
 
 }  // namespace
 
+struct CircleGraphCache::State {
+  std::vector<Circle> kept;                     // grown circles kept, by internal index
+  std::vector<std::uint32_t> kept_index;        // their scene indices
+  std::vector<std::vector<std::uint8_t>> los;   // per circle: CircleData::los, or empty
+};
+
+CircleGraphCache::CircleGraphCache() : state(std::make_unique<State>()) {}
+CircleGraphCache::~CircleGraphCache() = default;
+CircleGraphCache::CircleGraphCache(CircleGraphCache&&) noexcept = default;
+CircleGraphCache& CircleGraphCache::operator=(CircleGraphCache&&) noexcept = default;
+void CircleGraphCache::clear() {
+  *state = State{};
+}
+std::size_t CircleGraphCache::memory_bytes() const {
+  std::size_t b = state->kept.capacity() * sizeof(Circle) + state->kept_index.capacity() * 4;
+  for (const auto& v : state->los) b += sizeof(v) + v.capacity();
+  return b;
+}
+
+namespace {
+
+// Brings the cache up to date with the circles of a new query: the same circles kept in the
+// same order, a few of them moved or resized, keeps what those moves cannot have changed.
+// A pair's bitangents lie in the convex hull of its two discs, within max(r_a, r_b) of the
+// segment between the centres; a circle changes a bitangent's line of sight only by entering
+// it or touching it, so a pair whose hull-bound stays clear of a moved circle's old and new
+// disc (with a margin far above the touching tolerance) keeps its masks.
+void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
+                  const std::vector<std::uint32_t>& kept_index, CircleGraphStats& stats) {
+  const std::size_t n = kept.size();
+  std::vector<std::uint32_t> moved;
+  bool keep = st.kept_index == kept_index && st.los.size() == n;
+  for (std::uint32_t i = 0; keep && i < n; ++i)
+    if (kept[i].x != st.kept[i].x || kept[i].y != st.kept[i].y || kept[i].r != st.kept[i].r) {
+      moved.push_back(i);
+      keep = moved.size() <= CircleGraphCache::kMaxMoved;
+    }
+  if (!keep) {
+    st.los.assign(n, {});
+    stats.cache_resets = 1;
+  } else if (!moved.empty()) {
+    std::vector<Circle> discs;  // old and new places of the moved circles
+    for (std::uint32_t m : moved) {
+      st.los[m].clear();
+      discs.push_back(st.kept[m]);
+      discs.push_back(kept[m]);
+    }
+    for (std::uint32_t k = 0; k < n; ++k) {
+      std::vector<std::uint8_t>& los = st.los[k];
+      if (los.empty()) continue;
+      for (std::uint32_t m : moved) los[m] = 0;
+      const Vec2 a = kept[k].center();
+      for (std::uint32_t b = 0; b < n; ++b) {
+        if (!(los[b] & 0x80)) continue;
+        const Vec2 ab = kept[b].center() - a;
+        const double len2 = dot(ab, ab), wide = std::max(kept[k].r, kept[b].r) + 1e-6;
+        for (const Circle& c : discs) {
+          const double reach = wide + c.r;
+          const Vec2 ac = c.center() - a;
+          // Quick reject by the side distance, then the clamped distance to the segment.
+          const double side = cross(ac, ab);
+          if (side * side > reach * reach * len2) continue;
+          const double u = len2 > 0 ? std::clamp(dot(ac, ab) / len2, 0.0, 1.0) : 0.0;
+          const Vec2 e = ac - ab * u;
+          if (dot(e, e) > reach * reach) continue;
+          los[b] = 0;
+          ++stats.pairs_reset;
+          break;
+        }
+      }
+    }
+  }
+  st.kept = kept;
+  st.kept_index = kept_index;
+}
+
+}  // namespace
+
 PlanResult plan_among_circles(std::span<const Circle> circles, const Query& query,
                               const CirclePlanOptions& options, const RunContext& ctx,
-                              CircleGraphStats* stats_out) {
+                              CircleGraphStats* stats_out, CircleGraphCache* cache) {
   const Stopwatch clock;
   PlanResult result;
   SearchObserver* obs = ctx.observer;
@@ -1240,10 +1354,20 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     obs->frame();
   }
 
-  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull);
+  std::vector<std::vector<std::uint8_t>>* cached = nullptr;
+  CircleGraphStats cache_stats;
+  if (cache) {
+    update_cache(*cache->state, kept, kept_index, cache_stats);
+    cached = &cache->state->los;
+  }
+  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull, cached);
   if (options.mode == CircleGraphMode::Eager) graph.build_all();
   const CircleSearchResult found = search_graph(graph, options, ctx);
+  // Every built circle is whole (a cancel comes between circles), so its masks can be kept.
+  graph.give_back();
   stats = graph.stats();
+  stats.cache_resets = cache_stats.cache_resets;
+  stats.pairs_reset = cache_stats.pairs_reset;
   stats.search_ms = found.ms;
   stats.redundant = std::size_t(std::count(redundant.begin(), redundant.end(), 1));
   result.expanded = found.outcome.expanded;
@@ -1307,7 +1431,7 @@ CircleForest make_circle_forest(const CircleForestSpec& spec) {
 }
 
 PlanResult CirclesPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
-  PlanResult r = plan_among_circles(scene.circles, query, options_, ctx);
+  PlanResult r = plan_among_circles(scene.circles, query, options_, ctx, nullptr, &cache_);
   const int w = scene.map.width(), h = scene.map.height();
   if (r.found && w > 0 && h > 0) {
     bool leaves = false;
