@@ -645,13 +645,12 @@ class CircleGraph {
       // bitangent, and those the update reset (0: unknown), are all there is to look at.
       d.los = std::move((*cache_)[k]);
       ++stats_.circles_reused;
-      // Pairs the update made unknown are culled by k's shadow as in a first build.
-      shaded_ = false;
-      for (std::uint32_t b = 0; b < n && !shaded_; ++b)
-        if (b != k && !(d.los[b] & 0x80)) {
-          shade(k);
-          shaded_ = true;
-        }
+      // Pairs the update made unknown are tested again; when there are many, culled by k's
+      // shadow first as in a first build (a shadow costs about as much as 30 pairs' tests).
+      std::size_t unknown = 0;
+      for (std::uint32_t b = 0; b < n; ++b) unknown += b != k && !(d.los[b] & 0x80);
+      shaded_ = unknown > kShadeAbove;
+      if (shaded_) shade(k);
       cand_.clear();
       for (std::uint32_t b = 0; b < n; ++b)
         if (b != k && (d.los[b] & 0x8F) != 0x80) cand_.push_back(b);
@@ -761,6 +760,7 @@ class CircleGraph {
   // square reaches this many grid cells (about a diameter each) beyond the circle: farther
   // neighbours cost more to add than they save.
   static constexpr double kGatherCells = 6;
+  static constexpr std::size_t kShadeAbove = 30;
 
   // Fills shadow_ with the shadows of k's neighbours and cand_ with the circles that it does
   // not wholly cull (culls_pair, and the reach of the largest bound), ascending.
@@ -1219,11 +1219,13 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
     st.los.assign(n, {});
     stats.cache_resets = 1;
   } else if (!moved.empty()) {
-    std::vector<Circle> discs;  // old and new places of the moved circles
+    // Old places can unblock any pair near them; new places can only block, so they matter
+    // for pairs with a free bitangent (mask bits 0-3) alone.
+    std::vector<std::pair<Circle, bool>> discs;  // (disc, blocks only)
     for (std::uint32_t m : moved) {
       st.los[m].clear();
-      discs.push_back(st.kept[m]);
-      discs.push_back(kept[m]);
+      discs.push_back({st.kept[m], false});
+      discs.push_back({kept[m], true});
     }
     for (std::uint32_t k = 0; k < n; ++k) {
       std::vector<std::uint8_t>& los = st.los[k];
@@ -1234,7 +1236,8 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
         if (!(los[b] & 0x80)) continue;
         const Vec2 ab = kept[b].center() - a;
         const double len2 = dot(ab, ab), wide = std::max(kept[k].r, kept[b].r) + 1e-6;
-        for (const Circle& c : discs) {
+        for (const auto& [c, blocks_only] : discs) {
+          if (blocks_only && (los[b] & 0x0F) == 0) continue;
           const double reach = wide + c.r;
           const Vec2 ac = c.center() - a;
           // Quick reject by the side distance, then the clamped distance to the segment.
@@ -1243,6 +1246,16 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
           const double u = len2 > 0 ? std::clamp(dot(ac, ab) / len2, 0.0, 1.0) : 0.0;
           const Vec2 e = ac - ab * u;
           if (dot(e, e) > reach * reach) continue;
+          // Near the hull: look at the bitangents themselves (the same ones the graph builds).
+          const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
+          const Bitangents bt = bitangents(kept[lo], kept[hi]);
+          bool near = false;
+          for (int sl = 0; sl < 4 && !near; ++sl) {
+            if (!bt.ok[size_t(sl)] || (blocks_only && !(los[b] >> sl & 1))) continue;
+            const Bitangent& t = bt.t[size_t(sl)];
+            near = segment_point_distance(t.a, t.b, c.center()).distance <= c.r + 1e-6;
+          }
+          if (!near) continue;
           los[b] = 0;
           ++stats.pairs_reset;
           break;
