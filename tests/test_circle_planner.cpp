@@ -429,8 +429,8 @@ TEST(CirclePlanner, CullingChangesNoGraphAndNoPath) {
       for (int i = 0; i < n; ++i)
         cs.push_back({double(rng() % unsigned(side)), double(rng() % unsigned(side)),
                       kind == 1 ? 1.0 : double(1 + rng() % 3) * 0.5});
-      q = query({-2.0, double(rng() % unsigned(side))}, {side + 2.0, double(rng() % unsigned(side))},
-                0);
+      q = query({-2.0, double(rng() % unsigned(side))},
+                {side + 2.0, double(rng() % unsigned(side))}, 0);
     }
     SCOPED_TRACE("forest " + std::to_string(it) + ", " + std::to_string(cs.size()) + " circles");
     for (const CircleGraphMode mode : {CircleGraphMode::Lazy, CircleGraphMode::Eager}) {

@@ -147,7 +147,7 @@ class TangentShadow {
     const double d = std::sqrt(dot(w, w));
     if (d <= 0) return;
     const double m = 1e-7 + 1e-9 * (d + rk + rj);  // radius margin against rounding
-    const double shrink = 1e-7;                     // angle margin (radians)
+    const double shrink = 1e-7;                    // angle margin (radians)
     const double phi = std::atan2(w.y, w.x);
     // P(a) strictly inside j: |P - c_j|^2 = rk^2 + d^2 - 2 rk d cos(a - phi) < (rj - m)^2.
     if (rj > m && rk > 0) {
@@ -287,7 +287,8 @@ class TangentShadow {
             const double hi = sec[size_t(q) + 1] + 1e-9 + turn + w;
             const long first = long(std::floor(lo / cw)), last = long(std::floor(hi / cw));
             const int f = int(((first % kCoarse) + kCoarse) % kCoarse);
-            r[size_t(t)][size_t(q)][size_t(side)] = {f, int(std::min<long>(last - first + 1, kCoarse))};
+            r[size_t(t)][size_t(q)][size_t(side)] = {
+                f, int(std::min<long>(last - first + 1, kCoarse))};
           }
       }
       return r;
@@ -807,7 +808,6 @@ class CircleGraph {
       if (dot(v, v) <= far * far && !shadow_.culls_pair(v, c_[b].r)) cand_.push_back(b);
     });
     std::sort(cand_.begin(), cand_.end());
-    
   }
 
   // Whether the shadow of circle k (shade(k) last called for k) culls the segment leaving k at
@@ -1179,9 +1179,9 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
 }  // namespace
 
 struct CircleGraphCache::State {
-  std::vector<Circle> kept;                     // grown circles kept, by internal index
-  std::vector<std::uint32_t> kept_index;        // their scene indices
-  std::vector<std::vector<std::uint8_t>> los;   // per circle: CircleData::los, or empty
+  std::vector<Circle> kept;                    // grown circles kept, by internal index
+  std::vector<std::uint32_t> kept_index;       // their scene indices
+  std::vector<std::vector<std::uint8_t>> los;  // per circle: CircleData::los, or empty
 };
 
 CircleGraphCache::CircleGraphCache() : state(std::make_unique<State>()) {}

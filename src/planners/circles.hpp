@@ -64,19 +64,19 @@ struct CirclePlanOptions {
 
 // Graph size and work of one query (also in PlanResult::stats under the same names).
 struct CircleGraphStats {
-  std::size_t circles = 0;        // obstacles searched around (inflated, redundant ones dropped)
-  std::size_t redundant = 0;      // circles inside another one (they never matter)
-  std::size_t circles_built = 0;  // circles whose surfing edges were computed
-  std::size_t circles_reused = 0; // ... of which known from a cache (CircleGraphCache)
-  std::size_t cache_resets = 0;   // the cache was emptied (1) or updated in place (0)
-  std::size_t pairs_reset = 0;    // cached circle pairs the update made unknown again
-  std::size_t nodes = 0;          // graph nodes created (start and goal included)
-  std::size_t surfing_tests = 0;  // surfing edges checked for line of sight
-  std::size_t surfing_edges = 0;  // ... that passed
+  std::size_t circles = 0;         // obstacles searched around (inflated, redundant ones dropped)
+  std::size_t redundant = 0;       // circles inside another one (they never matter)
+  std::size_t circles_built = 0;   // circles whose surfing edges were computed
+  std::size_t circles_reused = 0;  // ... of which known from a cache (CircleGraphCache)
+  std::size_t cache_resets = 0;    // the cache was emptied (1) or updated in place (0)
+  std::size_t pairs_reset = 0;     // cached circle pairs the update made unknown again
+  std::size_t nodes = 0;           // graph nodes created (start and goal included)
+  std::size_t surfing_tests = 0;   // surfing edges checked for line of sight
+  std::size_t surfing_edges = 0;   // ... that passed
   std::size_t surfing_culled = 0;  // surfing edges rejected by the neighbours' shadows, untested
-  std::size_t hugging_tests = 0;  // hugging arcs checked
-  std::size_t hugging_edges = 0;  // ... that passed
-  double build_ms = 0;            // eager: graph construction; lazy: 0 (it is in the search)
+  std::size_t hugging_tests = 0;   // hugging arcs checked
+  std::size_t hugging_edges = 0;   // ... that passed
+  double build_ms = 0;             // eager: graph construction; lazy: 0 (it is in the search)
   double search_ms = 0;
 };
 
@@ -107,8 +107,7 @@ class CircleGraphCache {
 // `circles`). Circles with a non-finite field or no size once grown are ignored.
 PlanResult plan_among_circles(std::span<const Circle> circles, const Query& query,
                               const CirclePlanOptions& options = {}, const RunContext& ctx = {},
-                              CircleGraphStats* stats = nullptr,
-                              CircleGraphCache* cache = nullptr);
+                              CircleGraphStats* stats = nullptr, CircleGraphCache* cache = nullptr);
 
 // Seeded random forests for benchmarks, tests and demos: n circles with radii in
 // [min_radius, max_radius] in a square whose side grows with sqrt(n) (so the density stays the

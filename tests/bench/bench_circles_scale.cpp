@@ -97,7 +97,9 @@ BENCHMARK_CAPTURE(BM_CirclesDrag, overlap_cache, true, true)
 BENCHMARK_CAPTURE(BM_CirclesDrag, overlap_nocache, true, false)
     ->Arg(1000)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_CirclesDrag, apart_cache, false, true)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CirclesDrag, apart_cache, false, true)
+    ->Arg(1000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_CirclesDrag, apart_nocache, false, false)
     ->Arg(1000)
     ->Unit(benchmark::kMillisecond);
