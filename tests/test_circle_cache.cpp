@@ -6,7 +6,9 @@
 
 #include <random>
 
+#include "core/scene.hpp"
 #include "planners/circles.hpp"
+#include "planners/planner.hpp"
 
 namespace pl {
 namespace {
@@ -118,6 +120,34 @@ TEST(CircleCache, AMoveResetsOnlyNearbyPairs) {
   CircleGraphStats fourth;
   expect_same(cs, q, CircleGraphMode::Lazy, cache, &fourth);
   EXPECT_EQ(fourth.cache_resets, 1u);
+}
+
+// The registry's planner keeps a cache between queries: a scene edited by one circle replans
+// from it, with the same result as a fresh planner, and says so in its stats.
+TEST(CircleCache, ThePlannerKeepsOne) {
+  CircleForestSpec spec;
+  spec.count = 150;
+  const CircleForest f = make_circle_forest(spec);
+  Scene scene;
+  scene.circles = f.circles;
+  auto stat = [](const PlanResult& r, const std::string& name) {
+    for (const auto& [k, v] : r.stats)
+      if (k == name) return v;
+    return -1.0;
+  };
+  auto kept = Registry::builtin().create("circles", {});
+  const PlanResult first = kept->plan(scene, f.query, {});
+  EXPECT_EQ(stat(first, "circles reused"), 0);
+  EXPECT_GT(kept->memory_bytes(), 0u);
+  scene.circles[3].y += 0.75;
+  const PlanResult again = kept->plan(scene, f.query, {});
+  const PlanResult fresh = Registry::builtin().create("circles", {})->plan(scene, f.query, {});
+  EXPECT_GT(stat(again, "circles reused"), 0);
+  EXPECT_EQ(stat(fresh, "circles reused"), 0);
+  ASSERT_EQ(again.found, fresh.found);
+  EXPECT_EQ(again.length, fresh.length);
+  EXPECT_EQ(again.points, fresh.points);
+  EXPECT_EQ(again.expanded, fresh.expanded);
 }
 
 }  // namespace

@@ -134,6 +134,7 @@ class CirclesPlanner final : public Planner {
  public:
   explicit CirclesPlanner(CirclePlanOptions options) : options_(options) {}
   PlanResult plan(const Scene& scene, const Query& query, const RunContext& ctx) override;
+  size_t memory_bytes() const override { return cache_.memory_bytes(); }
 
  private:
   CirclePlanOptions options_;
