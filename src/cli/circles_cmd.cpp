@@ -33,7 +33,7 @@ struct CirclesBenchOptions {
 struct ModeFigures {
   double time_ms = 0, build_ms = 0, search_ms = 0;
   double nodes = 0, surfing_tests = 0, surfing_edges = 0, hugging_tests = 0, hugging_edges = 0;
-  double expanded = 0, circles_built = 0;
+  double expanded = 0, circles_built = 0, surfing_culled = 0;
   json to_json() const {
     return {{"time_ms", time_ms},
             {"build_ms", build_ms},
@@ -41,6 +41,7 @@ struct ModeFigures {
             {"nodes", nodes},
             {"surfing_tests", surfing_tests},
             {"surfing_edges", surfing_edges},
+            {"surfing_culled", surfing_culled},
             {"hugging_tests", hugging_tests},
             {"hugging_edges", hugging_edges},
             {"expanded", expanded},
@@ -81,6 +82,7 @@ void add(ModeFigures& m, const PlanResult& r, const CircleGraphStats& s, double 
   m.nodes += double(s.nodes) * w;
   m.surfing_tests += double(s.surfing_tests) * w;
   m.surfing_edges += double(s.surfing_edges) * w;
+  m.surfing_culled += double(s.surfing_culled) * w;
   m.hugging_tests += double(s.hugging_tests) * w;
   m.hugging_edges += double(s.hugging_edges) * w;
   m.expanded += double(r.expanded) * w;

@@ -96,6 +96,7 @@ class CircleGrid {
       }
   }
 
+  double cell() const { return cell_; }
   std::size_t memory_bytes() const {
     return (start_.capacity() + items_.capacity()) * sizeof(std::uint32_t);
   }
@@ -111,6 +112,195 @@ class CircleGrid {
   double cell_ = 1, inv_ = 1;
   int nx_ = 1, ny_ = 1;
   std::vector<std::uint32_t> start_, items_;
+};
+
+// Culling of surfing edges by the shadows of a circle's neighbours (exact: a culled segment is
+// one the line-of-sight test would reject). Every surfing edge that leaves circle k lies on a
+// tangent line of k: it leaves the point P(a) = centre + r u(a) in direction s u(a + pi/2)
+// (s = the departure node's dir). A neighbour j at centre distance D blocks every such segment
+// of length at least D for the angles a where
+//   - P(a) lies inside j (then any segment from P enters j), or
+//   - the tangent line passes through j's interior (|D cos(a - phi) - r| < r_j) with j's centre
+//     ahead (s sin(phi - a) > 0): the segment's point nearest to j's centre is then at most D
+//     from P, inside j.
+// Both conditions hold on angle intervals, computed with margins so that rounding never makes
+// a culled segment one the exact test would pass. The shadow keeps, per direction and angle
+// bin (bins wholly inside an interval), the two smallest such bounds with different circles
+// (the second serves a segment ending on the first one's circle). A bitangent of length L from
+// k at angle a is culled when L exceeds its bin's bound; and a circle b farther than the
+// largest bound (plus both radii) from k has all its bitangents culled, so only the circles in
+// that range are looked at.
+class TangentShadow {
+ public:
+  static constexpr int kBins = 256;  // per direction
+
+  void clear() {
+    t1_.fill(kInf);
+    t2_.fill(kInf);
+    j1_.fill(kNoCircle);
+    j2_.fill(kNoCircle);
+    open_ = 2 * kBins;
+  }
+
+  // Adds neighbour j (centre offset w from k's centre, radius rj) to the shadow of k (radius rk).
+  void add(double rk, Vec2 w, double rj, std::int32_t j) {
+    const double d = std::sqrt(dot(w, w));
+    if (d <= 0) return;
+    const double m = 1e-7 + 1e-9 * (d + rk + rj);  // radius margin against rounding
+    const double shrink = 1e-7;                    // angle margin (radians)
+    const double phi = std::atan2(w.y, w.x);
+    // P(a) strictly inside j: |P - c_j|^2 = rk^2 + d^2 - 2 rk d cos(a - phi) < (rj - m)^2.
+    if (rj > m && rk > 0) {
+      const double c0 = (rk * rk + d * d - (rj - m) * (rj - m)) / (2 * rk * d);
+      if (c0 < 1) {
+        const double h = c0 <= -1 ? kPi : std::acos(c0);
+        for (int s = 0; s < 2; ++s) mark(s, phi - h + shrink, phi + h - shrink, 0.0, j);
+      }
+    }
+    // The tangent line through j's interior, j ahead: cos(a - phi) in (lo, hi) / d.
+    const double lo = (rk - rj + m) / d, hi = (rk + rj - m) / d;
+    if (hi <= lo || hi <= -1 || lo >= 1) return;
+    const double a = hi >= 1 ? 0.0 : std::acos(hi), b = lo <= -1 ? kPi : std::acos(lo);
+    const double t = d + m;
+    mark(0, phi - b + shrink, phi - a - shrink, t, j);  // s = +1: sin(phi - a) > 0
+    mark(1, phi + a + shrink, phi + b - shrink, t, j);  // s = -1
+  }
+
+  // After the last add: the tables of the whole-pair test below, for a circle of radius rk
+  // among circles of radius at most r_max.
+  void finish(double rk, double r_max) {
+    rk_ = rk;
+    r_max_ = r_max;
+    std::array<double, kCoarse> coarse;
+    constexpr int per = kBins / kCoarse;
+    for (int c = 0; c < kCoarse; ++c) {
+      double m = 0;
+      for (int i = c * per; i < (c + 1) * per; ++i)
+        m = std::max({m, t2_[size_t(i)], t2_[size_t(kBins + i)]});
+      coarse[size_t(c)] = m;
+    }
+    // The windows' coarse bins are fixed (windows() below); the array is doubled so that a
+    // window that wraps past 2 pi is one run.
+    std::array<double, 2 * kCoarse> twice;
+    std::copy(coarse.begin(), coarse.end(), twice.begin());
+    std::copy(coarse.begin(), coarse.end(), twice.begin() + kCoarse);
+    const auto& win = windows();
+    for (int t = 0; t < kTiers; ++t)
+      for (int q = 0; q < kSectors; ++q) {
+        double m = 0;
+        for (const auto& [first, count] : win[size_t(t)][size_t(q)])
+          for (int c = first; c < first + count; ++c) m = std::max(m, twice[size_t(c)]);
+        far_[size_t(t)][size_t(q)] = m;
+      }
+  }
+
+  // Whether every bitangent between the shadowed circle and a circle of radius rb at centre
+  // offset v is culled, without computing them. A bitangent of circles d apart touches the
+  // shadowed circle at angle phi +- theta (phi the direction of v) with |theta - pi/2| at most
+  // asin((rk + r_max) / d), and is at least sqrt(d^2 - (rk + rb)^2) long; for d of at least
+  // 2, 4, 8 or 16 (rk + r_max), `far_` holds the largest second bound over those angles, per
+  // sector of directions (sectors of the "diamond angle", which needs no arctangent).
+  bool culls_pair(Vec2 v, double rb) const {
+    const double d2 = dot(v, v), unit = rk_ + r_max_;
+    int t = -1;
+    while (t + 1 < kTiers && d2 >= sq(unit * double(2 << (t + 1)))) ++t;
+    if (t < 0) return false;
+    const double bound = far_[size_t(t)][size_t(sector_of(v))];
+    return d2 - sq(rk_ + rb) >= sq(bound);
+  }
+
+  bool covered() const { return open_ == 0; }
+  // The largest bound over all bins (infinite while a bin is open).
+  double reach() const {
+    double r = 0;
+    for (double t : t1_) r = std::max(r, t);
+    return r;
+  }
+  // The bound for a segment leaving at angle `a` in direction s (+1 / -1) toward circle `to`.
+  double bound(double a, int s, std::int32_t to) const {
+    const int i = (s > 0 ? 0 : kBins) + std::clamp(int(a * (kBins / kTwoPi)), 0, kBins - 1);
+    return j1_[size_t(i)] != to ? t1_[size_t(i)] : t2_[size_t(i)];
+  }
+
+ private:
+  // Bins wholly inside the angle interval [lo, hi] of direction slot s get bound t from j.
+  void mark(int s, double lo, double hi, double t, std::int32_t j) {
+    if (!(hi > lo)) return;
+    const double w = kTwoPi / kBins;
+    const long first = long(std::ceil(lo / w)), last = long(std::floor(hi / w)) - 1;
+    for (long k = first; k <= last && k < first + kBins; ++k) {
+      const size_t i = size_t(s * kBins + int(((k % kBins) + kBins) % kBins));
+      if (j1_[i] == j) {
+        t1_[i] = std::min(t1_[i], t);
+      } else if (t < t1_[i]) {
+        if (t1_[i] == kInf) --open_;
+        t2_[i] = t1_[i];
+        j2_[i] = j1_[i];
+        t1_[i] = t;
+        j1_[i] = j;
+      } else if (t < t2_[i]) {
+        t2_[i] = t;
+        j2_[i] = j;
+      }
+    }
+  }
+
+  static constexpr int kCoarse = 64, kSectors = 64, kTiers = 4;
+  static double sq(double x) { return x * x; }
+  // The diamond angle of v in [0, 4): monotone in the true angle, a quarter turn per unit.
+  static int sector_of(Vec2 v) {
+    const double x = v.x, y = v.y;
+    const double p = y >= 0 ? (x >= 0 ? y / (x + y) : 1 + -x / (-x + y))
+                            : (x < 0 ? 2 + -y / (-x - y) : 3 + x / (x - y));
+    return std::clamp(int(p * (kSectors / 4)), 0, kSectors - 1);
+  }
+  // True angles of the sector boundaries.
+  static const std::array<double, kSectors + 1>& sector_angles() {
+    static const std::array<double, kSectors + 1> a = [] {
+      std::array<double, kSectors + 1> r{};
+      for (int i = 0; i <= kSectors; ++i) {
+        const double p = double(i) / (kSectors / 4);
+        const int q = std::min(int(p), 3);
+        const double f = p - q;
+        r[size_t(i)] = q * kPi / 2 + (f >= 1 ? kPi / 2 : std::atan(f / (1 - f)));
+      }
+      return r;
+    }();
+    return a;
+  }
+
+  // Per tier and sector, the two runs of coarse bins (first, count; first < kCoarse) where the
+  // shadowed circle can be touched by a bitangent toward a circle in that sector and tier: the
+  // sector's angles turned by +-pi/2, widened by asin(1 / 2^(tier + 1)) (and a hair).
+  using Runs = std::array<std::pair<int, int>, 2>;
+  static const std::array<std::array<Runs, kSectors>, kTiers>& windows() {
+    static const auto table = [] {
+      std::array<std::array<Runs, kSectors>, kTiers> r{};
+      const auto& sec = sector_angles();
+      const double cw = kTwoPi / kCoarse;
+      for (int t = 0; t < kTiers; ++t) {
+        const double w = std::asin(1.0 / double(2 << t)) + 1e-9;
+        for (int q = 0; q < kSectors; ++q)
+          for (int side = 0; side < 2; ++side) {
+            const double turn = side == 0 ? kPi / 2 : -kPi / 2;
+            const double lo = sec[size_t(q)] - 1e-9 + turn - w;
+            const double hi = sec[size_t(q) + 1] + 1e-9 + turn + w;
+            const long first = long(std::floor(lo / cw)), last = long(std::floor(hi / cw));
+            const int f = int(((first % kCoarse) + kCoarse) % kCoarse);
+            r[size_t(t)][size_t(q)][size_t(side)] = {
+                f, int(std::min<long>(last - first + 1, kCoarse))};
+          }
+      }
+      return r;
+    }();
+    return table;
+  }
+
+  double rk_ = 0, r_max_ = 0;
+  std::array<std::array<double, kSectors>, kTiers> far_{};
+  std::array<double, 2 * kBins> t1_, t2_;
+  std::array<std::int32_t, 2 * kBins> j1_, j2_;
+  int open_ = 2 * kBins;
 };
 
 enum class NodeType : std::uint8_t { Start, Goal, Arrival, Departure };
@@ -156,8 +346,11 @@ struct Edge {
 class CircleGraph {
  public:
   CircleGraph(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
-              const RunContext& ctx)
-      : c_(std::move(circles)),
+              const RunContext& ctx, bool cull,
+              std::vector<std::vector<std::uint8_t>>* cache = nullptr)
+      : cull_(cull),
+        cache_(cache),
+        c_(std::move(circles)),
         orig_(std::move(original)),
         ctx_(ctx),
         obs_(ctx.observer),
@@ -174,6 +367,7 @@ class CircleGraph {
     grow(goal_p_.x, goal_p_.y, goal_p_.x, goal_p_.y);
     for (const Circle& k : c_) grow(k.x - k.r, k.y - k.r, k.x + k.r, k.y + k.r);
     grid_.build(c_, lo - Vec2{1, 1}, hi + Vec2{1, 1});
+    for (const Circle& k : c_) r_max_ = std::max(r_max_, k.r);
     start_ = add_node(0, NodeType::Start, kNoCircle, start_p_, 0, 0);
     goal_ = add_node(1, NodeType::Goal, kNoCircle, goal_p_, 0, 0);
   }
@@ -210,6 +404,13 @@ class CircleGraph {
       obs_->frame();
     }
     stats_.build_ms = clock.ms();
+  }
+
+  // Hands every built circle's line-of-sight masks to the cache.
+  void give_back() {
+    if (!cache_) return;
+    for (std::uint32_t k = 0; k < data_.size(); ++k)
+      if (data_[k].built) (*cache_)[k] = std::move(data_[k].los);
   }
 
   std::uint32_t start() const { return start_; }
@@ -439,29 +640,59 @@ class CircleGraph {
     d.built = true;
     ++stats_.circles_built;
     const std::uint32_t n = std::uint32_t(c_.size());
-    d.los.assign(n, 0);
+    const bool cached = cache_ && (*cache_)[k].size() == n;
+    if (cached) {
+      // Known from an earlier query on (nearly) the same circles: the pairs with a free
+      // bitangent, and those the update reset (0: unknown), are all there is to look at.
+      d.los = std::move((*cache_)[k]);
+      ++stats_.circles_reused;
+      // Pairs the update made unknown are tested again; when there are many, culled by k's
+      // shadow first as in a first build (a shadow costs about as much as 30 pairs' tests).
+      std::size_t unknown = 0;
+      for (std::uint32_t b = 0; b < n; ++b) unknown += b != k && !(d.los[b] & 0x80);
+      shaded_ = unknown > kShadeAbove;
+      if (shaded_) shade(k);
+      cand_.clear();
+      for (std::uint32_t b = 0; b < n; ++b)
+        if (b != k && (d.los[b] & 0x8F) != 0x80) cand_.push_back(b);
+    } else {
+      // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
+      d.los.assign(n, 0x80);
+      shade(k);
+      shaded_ = true;
+    }
     std::vector<std::uint32_t> departures;
-    for (std::uint32_t b = 0; b < n; ++b) {
-      if (b == k) continue;
+    for (std::uint32_t b : cand_) {
       // Known from b's build to have no bitangent with line of sight (most pairs in eager mode):
       // nothing to compute.
-      if (data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
+      if (!(cached && (d.los[b] & 0x80)) && data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
         d.los[b] = 0x80;
         continue;
       }
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
+      if (!(cached && (d.los[b] & 0x80)) && shaded_ && !data_[b].built && all_culled(k, b)) {
+        d.los[b] = 0x80;
+        continue;
+      }
       const Bitangents bt = bitangents(c_[lo], c_[hi]);
       if (!(bt.ok[0] || bt.ok[2])) {
         d.los[b] = 0x80;
         continue;
       }
       std::uint8_t mask = 0;
-      if (data_[b].built) {
+      if (cached && (d.los[b] & 0x80)) {
+        mask = d.los[b];
+      } else if (data_[b].built) {
         mask = data_[b].los[k];  // the pair was checked when b was built: same segments
       } else {
         for (int s = 0; s < 4; ++s) {
           if (!bt.ok[size_t(s)]) continue;
           const Bitangent& t = bt.t[size_t(s)];
+          if (shaded_ && (k == lo ? culled(k, t.a, t.angle_a, t.b, std::int32_t(b))
+                                  : culled(k, t.b, t.angle_b, t.a, std::int32_t(b)))) {
+            ++stats_.surfing_culled;
+            continue;
+          }
           const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
           ++stats_.surfing_tests;
           if (by == kNoCircle) {
@@ -497,6 +728,10 @@ class CircleGraph {
     std::array<PointTangent, 2> pt;
     const int m = point_tangents(goal_p_, c_[k], pt);
     for (int s = 0; s < m; ++s) {
+      if (shaded_ && culled(k, pt[size_t(s)].point, pt[size_t(s)].angle, goal_p_, kNoCircle)) {
+        ++stats_.surfing_culled;
+        continue;
+      }
       const std::int32_t by = blocker(pt[size_t(s)].point, goal_p_, std::int32_t(k), kNoCircle);
       ++stats_.surfing_tests;
       if (obs_) report_test(Shape::segment(pt[size_t(s)].point, goal_p_), by);
@@ -522,6 +757,97 @@ class CircleGraph {
     if (obs_) report_graph_counters();
   }
 
+  // Neighbours are gathered in squares of growing size until every bin is covered, or the
+  // square reaches this many grid cells (about a diameter each) beyond the circle: farther
+  // neighbours cost more to add than they save.
+  static constexpr double kGatherCells = 6;
+  static constexpr std::size_t kShadeAbove = 30;
+
+  // Fills shadow_ with the shadows of k's neighbours and cand_ with the circles that it does
+  // not wholly cull (culls_pair, and the reach of the largest bound), ascending.
+  void shade(std::uint32_t k) { shade(c_[k], std::int32_t(k)); }
+  // The same around any circle (the start and the goal: radius 0), skipping circle `self`.
+  void shade(const Circle& c, std::int32_t self) {
+    shadow_.clear();
+    ++now_;
+    if (!cull_) {  // an empty shadow culls nothing
+      shadow_.finish(c.r, r_max_);
+      cand_.clear();
+      for (std::uint32_t b = 0; b < c_.size(); ++b)
+        if (std::int32_t(b) != self) cand_.push_back(b);
+      return;
+    }
+    if (self != kNoCircle) stamp_[size_t(self)] = now_;
+    std::size_t added = self != kNoCircle ? 1 : 0;
+    for (double reach = c.r + 2 * grid_.cell();; reach *= 2) {
+      grid_.box(c.x - reach, c.y - reach, c.x + reach, c.y + reach, [&](std::uint32_t j) {
+        if (stamp_[j] == now_) return;
+        stamp_[j] = now_;
+        ++added;
+        shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
+      });
+      if (shadow_.covered() || added >= c_.size() || reach > c.r + kGatherCells * grid_.cell())
+        break;
+    }
+    shadow_.finish(c.r, r_max_);
+    cand_.clear();
+    const double reach = shadow_.reach();
+    if (!std::isfinite(reach)) {
+      for (std::uint32_t b = 0; b < c_.size(); ++b)
+        if (std::int32_t(b) != self && !shadow_.culls_pair(c_[b].center() - c.center(), c_[b].r))
+          cand_.push_back(b);
+      return;
+    }
+    ++now_;
+    const double box = reach + c.r + r_max_ + 1e-6;
+    grid_.box(c.x - box, c.y - box, c.x + box, c.y + box, [&](std::uint32_t b) {
+      if (std::int32_t(b) == self || stamp_[b] == now_) return;
+      stamp_[b] = now_;
+      const double far = reach + c.r + c_[b].r + 1e-6;
+      const Vec2 v = c_[b].center() - c.center();
+      if (dot(v, v) <= far * far && !shadow_.culls_pair(v, c_[b].r)) cand_.push_back(b);
+    });
+    std::sort(cand_.begin(), cand_.end());
+  }
+
+  // Whether the shadow of circle k (shade(k) last called for k) culls the segment leaving k at
+  // point p (angle a on k) toward `far`, which ends on circle `to` (or kNoCircle).
+  bool culled(std::uint32_t k, Vec2 p, double a, Vec2 far, std::int32_t to) const {
+    const Vec2 r = p - c_[k].center(), v = far - p;
+    const int s = v.x * -r.y + v.y * r.x > 0 ? 1 : -1;
+    return dot(v, v) >= sq(shadow_.bound(a, s, to));
+  }
+  static double sq(double x) { return x * x; }
+
+  // Whether the shadow of k (shade(k) last called) culls every bitangent of k and b, from their
+  // angles and lengths alone (no tangent points, no sines). Slots count as existing under
+  // looser conditions than bitangents() uses, so none is missed.
+  bool all_culled(std::uint32_t k, std::uint32_t b) const {
+    const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
+    const Circle &A = c_[lo], &B = c_[hi];
+    const Vec2 v = B.center() - A.center();
+    const double d2 = dot(v, v), d = std::sqrt(d2);
+    if (!(d > std::abs(A.r - B.r))) return true;  // nested: no bitangent
+    const double phi = std::atan2(v.y, v.x);
+    const std::int32_t to = std::int32_t(b);
+    // External slots 0 (phi + te, dir -1) and 1 (phi - te, dir +1), same angle at both ends;
+    // seen from hi, the departure turns the other way.
+    const double te = std::acos(std::clamp((A.r - B.r) / d, -1.0, 1.0));
+    const double le2 = d2 - sq(A.r - B.r);
+    const int flip = k == lo ? 1 : -1;
+    if (le2 < sq(shadow_.bound(normalize_angle(phi + te), -flip, to)) ||
+        le2 < sq(shadow_.bound(normalize_angle(phi - te), flip, to)))
+      return false;
+    if (!(d > A.r + B.r)) return true;
+    // Internal slots 2 (phi + ti on lo, dir -1) and 3 (phi - ti, dir +1); hi is touched at the
+    // opposite angle and a departure from hi keeps the dir.
+    const double ti = std::acos(std::clamp((A.r + B.r) / d, -1.0, 1.0));
+    const double li2 = d2 - sq(A.r + B.r);
+    const double shift = k == lo ? 0.0 : kPi;
+    return li2 >= sq(shadow_.bound(normalize_angle(phi + ti + shift), -1, to)) &&
+           li2 >= sq(shadow_.bound(normalize_angle(phi - ti + shift), 1, to));
+  }
+
   // The start's surfing edges: straight to the goal, and tangent to every circle.
   void start_edges() {
     if (start_done_) return;
@@ -535,10 +861,20 @@ class CircleGraph {
     }
     const std::uint32_t n = std::uint32_t(c_.size());
     std::array<PointTangent, 2> pt;
-    for (std::uint32_t k = 0; k < n; ++k) {
+    // The start's shadows: circles out of their reach have both tangents culled.
+    shade(Circle{start_p_.x, start_p_.y, 0}, kNoCircle);
+    for (std::uint32_t k : cand_) {
       const int m = point_tangents(start_p_, c_[k], pt);
       for (int s = 0; s < m; ++s) {
         const PointTangent& t = pt[size_t(s)];
+        const Vec2 v = t.point - start_p_;
+        // A ray from a point in direction theta is the tangent line of angle theta - pi/2, s = +1.
+        const double bound =
+            shadow_.bound(normalize_angle(std::atan2(v.y, v.x) - kPi / 2), 1, std::int32_t(k));
+        if (dot(v, v) >= sq(bound)) {
+          ++stats_.surfing_culled;
+          continue;
+        }
         const std::int32_t by = blocker(start_p_, t.point, std::int32_t(k), kNoCircle);
         ++stats_.surfing_tests;
         if (obs_) report_test(Shape::segment(start_p_, t.point), by);
@@ -629,6 +965,11 @@ class CircleGraph {
     return p;
   }
 
+  bool cull_ = true;
+  // Line-of-sight masks of earlier queries, per circle (empty: none); a built circle takes its
+  // own, and gives it back (give_back) after the search.
+  std::vector<std::vector<std::uint8_t>>* cache_ = nullptr;
+  bool shaded_ = false;  // shadow_ belongs to the circle being built
   std::vector<Circle> c_;
   std::vector<std::uint32_t> orig_;
   RunContext ctx_;
@@ -642,6 +983,9 @@ class CircleGraph {
   std::vector<std::uint32_t> stamp_;
   std::uint32_t now_ = 0;
   std::array<std::int32_t, 4> recent_ = {kNoCircle, kNoCircle, kNoCircle, kNoCircle};
+  TangentShadow shadow_;
+  std::vector<std::uint32_t> cand_;
+  double r_max_ = 0;
   std::uint32_t start_ = 0, goal_ = 0;
   bool cancelled_ = false;
   CircleGraphStats stats_;
@@ -820,9 +1164,12 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
   r.stats.emplace_back("circles", double(s.circles));
   r.stats.emplace_back("redundant circles", double(s.redundant));
   r.stats.emplace_back("circles built", double(s.circles_built));
+  r.stats.emplace_back("circles reused", double(s.circles_reused));
+  r.stats.emplace_back("pairs reset", double(s.pairs_reset));
   r.stats.emplace_back("graph nodes", double(s.nodes));
   r.stats.emplace_back("surfing tests", double(s.surfing_tests));
   r.stats.emplace_back("surfing edges", double(s.surfing_edges));
+  r.stats.emplace_back("surfing culled", double(s.surfing_culled));
   r.stats.emplace_back("hugging tests", double(s.hugging_tests));
   r.stats.emplace_back("hugging edges", double(s.hugging_edges));
   r.stats.emplace_back("build ms", s.build_ms);
@@ -831,9 +1178,100 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
 
 }  // namespace
 
+struct CircleGraphCache::State {
+  std::vector<Circle> kept;                    // grown circles kept, by internal index
+  std::vector<std::uint32_t> kept_index;       // their scene indices
+  std::vector<std::vector<std::uint8_t>> los;  // per circle: CircleData::los, or empty
+};
+
+CircleGraphCache::CircleGraphCache() : state(std::make_unique<State>()) {}
+CircleGraphCache::~CircleGraphCache() = default;
+CircleGraphCache::CircleGraphCache(CircleGraphCache&&) noexcept = default;
+CircleGraphCache& CircleGraphCache::operator=(CircleGraphCache&&) noexcept = default;
+void CircleGraphCache::clear() {
+  *state = State{};
+}
+std::size_t CircleGraphCache::memory_bytes() const {
+  std::size_t b = state->kept.capacity() * sizeof(Circle) + state->kept_index.capacity() * 4;
+  for (const auto& v : state->los) b += sizeof(v) + v.capacity();
+  return b;
+}
+
+namespace {
+
+// Brings the cache up to date with the circles of a new query: the same circles kept in the
+// same order, a few of them moved or resized, keeps what those moves cannot have changed.
+// A pair's bitangents lie in the convex hull of its two discs, within max(r_a, r_b) of the
+// segment between the centres; a circle changes a bitangent's line of sight only by entering
+// it or touching it, so a pair whose hull-bound stays clear of a moved circle's old and new
+// disc (with a margin far above the touching tolerance) keeps its masks.
+void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
+                  const std::vector<std::uint32_t>& kept_index, CircleGraphStats& stats) {
+  const std::size_t n = kept.size();
+  std::vector<std::uint32_t> moved;
+  bool keep = st.kept_index == kept_index && st.los.size() == n;
+  for (std::uint32_t i = 0; keep && i < n; ++i)
+    if (kept[i].x != st.kept[i].x || kept[i].y != st.kept[i].y || kept[i].r != st.kept[i].r) {
+      moved.push_back(i);
+      keep = moved.size() <= CircleGraphCache::kMaxMoved;
+    }
+  if (!keep) {
+    st.los.assign(n, {});
+    stats.cache_resets = 1;
+  } else if (!moved.empty()) {
+    // Old places can unblock any pair near them; new places can only block, so they matter
+    // for pairs with a free bitangent (mask bits 0-3) alone.
+    std::vector<std::pair<Circle, bool>> discs;  // (disc, blocks only)
+    for (std::uint32_t m : moved) {
+      st.los[m].clear();
+      discs.push_back({st.kept[m], false});
+      discs.push_back({kept[m], true});
+    }
+    for (std::uint32_t k = 0; k < n; ++k) {
+      std::vector<std::uint8_t>& los = st.los[k];
+      if (los.empty()) continue;
+      for (std::uint32_t m : moved) los[m] = 0;
+      const Vec2 a = kept[k].center();
+      for (std::uint32_t b = 0; b < n; ++b) {
+        if (!(los[b] & 0x80)) continue;
+        const Vec2 ab = kept[b].center() - a;
+        const double len2 = dot(ab, ab), wide = std::max(kept[k].r, kept[b].r) + 1e-6;
+        for (const auto& [c, blocks_only] : discs) {
+          if (blocks_only && (los[b] & 0x0F) == 0) continue;
+          const double reach = wide + c.r;
+          const Vec2 ac = c.center() - a;
+          // Quick reject by the side distance, then the clamped distance to the segment.
+          const double side = cross(ac, ab);
+          if (side * side > reach * reach * len2) continue;
+          const double u = len2 > 0 ? std::clamp(dot(ac, ab) / len2, 0.0, 1.0) : 0.0;
+          const Vec2 e = ac - ab * u;
+          if (dot(e, e) > reach * reach) continue;
+          // Near the hull: look at the bitangents themselves (the same ones the graph builds).
+          const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
+          const Bitangents bt = bitangents(kept[lo], kept[hi]);
+          bool near = false;
+          for (int sl = 0; sl < 4 && !near; ++sl) {
+            if (!bt.ok[size_t(sl)] || (blocks_only && !(los[b] >> sl & 1))) continue;
+            const Bitangent& t = bt.t[size_t(sl)];
+            near = segment_point_distance(t.a, t.b, c.center()).distance <= c.r + 1e-6;
+          }
+          if (!near) continue;
+          los[b] = 0;
+          ++stats.pairs_reset;
+          break;
+        }
+      }
+    }
+  }
+  st.kept = kept;
+  st.kept_index = kept_index;
+}
+
+}  // namespace
+
 PlanResult plan_among_circles(std::span<const Circle> circles, const Query& query,
                               const CirclePlanOptions& options, const RunContext& ctx,
-                              CircleGraphStats* stats_out) {
+                              CircleGraphStats* stats_out, CircleGraphCache* cache) {
   const Stopwatch clock;
   PlanResult result;
   SearchObserver* obs = ctx.observer;
@@ -929,10 +1367,20 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     obs->frame();
   }
 
-  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx);
+  std::vector<std::vector<std::uint8_t>>* cached = nullptr;
+  CircleGraphStats cache_stats;
+  if (cache) {
+    update_cache(*cache->state, kept, kept_index, cache_stats);
+    cached = &cache->state->los;
+  }
+  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull, cached);
   if (options.mode == CircleGraphMode::Eager) graph.build_all();
   const CircleSearchResult found = search_graph(graph, options, ctx);
+  // Every built circle is whole (a cancel comes between circles), so its masks can be kept.
+  graph.give_back();
   stats = graph.stats();
+  stats.cache_resets = cache_stats.cache_resets;
+  stats.pairs_reset = cache_stats.pairs_reset;
   stats.search_ms = found.ms;
   stats.redundant = std::size_t(std::count(redundant.begin(), redundant.end(), 1));
   result.expanded = found.outcome.expanded;
@@ -996,7 +1444,7 @@ CircleForest make_circle_forest(const CircleForestSpec& spec) {
 }
 
 PlanResult CirclesPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
-  PlanResult r = plan_among_circles(scene.circles, query, options_, ctx);
+  PlanResult r = plan_among_circles(scene.circles, query, options_, ctx, nullptr, &cache_);
   const int w = scene.map.width(), h = scene.map.height();
   if (r.found && w > 0 && h > 0) {
     bool leaves = false;

@@ -21,6 +21,12 @@
 // circles that cover an endpoint) or passes through the contact point of two touching circles.
 // Touching circles are thus a closed wall.
 //
+// Culling. Before its bitangents are computed and tested, a circle gathers the shadows of its
+// neighbours: per direction of departure and angle on the circle, a length beyond which every
+// tangent segment enters a neighbour. Pairs and segments longer than that are rejected
+// untested (exactly the ones line of sight would reject), so a circle's cost depends on what it
+// can see, not on n. See docs/circles.md.
+//
 // Modes. Eager builds the whole graph first (all circle pairs, O(n^2) bitangents each checked
 // against the circles along it through a uniform grid), then searches. Lazy builds a circle's
 // surfing edges the first time the search reaches it, once, and each hugging edge when a node
@@ -31,6 +37,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,20 +57,49 @@ struct CirclePlanOptions {
   double arc_step = 0.25;
   // Report the edges the search touched with mark(shape, Role::Candidate) (watching only).
   bool mark_searched_edges = true;
+  // Cull surfing edges by the shadows of each circle's neighbours before testing them (exact:
+  // the same graph and path either way; off only to check that, and to measure the saving).
+  bool cull = true;
 };
 
 // Graph size and work of one query (also in PlanResult::stats under the same names).
 struct CircleGraphStats {
-  std::size_t circles = 0;        // obstacles searched around (inflated, redundant ones dropped)
-  std::size_t redundant = 0;      // circles inside another one (they never matter)
-  std::size_t circles_built = 0;  // circles whose surfing edges were computed
-  std::size_t nodes = 0;          // graph nodes created (start and goal included)
-  std::size_t surfing_tests = 0;  // surfing edges checked for line of sight
-  std::size_t surfing_edges = 0;  // ... that passed
-  std::size_t hugging_tests = 0;  // hugging arcs checked
-  std::size_t hugging_edges = 0;  // ... that passed
-  double build_ms = 0;            // eager: graph construction; lazy: 0 (it is in the search)
+  std::size_t circles = 0;         // obstacles searched around (inflated, redundant ones dropped)
+  std::size_t redundant = 0;       // circles inside another one (they never matter)
+  std::size_t circles_built = 0;   // circles whose surfing edges were computed
+  std::size_t circles_reused = 0;  // ... of which known from a cache (CircleGraphCache)
+  std::size_t cache_resets = 0;    // the cache was emptied (1) or updated in place (0)
+  std::size_t pairs_reset = 0;     // cached circle pairs the update made unknown again
+  std::size_t nodes = 0;           // graph nodes created (start and goal included)
+  std::size_t surfing_tests = 0;   // surfing edges checked for line of sight
+  std::size_t surfing_edges = 0;   // ... that passed
+  std::size_t surfing_culled = 0;  // surfing edges rejected by the neighbours' shadows, untested
+  std::size_t hugging_tests = 0;   // hugging arcs checked
+  std::size_t hugging_edges = 0;   // ... that passed
+  double build_ms = 0;             // eager: graph construction; lazy: 0 (it is in the search)
   double search_ms = 0;
+};
+
+// What a series of queries on nearly the same circles can share: per circle, which of its
+// circle pairs have bitangents with line of sight (they depend on the circles alone, not on the
+// start, the goal or the mode). Pass the same cache to plan_among_circles for every query of a
+// series (a drag, a scene being edited): when the circles kept are the same ones, in the same
+// order, with a few of them (at most kMaxMoved) moved or resized, only the moved circles' pairs
+// and the pairs whose bitangents can pass near a moved circle's old or new place are
+// recomputed; anything else (circles added, removed, a change of agent radius) empties it.
+// The result is the same as without a cache, bit for bit. Not thread-safe: one per planner.
+class CircleGraphCache {
+ public:
+  static constexpr std::size_t kMaxMoved = 8;
+  CircleGraphCache();
+  ~CircleGraphCache();
+  CircleGraphCache(CircleGraphCache&&) noexcept;
+  CircleGraphCache& operator=(CircleGraphCache&&) noexcept;
+  void clear();
+  std::size_t memory_bytes() const;
+
+  struct State;
+  std::unique_ptr<State> state;
 };
 
 // One query among `circles` (scene units; each grown by query.radius). Start or goal inside a
@@ -71,7 +107,7 @@ struct CircleGraphStats {
 // `circles`). Circles with a non-finite field or no size once grown are ignored.
 PlanResult plan_among_circles(std::span<const Circle> circles, const Query& query,
                               const CirclePlanOptions& options = {}, const RunContext& ctx = {},
-                              CircleGraphStats* stats = nullptr);
+                              CircleGraphStats* stats = nullptr, CircleGraphCache* cache = nullptr);
 
 // Seeded random forests for benchmarks, tests and demos: n circles with radii in
 // [min_radius, max_radius] in a square whose side grows with sqrt(n) (so the density stays the
@@ -98,9 +134,11 @@ class CirclesPlanner final : public Planner {
  public:
   explicit CirclesPlanner(CirclePlanOptions options) : options_(options) {}
   PlanResult plan(const Scene& scene, const Query& query, const RunContext& ctx) override;
+  size_t memory_bytes() const override { return cache_.memory_bytes(); }
 
  private:
   CirclePlanOptions options_;
+  CircleGraphCache cache_;  // the scene's circles change a few at a time (editing, dragging)
 };
 
 }  // namespace pl

@@ -1,0 +1,154 @@
+// The planner among circles with a graph cache (CircleGraphCache, issue 13): after random
+// sequences of moves, resizes, additions and removals, a query through the cache gives the
+// same graph and path, bit for bit, as one from scratch; and a one-circle move is an update in
+// place, not a rebuild.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/scene.hpp"
+#include "planners/circles.hpp"
+#include "planners/planner.hpp"
+
+namespace pl {
+namespace {
+
+#ifdef PATHLAB_SANITIZED
+constexpr int kScale = 8;
+#else
+constexpr int kScale = 1;
+#endif
+
+void expect_same(const std::vector<Circle>& cs, const Query& q, CircleGraphMode mode,
+                 CircleGraphCache& cache, CircleGraphStats* cached_stats = nullptr) {
+  CirclePlanOptions o;
+  o.mode = mode;
+  CircleGraphStats sc, sf;
+  const PlanResult a = plan_among_circles(cs, q, o, {}, &sc, &cache);
+  const PlanResult b = plan_among_circles(cs, q, o, {}, &sf);
+  ASSERT_EQ(a.found, b.found);
+  EXPECT_EQ(a.message, b.message);
+  EXPECT_EQ(a.length, b.length);
+  EXPECT_EQ(a.points, b.points);
+  EXPECT_EQ(a.expanded, b.expanded);
+  EXPECT_EQ(sc.nodes, sf.nodes);
+  // (surfing_edges counts tests passed: edges known from the cache are not tested again; the
+  // nodes, two per free surfing edge, show that the same ones exist.)
+  EXPECT_EQ(sc.hugging_tests, sf.hugging_tests);
+  EXPECT_EQ(sc.hugging_edges, sf.hugging_edges);
+  EXPECT_EQ(sc.circles_built, sf.circles_built);
+  if (cached_stats) *cached_stats = sc;
+}
+
+TEST(CircleCache, RandomEditsGiveTheSameGraphAsFromScratch) {
+  std::mt19937 rng(9001);
+  int in_place = 0, reused = 0, steps = 0;
+  const int series = 24 / kScale + 1;
+  for (int it = 0; it < series; ++it) {
+    CircleForestSpec spec;
+    spec.count = 40 + int(rng() % 260);
+    spec.seed = std::uint32_t(100 + it);
+    spec.overlap = it % 2 == 0;
+    const CircleForest f = make_circle_forest(spec);
+    std::vector<Circle> cs = f.circles;
+    const CircleGraphMode mode = it % 4 == 3 ? CircleGraphMode::Eager : CircleGraphMode::Lazy;
+    CircleGraphCache cache;
+    std::uniform_real_distribution<double> pos(0, f.side), step(-2.5, 2.5), rad(1, 4);
+    for (int e = 0; e < 30; ++e, ++steps) {
+      SCOPED_TRACE("series " + std::to_string(it) + ", edit " + std::to_string(e));
+      const unsigned what = rng() % 10;
+      const std::size_t i = cs.empty() ? 0 : rng() % cs.size();
+      if (cs.empty() || what == 0) {
+        cs.push_back({pos(rng), pos(rng), rad(rng)});
+      } else if (what == 1) {
+        cs.erase(cs.begin() + long(i));
+      } else if (what == 2) {
+        cs[i].r = rad(rng);
+      } else if (what == 3) {  // several at once
+        for (int k = 0; k < 3; ++k) {
+          Circle& c = cs[rng() % cs.size()];
+          c.x += step(rng);
+          c.y += step(rng);
+        }
+      } else if (what == 4) {  // onto another circle's boundary: touching exactly
+        const Circle& o = cs[rng() % cs.size()];
+        cs[i].x = o.x + o.r + cs[i].r;
+        cs[i].y = o.y;
+      } else {  // a drag step
+        cs[i].x += step(rng);
+        cs[i].y += step(rng);
+      }
+      // Now and then a new start and goal on the same circles (the cache does not depend on
+      // them), or the same query again.
+      Query q = f.query;
+      if (what == 9) q.goal = {f.query.goal.x, f.query.goal.y - 3, 0};
+      CircleGraphStats st;
+      expect_same(cs, q, mode, cache, &st);
+      in_place += st.cache_resets == 0;
+      reused += st.circles_reused > 0;
+    }
+  }
+  EXPECT_GT(in_place, steps / 2);  // moves and resizes update in place
+  EXPECT_GT(reused, steps / 2);
+}
+
+TEST(CircleCache, AMoveResetsOnlyNearbyPairs) {
+  CircleForestSpec spec;
+  spec.count = 400;
+  const CircleForest f = make_circle_forest(spec);
+  std::vector<Circle> cs = f.circles;
+  CircleGraphCache cache;
+  CircleGraphStats first, second, third;
+  expect_same(cs, f.query, CircleGraphMode::Eager, cache, &first);
+  EXPECT_EQ(first.cache_resets, 1u);
+  EXPECT_EQ(first.circles_reused, 0u);
+  // The same circles again: everything known, no line of sight tested.
+  expect_same(cs, f.query, CircleGraphMode::Eager, cache, &second);
+  EXPECT_EQ(second.cache_resets, 0u);
+  EXPECT_EQ(second.circles_reused, second.circles_built);
+  EXPECT_EQ(second.pairs_reset, 0u);
+  // One circle moved: its own pairs and the pairs passing near it, a small part of them all.
+  cs[7].x += 1.5;
+  expect_same(cs, f.query, CircleGraphMode::Eager, cache, &third);
+  EXPECT_EQ(third.cache_resets, 0u);
+  EXPECT_GT(third.pairs_reset, 0u);
+  EXPECT_LT(third.pairs_reset, cs.size() * cs.size() / 10);
+  EXPECT_LT(third.surfing_tests, first.surfing_tests / 2);
+  // A new agent radius grows every circle: a rebuild.
+  Query q = f.query;
+  q.radius = 0.75;
+  CircleGraphStats fourth;
+  expect_same(cs, q, CircleGraphMode::Lazy, cache, &fourth);
+  EXPECT_EQ(fourth.cache_resets, 1u);
+}
+
+// The registry's planner keeps a cache between queries: a scene edited by one circle replans
+// from it, with the same result as a fresh planner, and says so in its stats.
+TEST(CircleCache, ThePlannerKeepsOne) {
+  CircleForestSpec spec;
+  spec.count = 150;
+  const CircleForest f = make_circle_forest(spec);
+  Scene scene;
+  scene.circles = f.circles;
+  auto stat = [](const PlanResult& r, const std::string& name) {
+    for (const auto& [k, v] : r.stats)
+      if (k == name) return v;
+    return -1.0;
+  };
+  auto kept = Registry::builtin().create("circles", {});
+  const PlanResult first = kept->plan(scene, f.query, {});
+  EXPECT_EQ(stat(first, "circles reused"), 0);
+  EXPECT_GT(kept->memory_bytes(), 0u);
+  scene.circles[3].y += 0.75;
+  const PlanResult again = kept->plan(scene, f.query, {});
+  const PlanResult fresh = Registry::builtin().create("circles", {})->plan(scene, f.query, {});
+  EXPECT_GT(stat(again, "circles reused"), 0);
+  EXPECT_EQ(stat(fresh, "circles reused"), 0);
+  ASSERT_EQ(again.found, fresh.found);
+  EXPECT_EQ(again.length, fresh.length);
+  EXPECT_EQ(again.points, fresh.points);
+  EXPECT_EQ(again.expanded, fresh.expanded);
+}
+
+}  // namespace
+}  // namespace pl
