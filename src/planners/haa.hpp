@@ -326,6 +326,23 @@ class HaaPlanner final : public Planner {
   OpenList<HaaOrder> abstract_open_;
   std::vector<Link> link_;
   std::vector<std::int32_t> goal_edge_;
+  // The arcs one agent class (capability, size) may use, by node, with the other end's cell
+  // inline: the abstract search reads them without a requirement check and computes h without
+  // touching the node array. Made on the first query of a class, dropped with the abstraction.
+  struct ClassArc {
+    double weight = 0;
+    std::uint32_t to = 0, edge = 0;
+    std::int32_t x = 0, y = 0;
+  };
+  struct ClassArcs {
+    CapabilityMask capability = 0;
+    int size = 0;
+    std::vector<std::uint32_t> begin;  // node n's arcs are [begin[n], begin[n + 1])
+    std::vector<ClassArc> arcs;
+  };
+  const ClassArcs& class_arcs(CapabilityMask cap, int size);
+  std::vector<ClassArcs> classes_;
+  std::size_t abstraction_bytes_ = 0;  // abs_.memory_bytes(), taken when it was built
 };
 
 // Parses "1,2" into sizes; throws InputError.
