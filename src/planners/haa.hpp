@@ -75,6 +75,8 @@ struct HaaBuildStats {
   }
 };
 
+class LocalSearch;
+
 class HaaAbstraction {
  public:
   struct Node {
@@ -121,6 +123,10 @@ class HaaAbstraction {
   // (phases "scan entrances", "choose transitions", "intra edges", "dominance", "abstraction")
   // with marks and tests only: no node events, so a trace's expansion counter stays the query's.
   bool build(const GridMap& map, const HaaParams& params, const RunContext& ctx = {});
+  // Threads the build shares its clusters' intra-edges among (0 = one per hardware thread).
+  // The abstraction is the same for any number.
+  void set_threads(int n) { threads_ = n; }
+  int threads() const { return threads_; }
 
   const HaaParams& params() const { return params_; }
   const HaaBuildStats& stats() const { return stats_; }
@@ -167,13 +173,22 @@ class HaaAbstraction {
  private:
   void scan_entrances(SearchObserver* obs);
   std::uint32_t node_at(int x, int y);
+  struct ClusterEdges {  // one cluster's intra-edges, paths in `cells`
+    std::vector<Edge> edges;
+    std::vector<std::uint32_t> cells;
+    std::uint64_t searches = 0, expanded = 0;
+  };
   bool intra_edges(const GridMap& map, const RunContext& ctx);
+  void cluster_intra_edges(const GridMap& map, std::size_t c,
+                           const std::vector<std::uint32_t>& members, LocalSearch& search,
+                           ClusterEdges& out) const;
   void strong_dominance(SearchObserver* obs);
   void weak_dominance(SearchObserver* obs);
   void finish(SearchObserver* obs);
 
   HaaParams params_;
   HaaBuildStats stats_;
+  int threads_ = 0;
   int w_ = 0, h_ = 0, ncx_ = 0, ncy_ = 0;
   CapabilityMask present_ = 0;
   std::vector<CapabilityMask> caps_;
