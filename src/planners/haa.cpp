@@ -332,6 +332,32 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     min_cost_ = pal.min_cost(present_ ? present_ : pal.all_passable());
   }
   for (CapabilityMask c : caps_) clearance_.push_back(true_clearance(map, c));
+  // The terrains under a size-s agent standing at each cell (its s x s square, clipped to the
+  // map), for the intra-edges' capability annotation; dropped after the build.
+  footprint_.assign(params_.sizes.size(), {});
+  {
+    std::vector<CapabilityMask> rows(map.cells().size());  // terrains of cells x..x+s-1
+    for (std::size_t si = 0; si < params_.sizes.size(); ++si) {
+      const int s = params_.sizes[si];
+      for (int y = 0; y < h_; ++y)
+        for (int x = 0; x < w_; ++x) {
+          CapabilityMask m = 0;
+          for (int fx = x; fx < std::min(w_, x + s); ++fx)
+            m |= CapabilityMask(1)
+                 << map.cells()[std::size_t(y) * std::size_t(w_) + std::size_t(fx)];
+          rows[std::size_t(y) * std::size_t(w_) + std::size_t(x)] = m;
+        }
+      std::vector<CapabilityMask>& f = footprint_[si];
+      f.assign(map.cells().size(), 0);
+      for (int y = 0; y < h_; ++y)
+        for (int x = 0; x < w_; ++x) {
+          CapabilityMask m = 0;
+          for (int fy = y; fy < std::min(h_, y + s); ++fy)
+            m |= rows[std::size_t(fy) * std::size_t(w_) + std::size_t(x)];
+          f[std::size_t(y) * std::size_t(w_) + std::size_t(x)] = m;
+        }
+    }
+  }
   node_of_cell_.assign(map.cells().size(), -1);
 
   // The base graph: traversable cells (any passable terrain) and their octile adjacencies
@@ -361,11 +387,12 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
   }
   scan_entrances(obs);
   if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
-  if (!intra_edges(map, ctx)) {
+  if (!intra_edges(ctx)) {
     *this = HaaAbstraction();
     threads_ = threads;
     return false;
   }
+  footprint_ = {};
   if (params_.quality == HaaQuality::Low) {
     const int smax = params_.sizes.back();
     for (Edge& e : edges_) e.clearance = std::min(e.clearance, smax);
@@ -540,7 +567,7 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
 // those of a full search). Clusters are independent: they are shared out among threads, each
 // with its own LocalSearch and output, and the outputs are appended in cluster order, so the
 // abstraction is the same whatever the number of threads.
-void HaaAbstraction::cluster_intra_edges(const GridMap& map, std::size_t c,
+void HaaAbstraction::cluster_intra_edges(std::size_t c,
                                          const std::vector<std::uint32_t>& mem,
                                          LocalSearch& search, ClusterEdges& out) const {
   std::vector<std::uint32_t> path, wanted;
@@ -549,7 +576,8 @@ void HaaAbstraction::cluster_intra_edges(const GridMap& map, std::size_t c,
   for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
     const ClearanceGrid& cl = clearance_[ci];
     auto at = [&](std::uint32_t cell) { return int(cl[cell]); };
-    for (int s : params_.sizes) {
+    for (std::size_t si = 0; si < params_.sizes.size(); ++si) {
+      const int s = params_.sizes[si];
       bool prepared = false;  // the area for (c, s), made when the first source needs it
       for (std::size_t i = 0; i + 1 < mem.size(); ++i) {
         const Node& src = nodes_[mem[i]];
@@ -589,13 +617,8 @@ void HaaAbstraction::cluster_intra_edges(const GridMap& map, std::size_t c,
           // the same path found by searches for several capabilities then collapses into one
           // edge under strong dominance, and agents lacking unused terrains may use it.
           CapabilityMask need = 0;
-          for (std::uint32_t cell : path) {
-            const int px = int(cell) % w_, py = int(cell) / w_;
-            for (int fy = py; fy < std::min(h_, py + s); ++fy)
-              for (int fx = px; fx < std::min(w_, px + s); ++fx)
-                need |= CapabilityMask(1)
-                        << map.cells()[std::size_t(fy) * std::size_t(w_) + std::size_t(fx)];
-          }
+          const CapabilityMask* foot = footprint_[std::size_t(si)].data();
+          for (std::uint32_t cell : path) need |= foot[cell];
           need &= caps_[ci];
           std::size_t use = ci;
           if (need != caps_[ci])
@@ -635,7 +658,7 @@ void HaaAbstraction::cluster_intra_edges(const GridMap& map, std::size_t c,
   }
 }
 
-bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
+bool HaaAbstraction::intra_edges(const RunContext& ctx) {
   SearchObserver* obs = ctx.observer;
   if (obs) obs->phase("intra edges");
   std::vector<std::vector<std::uint32_t>> members(std::size_t(ncx_) * std::size_t(ncy_));
@@ -654,7 +677,7 @@ bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
         stopped.store(true, std::memory_order_relaxed);
         return;
       }
-      if (members[c].size() >= 2) cluster_intra_edges(map, c, members[c], search, out[c]);
+      if (members[c].size() >= 2) cluster_intra_edges(c, members[c], search, out[c]);
       const std::size_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
       if (ctx.progress && (d & 15) == 0)
         ctx.progress->store(0.05f + 0.85f * float(d) / float(nclusters),
@@ -713,8 +736,16 @@ void HaaAbstraction::strong_dominance(SearchObserver* obs) {
     const Edge& e = edges_[i];
     return std::pair{std::min(e.a, e.b), std::max(e.a, e.b)};
   };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  {
+    // By node pair, then index (what a stable sort by pair gives), on precomputed keys.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(edges_.size());
+    for (std::uint32_t i = 0; i < keyed.size(); ++i) {
+      const auto [lo, hi] = key(i);
+      keyed[i] = {std::uint64_t(lo) << 32 | hi, i};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+  }
   auto dominates = [&](std::uint32_t ia, std::uint32_t ib) {
     const Edge& a = edges_[ia];
     const Edge& b = edges_[ib];

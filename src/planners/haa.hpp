@@ -178,10 +178,9 @@ class HaaAbstraction {
     std::vector<std::uint32_t> cells;
     std::uint64_t searches = 0, expanded = 0;
   };
-  bool intra_edges(const GridMap& map, const RunContext& ctx);
-  void cluster_intra_edges(const GridMap& map, std::size_t c,
-                           const std::vector<std::uint32_t>& members, LocalSearch& search,
-                           ClusterEdges& out) const;
+  bool intra_edges(const RunContext& ctx);
+  void cluster_intra_edges(std::size_t c, const std::vector<std::uint32_t>& members,
+                           LocalSearch& search, ClusterEdges& out) const;
   void strong_dominance(SearchObserver* obs);
   void weak_dominance(SearchObserver* obs);
   void finish(SearchObserver* obs);
@@ -193,6 +192,7 @@ class HaaAbstraction {
   CapabilityMask present_ = 0;
   std::vector<CapabilityMask> caps_;
   std::vector<ClearanceGrid> clearance_;  // by capability index
+  std::vector<std::vector<CapabilityMask>> footprint_;  // by size index, during the build
   std::vector<float> cost_;
   double min_cost_ = 1.0;
   std::vector<Node> nodes_;
