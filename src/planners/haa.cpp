@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <thread>
+#include <type_traits>
 #include <atomic>
 
 #include "core/error.hpp"
@@ -126,7 +127,7 @@ void LocalSearch::prepare(const Area& area, int map_width, int map_height,
 
 std::size_t LocalSearch::memory_bytes() const {
   return pass_.capacity() + wanted_.capacity() + cost_.capacity() * sizeof(float) +
-         pool_.memory_bytes() + open_.memory_bytes();
+         pool_.memory_bytes() + open_.memory_bytes() + dijkstra_open_.memory_bytes();
 }
 
 // The prepared area as a problem of the search machinery: ids are padded area indices, observers
@@ -136,7 +137,7 @@ std::size_t LocalSearch::memory_bytes() const {
 template <bool kAStar>
 struct LocalSearch::Problem {
   using Cost = double;
-  using Order = HaaOrder;
+  using Order = std::conditional_t<kAStar, HaaOrder, HaaDijkstraOrder>;
   // A*: a successor whose f is not above its parent's is the next pop (consistent heuristic);
   // Dijkstra: successors always lie above their parent.
   static constexpr bool kFastSlot = kAStar;
@@ -230,8 +231,12 @@ void LocalSearch::search(int sx, int sy, int tx, int ty, std::size_t wanted, Sea
   p.y0 = area_.y0;
   p.space = &space_;
   p.remaining = wanted;
-  const SearchOutcome out =
-      with_listener(obs, [&](auto& l) { return best_first(p, pool_, open_, l, RunContext{}); });
+  const SearchOutcome out = with_listener(obs, [&](auto& l) {
+    if constexpr (kAStar)
+      return best_first(p, pool_, open_, l, RunContext{});
+    else
+      return best_first(p, pool_, dijkstra_open_, l, RunContext{});
+  });
   expanded_ = out.expanded;
   generated_ = out.generated;
 }

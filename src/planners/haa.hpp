@@ -219,6 +219,16 @@ struct HaaOrder {
   }
 };
 
+// HaaOrder for searches whose h is always 0 (the Dijkstras): the same order, one key fewer.
+struct HaaDijkstraOrder {
+  bool less(OpenEntry a, OpenEntry b) const {
+    return a.f < b.f || (a.f == b.f && a.node < b.node);
+  }
+  int less_bits(OpenEntry a, OpenEntry b) const {
+    return int(a.f < b.f) | (int(a.f == b.f) & int(a.node < b.node));
+  }
+};
+
 // Cell-level search inside one rectangle (a cluster) for one agent: Dijkstra from a source to
 // every cell, or A* to one target. Shared by the build (intra-edges) and the query (insertion).
 // Runs on the shared machinery (core/search.hpp) over the area's padded cells: prepare() makes
@@ -283,6 +293,7 @@ class LocalSearch {
   std::size_t free_cells_ = 0;
   NodePool<double> pool_;
   OpenList<HaaOrder> open_;
+  OpenList<HaaDijkstraOrder> dijkstra_open_;
   std::uint64_t expanded_ = 0, generated_ = 0;
 };
 

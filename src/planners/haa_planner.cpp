@@ -318,6 +318,7 @@ struct HaaPlanner::AbstractProblem {
 PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunContext& ctx,
                              bool built_now) {
   PlanResult r;
+  r.stats.reserve(24);  // the keys below, without regrowing
   SearchObserver* obs = ctx.observer;
   const HaaBuildStats& bs = abs_.stats();
   const int w = map.width(), h = map.height();
