@@ -2,7 +2,9 @@
 // threads, and every query of the dao scenarios (all lengths) by HAA* and Annotated A*.
 #include <benchmark/benchmark.h>
 
+#include <map>
 #include <random>
+#include <string>
 
 #include "core/io.hpp"
 #include "planners/haa.hpp"
@@ -73,7 +75,8 @@ const Problems& problems(const std::string& name) {
 
 // One iteration = every problem of the scenario once (all lengths); the abstraction is built by
 // a query outside the loop.
-void BM_HaaAllLengths(benchmark::State& state, const std::string& scen, const std::string& planner) {
+void BM_HaaAllLengths(benchmark::State& state, const std::string& scen,
+                      const std::string& planner) {
   const Problems& d = problems(scen);
   auto pl = Registry::builtin().create(planner, {});
   pl->plan(d.scene, d.queries[0]);
