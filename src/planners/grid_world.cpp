@@ -11,9 +11,15 @@ namespace {
 void fill_points(PlanResult& r, const std::vector<Vec2>& v) {
   r.points.clear();
   const std::size_t n = v.size();
+  r.points.reserve(n);
+  // Cell paths repeat the same step for long runs: the heading of the previous step is reused.
+  Vec2 prev{0, 0};
+  double heading = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Vec2 d = i + 1 < n ? v[i + 1] - v[i] : (i > 0 ? v[i] - v[i - 1] : Vec2{1, 0});
-    r.points.push_back({v[i].x, v[i].y, std::atan2(d.y, d.x)});
+    if (i == 0 || !(d == prev)) heading = std::atan2(d.y, d.x);
+    prev = d;
+    r.points.push_back({v[i].x, v[i].y, heading});
   }
 }
 

@@ -5,6 +5,9 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <thread>
+#include <type_traits>
+#include <atomic>
 
 #include "core/error.hpp"
 
@@ -124,7 +127,7 @@ void LocalSearch::prepare(const Area& area, int map_width, int map_height,
 
 std::size_t LocalSearch::memory_bytes() const {
   return pass_.capacity() + wanted_.capacity() + cost_.capacity() * sizeof(float) +
-         pool_.memory_bytes() + open_.memory_bytes();
+         pool_.memory_bytes() + open_.memory_bytes() + dijkstra_open_.memory_bytes();
 }
 
 // The prepared area as a problem of the search machinery: ids are padded area indices, observers
@@ -134,7 +137,7 @@ std::size_t LocalSearch::memory_bytes() const {
 template <bool kAStar>
 struct LocalSearch::Problem {
   using Cost = double;
-  using Order = HaaOrder;
+  using Order = std::conditional_t<kAStar, HaaOrder, HaaDijkstraOrder>;
   // A*: a successor whose f is not above its parent's is the next pop (consistent heuristic);
   // Dijkstra: successors always lie above their parent.
   static constexpr bool kFastSlot = kAStar;
@@ -228,8 +231,12 @@ void LocalSearch::search(int sx, int sy, int tx, int ty, std::size_t wanted, Sea
   p.y0 = area_.y0;
   p.space = &space_;
   p.remaining = wanted;
-  const SearchOutcome out =
-      with_listener(obs, [&](auto& l) { return best_first(p, pool_, open_, l, RunContext{}); });
+  const SearchOutcome out = with_listener(obs, [&](auto& l) {
+    if constexpr (kAStar)
+      return best_first(p, pool_, open_, l, RunContext{});
+    else
+      return best_first(p, pool_, dijkstra_open_, l, RunContext{});
+  });
   expanded_ = out.expanded;
   generated_ = out.generated;
 }
@@ -307,7 +314,9 @@ std::uint32_t HaaAbstraction::node_at(int x, int y) {
 
 bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const RunContext& ctx) {
   const Stopwatch clock;
+  const int threads = threads_;
   *this = HaaAbstraction();
+  threads_ = threads;
   params_ = params;
   if (params_.cluster_size < 2) throw InputError("cluster size must be at least 2");
   if (params_.sizes.empty()) params_.sizes = {1};
@@ -328,6 +337,32 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     min_cost_ = pal.min_cost(present_ ? present_ : pal.all_passable());
   }
   for (CapabilityMask c : caps_) clearance_.push_back(true_clearance(map, c));
+  // The terrains under a size-s agent standing at each cell (its s x s square, clipped to the
+  // map), for the intra-edges' capability annotation; dropped after the build.
+  footprint_.assign(params_.sizes.size(), {});
+  {
+    std::vector<CapabilityMask> rows(map.cells().size());  // terrains of cells x..x+s-1
+    for (std::size_t si = 0; si < params_.sizes.size(); ++si) {
+      const int s = params_.sizes[si];
+      for (int y = 0; y < h_; ++y)
+        for (int x = 0; x < w_; ++x) {
+          CapabilityMask m = 0;
+          for (int fx = x; fx < std::min(w_, x + s); ++fx)
+            m |= CapabilityMask(1)
+                 << map.cells()[std::size_t(y) * std::size_t(w_) + std::size_t(fx)];
+          rows[std::size_t(y) * std::size_t(w_) + std::size_t(x)] = m;
+        }
+      std::vector<CapabilityMask>& f = footprint_[si];
+      f.assign(map.cells().size(), 0);
+      for (int y = 0; y < h_; ++y)
+        for (int x = 0; x < w_; ++x) {
+          CapabilityMask m = 0;
+          for (int fy = y; fy < std::min(h_, y + s); ++fy)
+            m |= rows[std::size_t(fy) * std::size_t(w_) + std::size_t(x)];
+          f[std::size_t(y) * std::size_t(w_) + std::size_t(x)] = m;
+        }
+    }
+  }
   node_of_cell_.assign(map.cells().size(), -1);
 
   // The base graph: traversable cells (any passable terrain) and their octile adjacencies
@@ -357,10 +392,12 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
   }
   scan_entrances(obs);
   if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
-  if (!intra_edges(map, ctx)) {
+  if (!intra_edges(ctx)) {
     *this = HaaAbstraction();
+    threads_ = threads;
     return false;
   }
+  footprint_ = {};
   if (params_.quality == HaaQuality::Low) {
     const int smax = params_.sizes.back();
     for (Edge& e : edges_) e.clearance = std::min(e.clearance, smax);
@@ -530,111 +567,164 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
 
 // One Dijkstra inside the cluster per (abstract node, capability, size): it yields the optimal
 // lengths to every other node of the cluster at once, where one A* per pair would expand the
-// cluster's cells over and over.
-bool HaaAbstraction::intra_edges(const GridMap& map, const RunContext& ctx) {
+// cluster's cells over and over. The Dijkstra from the i-th node stops once the later nodes the
+// agent can stand on are settled (their distances and parents are then final, so the edges are
+// those of a full search). Clusters are independent: they are shared out among threads, each
+// with its own LocalSearch and output, and the outputs are appended in cluster order, so the
+// abstraction is the same whatever the number of threads.
+void HaaAbstraction::cluster_intra_edges(std::size_t c,
+                                         const std::vector<std::uint32_t>& mem,
+                                         LocalSearch& search, ClusterEdges& out) const {
+  std::vector<std::uint32_t> path, wanted;
+  LocalSearch::Area area;
+  cluster_rect(int(c), area.x0, area.y0, area.x1, area.y1);
+  for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
+    const ClearanceGrid& cl = clearance_[ci];
+    auto at = [&](std::uint32_t cell) { return int(cl[cell]); };
+    for (std::size_t si = 0; si < params_.sizes.size(); ++si) {
+      const int s = params_.sizes[si];
+      bool prepared = false;  // the area for (c, s), made when the first source needs it
+      for (std::size_t i = 0; i + 1 < mem.size(); ++i) {
+        const Node& src = nodes_[mem[i]];
+        if (at(std::uint32_t(src.y * w_ + src.x)) < s) continue;
+        wanted.clear();
+        for (std::size_t j = i + 1; j < mem.size(); ++j) {
+          const std::uint32_t cell = std::uint32_t(nodes_[mem[j]].y * w_ + nodes_[mem[j]].x);
+          if (at(cell) >= s) wanted.push_back(cell);
+        }
+        if (wanted.empty()) continue;
+        if (!prepared) search.prepare(area, w_, h_, cl.data(), s, cost_, min_cost_);
+        prepared = true;
+        search.dijkstra(src.x, src.y, wanted);
+        ++out.searches;
+        out.expanded += search.expanded();
+        for (std::size_t j = i + 1; j < mem.size(); ++j) {
+          const Node& dst = nodes_[mem[j]];
+          const double d = search.distance(dst.x, dst.y);
+          if (!std::isfinite(d)) continue;
+          search.path_to(dst.x, dst.y, path);
+          // The clearance the whole path offers: its cells and the side cells of its diagonal
+          // moves (which must be free for the agent as well).
+          int pc = std::numeric_limits<int>::max();
+          for (std::size_t k = 0; k < path.size(); ++k) {
+            pc = std::min(pc, at(path[k]));
+            if (k > 0) {
+              const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
+              const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
+              if (x0 != x1 && y0 != y1)
+                pc = std::min(
+                    {pc, at(std::uint32_t(y0 * w_ + x1)), at(std::uint32_t(y1 * w_ + x0))});
+            }
+          }
+          // Beyond the paper: the capability the path really needs is the set of terrains
+          // under the agent's footprint along it. When the abstraction holds that smaller
+          // capability, the edge is annotated with it (and its clearance along the path):
+          // the same path found by searches for several capabilities then collapses into one
+          // edge under strong dominance, and agents lacking unused terrains may use it.
+          CapabilityMask need = 0;
+          const CapabilityMask* foot = footprint_[std::size_t(si)].data();
+          for (std::uint32_t cell : path) need |= foot[cell];
+          need &= caps_[ci];
+          std::size_t use = ci;
+          if (need != caps_[ci])
+            for (std::size_t k = 0; k < caps_.size(); ++k)
+              if (caps_[k] == need) use = k;
+          if (use != ci) {
+            const ClearanceGrid& cl2 = clearance_[use];
+            int pc2 = std::numeric_limits<int>::max();
+            for (std::size_t k = 0; k < path.size(); ++k) {
+              pc2 = std::min(pc2, int(cl2[path[k]]));
+              if (k > 0) {
+                const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
+                const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
+                if (x0 != x1 && y0 != y1)
+                  pc2 = std::min({pc2, int(cl2[std::size_t(y0 * w_ + x1)]),
+                                  int(cl2[std::size_t(y1 * w_ + x0)])});
+              }
+            }
+            if (pc2 >= s)
+              pc = pc2;
+            else
+              use = ci;  // cannot happen (the footprints hold only `need`); kept safe
+          }
+          Edge e;
+          e.a = mem[i];
+          e.b = mem[j];
+          e.capability = caps_[use];
+          e.clearance = pc;
+          e.weight = d;
+          e.path_offset = std::uint32_t(out.cells.size());  // into out.cells until merged
+          e.path_length = std::uint32_t(path.size());
+          out.cells.insert(out.cells.end(), path.begin(), path.end());
+          out.edges.push_back(e);
+        }
+      }
+    }
+  }
+}
+
+bool HaaAbstraction::intra_edges(const RunContext& ctx) {
   SearchObserver* obs = ctx.observer;
   if (obs) obs->phase("intra edges");
   std::vector<std::vector<std::uint32_t>> members(std::size_t(ncx_) * std::size_t(ncy_));
   for (std::uint32_t i = 0; i < nodes_.size(); ++i)
     members[std::size_t(nodes_[i].cluster)].push_back(i);
-  LocalSearch search;
-  std::vector<std::uint32_t> path;
   const std::size_t nclusters = members.size();
-  for (std::size_t c = 0; c < nclusters; ++c) {
-    if (ctx.cancelled()) return false;
-    if (ctx.progress && (c & 15) == 0)
-      ctx.progress->store(0.05f + 0.85f * float(c) / float(nclusters), std::memory_order_relaxed);
-    const auto& mem = members[c];
-    if (mem.size() < 2) continue;
-    LocalSearch::Area area;
-    cluster_rect(int(c), area.x0, area.y0, area.x1, area.y1);
-    for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
-      const ClearanceGrid& cl = clearance_[ci];
-      auto at = [&](std::uint32_t cell) { return int(cl[cell]); };
-      for (int s : params_.sizes) {
-        bool prepared = false;  // the area for (c, s), made when the first source needs it
-        for (std::size_t i = 0; i + 1 < mem.size(); ++i) {
-          const Node& src = nodes_[mem[i]];
-          if (at(std::uint32_t(src.y * w_ + src.x)) < s) continue;
-          if (!prepared) search.prepare(area, w_, h_, cl.data(), s, cost_, min_cost_);
-          prepared = true;
-          search.dijkstra(src.x, src.y);
-          ++stats_.searches;
-          stats_.expanded += search.expanded();
-          for (std::size_t j = i + 1; j < mem.size(); ++j) {
-            const Node& dst = nodes_[mem[j]];
-            const double d = search.distance(dst.x, dst.y);
-            if (!std::isfinite(d)) continue;
-            search.path_to(dst.x, dst.y, path);
-            // The clearance the whole path offers: its cells and the side cells of its diagonal
-            // moves (which must be free for the agent as well).
-            int pc = std::numeric_limits<int>::max();
-            for (std::size_t k = 0; k < path.size(); ++k) {
-              pc = std::min(pc, at(path[k]));
-              if (k > 0) {
-                const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
-                const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
-                if (x0 != x1 && y0 != y1)
-                  pc = std::min(
-                      {pc, at(std::uint32_t(y0 * w_ + x1)), at(std::uint32_t(y1 * w_ + x0))});
-              }
-            }
-            // Beyond the paper: the capability the path really needs is the set of terrains
-            // under the agent's footprint along it. When the abstraction holds that smaller
-            // capability, the edge is annotated with it (and its clearance along the path):
-            // the same path found by searches for several capabilities then collapses into one
-            // edge under strong dominance, and agents lacking unused terrains may use it.
-            CapabilityMask need = 0;
-            for (std::uint32_t cell : path) {
-              const int px = int(cell) % w_, py = int(cell) / w_;
-              for (int fy = py; fy < std::min(h_, py + s); ++fy)
-                for (int fx = px; fx < std::min(w_, px + s); ++fx)
-                  need |= CapabilityMask(1)
-                          << map.cells()[std::size_t(fy) * std::size_t(w_) + std::size_t(fx)];
-            }
-            need &= caps_[ci];
-            std::size_t use = ci;
-            if (need != caps_[ci])
-              for (std::size_t k = 0; k < caps_.size(); ++k)
-                if (caps_[k] == need) use = k;
-            if (use != ci) {
-              const ClearanceGrid& cl2 = clearance_[use];
-              int pc2 = std::numeric_limits<int>::max();
-              for (std::size_t k = 0; k < path.size(); ++k) {
-                pc2 = std::min(pc2, int(cl2[path[k]]));
-                if (k > 0) {
-                  const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
-                  const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
-                  if (x0 != x1 && y0 != y1)
-                    pc2 = std::min({pc2, int(cl2[std::size_t(y0 * w_ + x1)]),
-                                    int(cl2[std::size_t(y1 * w_ + x0)])});
-                }
-              }
-              if (pc2 >= s)
-                pc = pc2;
-              else
-                use = ci;  // cannot happen (the footprints hold only `need`); kept safe
-            }
-            Edge e;
-            e.a = mem[i];
-            e.b = mem[j];
-            e.capability = caps_[use];
-            e.clearance = pc;
-            e.weight = d;
-            e.path_offset = std::uint32_t(path_cells_.size());
-            e.path_length = std::uint32_t(path.size());
-            path_cells_.insert(path_cells_.end(), path.begin(), path.end());
-            if (obs) {
-              Shape sh = Shape::segment(centre(src.x, src.y), centre(dst.x, dst.y));
-              sh.tag = std::uint32_t(edges_.size());
-              obs->mark(sh.require(e.capability, e.clearance), Role::Candidate);
-            }
-            edges_.push_back(e);
-          }
-        }
+  std::vector<ClusterEdges> out(nclusters);
+  std::atomic<std::size_t> next{0}, done{0};
+  std::atomic<bool> stopped{false};
+  auto work = [&] {
+    LocalSearch search;
+    for (;;) {
+      const std::size_t c = next.fetch_add(1, std::memory_order_relaxed);
+      if (c >= nclusters || stopped.load(std::memory_order_relaxed)) return;
+      if (ctx.cancelled()) {
+        stopped.store(true, std::memory_order_relaxed);
+        return;
       }
+      if (members[c].size() >= 2) cluster_intra_edges(c, members[c], search, out[c]);
+      const std::size_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
+      if (ctx.progress && (d & 15) == 0)
+        ctx.progress->store(0.05f + 0.85f * float(d) / float(nclusters),
+                            std::memory_order_relaxed);
     }
-    if (obs) obs->frame();
+  };
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  // Unless told, a thread per hardware thread, with at least 8 clusters each.
+  const std::size_t nthreads =
+      threads_ > 0 ? std::min<std::size_t>(std::size_t(threads_), nclusters)
+                   : std::min<std::size_t>(hw, (nclusters + 7) / 8);
+  {
+    std::vector<std::jthread> pool;
+    for (std::size_t t = 1; t < nthreads; ++t) pool.emplace_back(work);
+    work();
+  }
+  if (stopped) return false;
+  std::size_t total_edges = edges_.size(), total_cells = path_cells_.size();
+  for (const ClusterEdges& o : out) {
+    total_edges += o.edges.size();
+    total_cells += o.cells.size();
+  }
+  edges_.reserve(total_edges);
+  path_cells_.reserve(total_cells);
+  for (std::size_t c = 0; c < nclusters; ++c) {
+    ClusterEdges& o = out[c];
+    stats_.searches += o.searches;
+    stats_.expanded += o.expanded;
+    const std::uint32_t offset = std::uint32_t(path_cells_.size());
+    path_cells_.insert(path_cells_.end(), o.cells.begin(), o.cells.end());
+    for (Edge e : o.edges) {
+      e.path_offset += offset;
+      if (obs) {
+        Shape sh = Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y),
+                                  centre(nodes_[e.b].x, nodes_[e.b].y));
+        sh.tag = std::uint32_t(edges_.size());
+        obs->mark(sh.require(e.capability, e.clearance), Role::Candidate);
+      }
+      edges_.push_back(e);
+    }
+    o = ClusterEdges();
+    if (obs && members[c].size() >= 2) obs->frame();
   }
   return true;
 }
@@ -651,8 +741,16 @@ void HaaAbstraction::strong_dominance(SearchObserver* obs) {
     const Edge& e = edges_[i];
     return std::pair{std::min(e.a, e.b), std::max(e.a, e.b)};
   };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  {
+    // By node pair, then index (what a stable sort by pair gives), on precomputed keys.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(edges_.size());
+    for (std::uint32_t i = 0; i < keyed.size(); ++i) {
+      const auto [lo, hi] = key(i);
+      keyed[i] = {std::uint64_t(lo) << 32 | hi, i};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+  }
   auto dominates = [&](std::uint32_t ia, std::uint32_t ib) {
     const Edge& a = edges_[ia];
     const Edge& b = edges_[ib];

@@ -75,6 +75,8 @@ struct HaaBuildStats {
   }
 };
 
+class LocalSearch;
+
 class HaaAbstraction {
  public:
   struct Node {
@@ -121,6 +123,10 @@ class HaaAbstraction {
   // (phases "scan entrances", "choose transitions", "intra edges", "dominance", "abstraction")
   // with marks and tests only: no node events, so a trace's expansion counter stays the query's.
   bool build(const GridMap& map, const HaaParams& params, const RunContext& ctx = {});
+  // Threads the build shares its clusters' intra-edges among (0 = one per hardware thread).
+  // The abstraction is the same for any number.
+  void set_threads(int n) { threads_ = n; }
+  int threads() const { return threads_; }
 
   const HaaParams& params() const { return params_; }
   const HaaBuildStats& stats() const { return stats_; }
@@ -167,17 +173,26 @@ class HaaAbstraction {
  private:
   void scan_entrances(SearchObserver* obs);
   std::uint32_t node_at(int x, int y);
-  bool intra_edges(const GridMap& map, const RunContext& ctx);
+  struct ClusterEdges {  // one cluster's intra-edges, paths in `cells`
+    std::vector<Edge> edges;
+    std::vector<std::uint32_t> cells;
+    std::uint64_t searches = 0, expanded = 0;
+  };
+  bool intra_edges(const RunContext& ctx);
+  void cluster_intra_edges(std::size_t c, const std::vector<std::uint32_t>& members,
+                           LocalSearch& search, ClusterEdges& out) const;
   void strong_dominance(SearchObserver* obs);
   void weak_dominance(SearchObserver* obs);
   void finish(SearchObserver* obs);
 
   HaaParams params_;
   HaaBuildStats stats_;
+  int threads_ = 0;
   int w_ = 0, h_ = 0, ncx_ = 0, ncy_ = 0;
   CapabilityMask present_ = 0;
   std::vector<CapabilityMask> caps_;
   std::vector<ClearanceGrid> clearance_;  // by capability index
+  std::vector<std::vector<CapabilityMask>> footprint_;  // by size index, during the build
   std::vector<float> cost_;
   double min_cost_ = 1.0;
   std::vector<Node> nodes_;
@@ -201,6 +216,16 @@ struct HaaOrder {
   int less_bits(OpenEntry a, OpenEntry b) const {
     return int(a.f < b.f) |
            (int(a.f == b.f) & (int(a.h < b.h) | (int(a.h == b.h) & int(a.node < b.node))));
+  }
+};
+
+// HaaOrder for searches whose h is always 0 (the Dijkstras): the same order, one key fewer.
+struct HaaDijkstraOrder {
+  bool less(OpenEntry a, OpenEntry b) const {
+    return a.f < b.f || (a.f == b.f && a.node < b.node);
+  }
+  int less_bits(OpenEntry a, OpenEntry b) const {
+    return int(a.f < b.f) | (int(a.f == b.f) & int(a.node < b.node));
   }
 };
 
@@ -268,6 +293,7 @@ class LocalSearch {
   std::size_t free_cells_ = 0;
   NodePool<double> pool_;
   OpenList<HaaOrder> open_;
+  OpenList<HaaDijkstraOrder> dijkstra_open_;
   std::uint64_t expanded_ = 0, generated_ = 0;
 };
 
@@ -326,6 +352,23 @@ class HaaPlanner final : public Planner {
   OpenList<HaaOrder> abstract_open_;
   std::vector<Link> link_;
   std::vector<std::int32_t> goal_edge_;
+  // The arcs one agent class (capability, size) may use, by node, with the other end's cell
+  // inline: the abstract search reads them without a requirement check and computes h without
+  // touching the node array. Made on the first query of a class, dropped with the abstraction.
+  struct ClassArc {
+    double weight = 0;
+    std::uint32_t to = 0, edge = 0;
+    std::int32_t x = 0, y = 0;
+  };
+  struct ClassArcs {
+    CapabilityMask capability = 0;
+    int size = 0;
+    std::vector<std::uint32_t> begin;  // node n's arcs are [begin[n], begin[n + 1])
+    std::vector<ClassArc> arcs;
+  };
+  const ClassArcs& class_arcs(CapabilityMask cap, int size);
+  std::vector<ClassArcs> classes_;
+  std::size_t abstraction_bytes_ = 0;  // abs_.memory_bytes(), taken when it was built
 };
 
 // Parses "1,2" into sizes; throws InputError.

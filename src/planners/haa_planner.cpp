@@ -130,8 +130,10 @@ const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunConte
   just_built_ = !same;
   if (!same) {
     built_ = false;
+    classes_.clear();
     if (!abs_.build(map, params_, ctx)) return nullptr;
     built_ = true;
+    abstraction_bytes_ = abs_.memory_bytes();
     built_map_ = map;
   }
   uid_ = map.uid();
@@ -140,9 +142,31 @@ const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunConte
 }
 
 size_t HaaPlanner::memory_bytes() const {
-  return abs_.memory_bytes() + local_.memory_bytes() + abstract_pool_.memory_bytes() +
-         abstract_open_.memory_bytes() + link_.capacity() * sizeof(Link) +
-         goal_edge_.capacity() * sizeof(std::int32_t);
+  std::size_t b = abstraction_bytes_ + local_.memory_bytes() + abstract_pool_.memory_bytes() +
+                  abstract_open_.memory_bytes() + link_.capacity() * sizeof(Link) +
+                  goal_edge_.capacity() * sizeof(std::int32_t);
+  for (const ClassArcs& c : classes_)
+    b += c.begin.capacity() * sizeof(std::uint32_t) + c.arcs.capacity() * sizeof(ClassArc);
+  return b;
+}
+
+const HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
+  for (const ClassArcs& c : classes_)
+    if (c.capability == cap && c.size == size) return c;
+  ClassArcs c;
+  c.capability = cap;
+  c.size = size;
+  const auto& nodes = abs_.nodes();
+  c.begin.resize(nodes.size() + 1);
+  for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+    c.begin[n] = std::uint32_t(c.arcs.size());
+    for (const HaaAbstraction::Arc& a : abs_.arcs(n))
+      if (a.admits(cap, size))
+        c.arcs.push_back({a.weight, a.to, a.edge, nodes[a.to].x, nodes[a.to].y});
+  }
+  c.begin[nodes.size()] = std::uint32_t(c.arcs.size());
+  classes_.push_back(std::move(c));
+  return classes_.back();
 }
 
 PlanResult HaaPlanner::plan(const Scene& scene, const Query& query, const RunContext& ctx) {
@@ -228,8 +252,11 @@ struct HaaPlanner::AbstractProblem {
   static constexpr bool kGrowing = false;
 
   HaaPlanner& planner;
-  CapabilityMask cap;
-  int size;
+  const std::uint32_t* arc_begin;  // the agent's class arcs (class_arcs())
+  const ClassArc* arcs;
+  Link* link;
+  const std::int32_t* goal_edge;
+  double min_cost;
   std::uint32_t S, G;
   CellXY start_cell, goal_cell;
   const std::vector<TempEdge>* from_start;
@@ -247,15 +274,20 @@ struct HaaPlanner::AbstractProblem {
   std::size_t node_bound() const { return std::size_t(G) + 1; }
   bool stop(std::uint32_t n) const { return n == G; }
   float progress(const OpenEntry&) const { return -1.0f; }
+  // The hint is the node's cell, which an abstract arc carries.
+  void evaluate(std::uint32_t, double g, double& f, double& h, std::int32_t x,
+                std::int32_t y) const {
+    h = min_cost * octile_distance(x - goal_cell.x, y - goal_cell.y);
+    f = g + h;
+  }
   void evaluate(std::uint32_t n, double g, double& f, double& h) const {
     const CellXY c = pos(n);
-    h = planner.abs_.min_cost() * octile_distance(c.x - goal_cell.x, c.y - goal_cell.y);
-    f = g + h;
+    evaluate(n, g, f, h, c.x, c.y);
   }
 
   template <class Out>
   void reach(Out& out, std::uint32_t n, double g, std::uint8_t kind, std::uint32_t index) const {
-    if (out.reach(n, g)) planner.link_[n] = {index, kind};
+    if (out.reach(n, g)) link[n] = {index, kind};
   }
   template <class Out>
   void expand(std::uint32_t n, double g, Out& out) const {
@@ -265,9 +297,9 @@ struct HaaPlanner::AbstractProblem {
       if (direct) reach(out, G, g + direct->weight, kDirect, 0);
       return;
     }
-    for (const HaaAbstraction::Arc& a : planner.abs_.arcs(n))
-      if (a.admits(cap, size)) reach(out, a.to, g + a.weight, kAbstractEdge, a.edge);
-    if (const std::int32_t gi = planner.goal_edge_[n]; gi >= 0)
+    for (const ClassArc *a = arcs + arc_begin[n], *end = arcs + arc_begin[n + 1]; a != end; ++a)
+      if (out.reach(a->to, g + a->weight, a->x, a->y)) link[a->to] = {a->edge, kAbstractEdge};
+    if (const std::int32_t gi = goal_edge[n]; gi >= 0)
       reach(out, G, g + (*to_goal)[std::size_t(gi)].weight, kGoalEdge, std::uint32_t(gi));
   }
 
@@ -286,6 +318,7 @@ struct HaaPlanner::AbstractProblem {
 PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunContext& ctx,
                              bool built_now) {
   PlanResult r;
+  r.stats.reserve(24);  // the keys below, without regrowing
   SearchObserver* obs = ctx.observer;
   const HaaBuildStats& bs = abs_.stats();
   const int w = map.width(), h = map.height();
@@ -425,9 +458,13 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   if (link_.size() < N + 2) link_.resize(N + 2);
   if (goal_edge_.size() != N) goal_edge_.assign(N, -1);
   for (std::size_t i = 0; i < to_goal.size(); ++i) goal_edge_[to_goal[i].node] = std::int32_t(i);
+  const ClassArcs& ca = class_arcs(cap, q.size);
   AbstractProblem p{.planner = *this,
-                    .cap = cap,
-                    .size = q.size,
+                    .arc_begin = ca.begin.data(),
+                    .arcs = ca.arcs.data(),
+                    .link = link_.data(),
+                    .goal_edge = goal_edge_.data(),
+                    .min_cost = abs_.min_cost(),
                     .S = S,
                     .G = G,
                     .start_cell = *sc,
