@@ -692,7 +692,8 @@ std::size_t Trace::memory_bytes() const {
   b += keyframes_.capacity() * sizeof(Keyframe);
   for (const Keyframe& k : keyframes_)
     b += (k.g.capacity() + k.h.capacity() + k.named.capacity()) * sizeof(double) +
-         (k.parent.capacity() + k.desc.capacity()) * sizeof(std::uint32_t) + k.status.capacity();
+         (k.parent.capacity() + k.desc.capacity() + k.open.capacity()) * sizeof(std::uint32_t) +
+         k.status.capacity();
   return b;
 }
 
@@ -711,6 +712,9 @@ void Trace::snapshot(const FrameState& s, std::size_t n, std::span<const std::ui
     k.status[i] = x.status;
   }
   if (!descs_.empty()) k.desc.assign(last_desc.begin(), last_desc.begin() + std::ptrdiff_t(n));
+  k.open.clear();
+  for (const std::uint32_t i : s.open_)
+    if (i < n) k.open.push_back(i);
   k.named = s.named_;
   k.phase = s.phase_;
   k.current = s.current_;
@@ -828,9 +832,12 @@ std::size_t TraceRecorder::estimated_bytes() const {
   b += known_.capacity() * sizeof(Known);
   b += (g_codes_.size() + h_codes_.size()) * 32 + (t.g_steps_.size() + t.h_steps_.size()) * 8;
   // Keyframes: the ones the policy has placed so far, and the one the end may add.
-  std::size_t key_nodes = key_nodes_;
-  if (since_key_ >= Trace::keyframe_interval(t.node_ids_.size())) key_nodes += t.node_ids_.size();
-  return b + t.snapshot_bytes(key_nodes) + t.keyframes_.size() * sizeof(Trace::Keyframe);
+  std::size_t key_nodes = key_nodes_, key_open = key_open_;
+  if (since_key_ >= Trace::keyframe_interval(t.node_ids_.size())) {
+    key_nodes += t.node_ids_.size();
+    key_open += open_now_;
+  }
+  return b + t.snapshot_bytes(key_nodes, key_open) + t.keyframes_.size() * sizeof(Trace::Keyframe);
 }
 
 void TraceRecorder::check_budget() {
@@ -859,7 +866,7 @@ std::uint32_t TraceRecorder::node_index(std::uint32_t id, bool& is_new) {
     const std::uint8_t space = find_space(id);
     trace_.node_ids_.push_back(id);
     trace_.node_spaces_.push_back(space);
-    known_.push_back({std::numeric_limits<double>::infinity(), 0.0, kNoNode, space});
+    known_.push_back({std::numeric_limits<double>::infinity(), 0.0, kNoNode, space, NodeStatus::Unseen});
   }
   return i;
 }
@@ -900,6 +907,13 @@ std::uint32_t TraceRecorder::name_index(NameIndex& index, std::vector<std::strin
   index.emplace(std::string(name), i);
   side_bytes_ += 2 * (sizeof(std::string) + name.size()) + 32;  // the name, its index entry
   return i;
+}
+
+void TraceRecorder::set_status(std::uint32_t i, NodeStatus to) {
+  NodeStatus& st = known_[i].status;
+  open_now_ -= st == NodeStatus::Open;
+  open_now_ += to == NodeStatus::Open;
+  st = to;
 }
 
 void TraceRecorder::end_event(const std::uint8_t* buf, const std::uint8_t* end) {
@@ -1004,6 +1018,7 @@ void TraceRecorder::push_open(std::uint32_t i, bool is_new, std::uint32_t parent
   buf[0] = tag;
   known_[i].g = g;
   known_[i].h = h;
+  set_status(i, NodeStatus::Open);
   end_event(buf, out);
 }
 
@@ -1021,6 +1036,7 @@ void TraceRecorder::push_relax(std::uint32_t i, bool is_new, std::uint32_t paren
   if (gc == kRaw) put_raw(out, g);
   buf[0] = tag;
   known_[i].g = g;
+  if (known_[i].status == NodeStatus::Unseen) set_status(i, NodeStatus::Open);
   end_event(buf, out);
 }
 
@@ -1040,6 +1056,7 @@ void TraceRecorder::close(std::uint32_t node) {
   buf[0] = std::uint8_t(std::uint8_t(TraceEvent::Kind::Close) | (is_new ? 8 : 0));
   if (!is_new) put_varint(out, named - 1 - i);
   last_close_ = i;
+  set_status(i, NodeStatus::Closed);
   end_event(buf, out);
 }
 
@@ -1098,6 +1115,7 @@ void TraceRecorder::frame() {
   // The keyframe policy, as finish() will run it.
   if (since_key_ >= Trace::keyframe_interval(t.node_ids_.size())) {
     key_nodes_ += t.node_ids_.size();
+    key_open_ += open_now_;
     since_key_ = 0;
   }
   if (t.event_count_ >= next_check_) check_budget();
@@ -1142,7 +1160,7 @@ Trace TraceRecorder::take() {
   stopped_ = false;
   next_check_ = 0;
   side_bytes_ = 0;
-  since_key_ = key_nodes_ = 0;
+  since_key_ = key_nodes_ = key_open_ = open_now_ = 0;
   last_close_ = kNoNode;
   g_codes_.clear();
   h_codes_.clear();
@@ -1187,19 +1205,16 @@ void TraceCursor::restore(std::size_t keyframe) {
       d.space = t.node_spaces_[i];
     }
   }
-  s.open_.clear();
-  s.open_pos_.assign(n, kNoNode);
   for (std::size_t i = 0; i < n; ++i) {
     NodeState& x = s.nodes_[i];
     x.g = k.g[i];
     x.h = k.h[i];
     x.parent = k.parent[i];
     x.status = k.status[i];
-    if (x.status == NodeStatus::Open) {
-      s.open_pos_[i] = std::uint32_t(s.open_.size());
-      s.open_.push_back(std::uint32_t(i));
-    }
   }
+  s.open_ = k.open;
+  s.open_pos_.assign(n, kNoNode);
+  for (std::size_t j = 0; j < s.open_.size(); ++j) s.open_pos_[s.open_[j]] = std::uint32_t(j);
   s.trace_ = trace_;
   s.frame_ = k.frame;
   s.phase_ = k.phase;

@@ -42,7 +42,7 @@
 // Keyframe policy: a snapshot of the replay state is kept at frame 0, and after any frame at
 // which the events since the previous keyframe reach max(4096, N), N = nodes seen so far. A
 // snapshot costs O(N): 21 bytes a node (g, h, parent, status; 4 more when the trace has node
-// descriptions), and is preceded by at least N events, so keyframes add at most 25 bytes an
+// descriptions) and 4 an open node, and is preceded by at least N events, so keyframes add at most 25 bytes an
 // event: O(events). A seek restores one snapshot and replays fewer than max(4096, N) events plus
 // one frame, i.e. it costs O(N + largest frame), the same order as drawing the state it produces.
 #pragma once
@@ -319,8 +319,10 @@ class Trace {
   std::size_t keyframe_frame(std::size_t i) const { return keyframes_[i].frame; }
   // Nodes the i-th keyframe's snapshot holds.
   std::size_t keyframe_nodes(std::size_t i) const { return keyframes_[i].g.size(); }
-  // Bytes a snapshot of n nodes takes in this trace.
-  std::size_t snapshot_bytes(std::size_t n) const { return n * (descs_.empty() ? 21 : 25); }
+  // Bytes a snapshot of n nodes, `open` of them open, takes in this trace.
+  std::size_t snapshot_bytes(std::size_t n, std::size_t open) const {
+    return n * (descs_.empty() ? 21 : 25) + open * 4;
+  }
   // Most events a seek may replay after restoring a keyframe (see the policy above).
   std::size_t max_replay_events() const { return max_replay_; }
   // Events since the last keyframe that trigger a new one, with n nodes seen.
@@ -349,6 +351,7 @@ class Trace {
     std::vector<double> g, h;
     std::vector<std::uint32_t> parent, desc;
     std::vector<NodeStatus> status;
+    std::vector<std::uint32_t> open;  // the open nodes (the open index, rebuilt without a scan)
     std::vector<double> named;
     std::uint32_t phase = kNoNode, current = kNoNode, path = kNoNode;
     SearchCounters counters;
@@ -573,6 +576,7 @@ class TraceRecorder final : public SearchObserver {
   // The step code of value v against ref (kRaw: v follows as 8 bytes).
   std::uint8_t step_code(double ref, double v, bool is_h);
   void end_event(const std::uint8_t* buf, const std::uint8_t* end);
+  void set_status(std::uint32_t i, NodeStatus to);
   std::uint32_t name_index(NameIndex& index, std::vector<std::string>& names,
                            std::string_view name);
   void push_shape(const Shape& shape, Role role, bool is_test, bool ok);
@@ -586,8 +590,10 @@ class TraceRecorder final : public SearchObserver {
     double h = 0;
     std::uint32_t last_desc = kNoNode;
     std::uint8_t space = kNoSpace;
+    NodeStatus status = NodeStatus::Unseen;  // to count the open nodes keyframes list
   };
   std::vector<Known> known_;
+  std::size_t open_now_ = 0, key_open_ = 0;  // open nodes now; in the keyframes so far
   NameIndex phase_index_, counter_index_, label_index_;
   // The id range of each declared space (end = base + count(), 2^32 for unbounded Points), so
   // a new node finds its space with two comparisons a space; the last hit is tried first.
