@@ -86,6 +86,11 @@ void BM_SearchTextureScrub(benchmark::State& state) {
   SearchTexture tex;
   std::mt19937 rng(3);
   std::size_t cells = 0;
+  if (incremental) {  // the status-change log is built on the first move, once per trace
+    tex.update(c.state(), 1, kSide, kSide, Style::standard(), true, true);
+    c.seek(1);
+    tex.update(c.state(), 1, kSide, kSide, Style::standard(), true, true);
+  }
   for (auto _ : state) {
     c.seek(rng() % t.frame_count());
     if (incremental) {
@@ -103,5 +108,27 @@ void BM_SearchTextureScrub(benchmark::State& state) {
   state.counters["upload_cells"] = double(cells) / double(state.iterations());
 }
 BENCHMARK(BM_SearchTextureScrub)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Playing or stepping: one frame forward at a time from the middle, texture rebuilt (arg 0) or
+// kept (arg 1).
+void BM_SearchTextureStep(benchmark::State& state) {
+  const Trace& t = dijkstra_trace();
+  const bool incremental = state.range(0) != 0;
+  TraceCursor c(t);
+  SearchTexture tex;
+  c.seek(t.frame_count() / 2);
+  tex.update(c.state(), 1, kSide, kSide, Style::standard(), true, true);
+  for (auto _ : state) {
+    if (!c.step_forward()) c.seek(t.frame_count() / 2);
+    if (incremental) {
+      tex.update(c.state(), 1, kSide, kSide, Style::standard(), true, true);
+      benchmark::DoNotOptimize(tex.image().data());
+    } else {
+      const Image img = search_image(c.state(), kSide, kSide, Style::standard(), true, true);
+      benchmark::DoNotOptimize(img.data());
+    }
+  }
+}
+BENCHMARK(BM_SearchTextureStep)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
