@@ -4,14 +4,23 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <iterator>
 #include <map>
+#include <queue>
 #include <random>
 
 #include "viz/trace.hpp"
 
 namespace pl {
 namespace {
+
+std::vector<TraceEvent> all_events(const Trace& t) {
+  std::vector<TraceEvent> out;
+  for (const TraceEvent& e : t.events()) out.push_back(e);
+  return out;
+}
 
 // An independent, naive model of what a frame should show, kept by the generator below.
 struct ModelNode {
@@ -580,10 +589,16 @@ TEST(Trace, BatchEqualsSingleCalls) {
   ASSERT_EQ(a.event_count(), b.event_count());
   ASSERT_EQ(a.frame_count(), b.frame_count());
   // Same events in the same order (tests and marks interleaved with node events), same shapes.
+  const std::vector<TraceEvent> ea = all_events(a), eb = all_events(b);
+  ASSERT_EQ(ea.size(), a.event_count());
+  ASSERT_EQ(eb.size(), b.event_count());
   for (std::size_t i = 0; i < a.event_count(); ++i) {
-    ASSERT_EQ(a.events()[i].kind, b.events()[i].kind) << i;
-    ASSERT_EQ(a.events()[i].a, b.events()[i].a) << i;
-    ASSERT_EQ(a.events()[i].flag, b.events()[i].flag) << i;
+    ASSERT_EQ(ea[i].kind, eb[i].kind) << i;
+    ASSERT_EQ(ea[i].a, eb[i].a) << i;
+    ASSERT_EQ(ea[i].flag, eb[i].flag) << i;
+    ASSERT_EQ(ea[i].b, eb[i].b) << i;
+    ASSERT_TRUE(std::bit_cast<std::uint64_t>(ea[i].x) == std::bit_cast<std::uint64_t>(eb[i].x)) << i;
+    ASSERT_TRUE(std::bit_cast<std::uint64_t>(ea[i].y) == std::bit_cast<std::uint64_t>(eb[i].y)) << i;
   }
   ASSERT_EQ(a.shapes().size(), b.shapes().size());
   ASSERT_GT(a.shapes().size(), 100u);
@@ -666,6 +681,182 @@ TEST(Trace, RecorderStartsAfreshAfterTake) {
   c.seek(1);
   EXPECT_EQ(c.state().phase(), "a");
   EXPECT_EQ(c.state().node_by_id(1)->status, NodeStatus::Open);
+}
+
+}  // namespace
+}  // namespace pl
+
+namespace pl {
+namespace {
+
+// The event coding is lossless: whatever doubles a planner reports (steps that fit the step
+// table, steps that do not, more distinct steps than the table holds, NaN, infinities, -0),
+// whatever its parents (none, the node just closed, new, arbitrary), the decoded events and the
+// replayed states give back every value bit for bit.
+TEST(TraceCoding, ValuesRoundTripBitForBit) {
+  std::mt19937 rng(77);
+  TraceRecorder rec;
+  struct Reported {
+    TraceEvent::Kind kind;
+    std::uint32_t id, parent;
+    double g, h;
+  };
+  std::vector<Reported> reported;
+  std::map<std::uint32_t, std::pair<double, double>> latest;  // id -> g, h
+  std::uint32_t last_closed = kNoNode;
+  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e300, 5e-324, 1.0, 0.1};
+  auto value = [&](double parent_value) {
+    switch (rng() % 5) {
+      case 0:
+        return specials[rng() % std::size(specials)];
+      case 1:
+        return parent_value + double(rng() % 400) * 0.37;  // many distinct steps
+      case 2:
+        return std::ldexp(double(rng()), int(rng() % 40) - 20);
+      default:
+        return parent_value + (rng() % 2 ? 1.0 : std::sqrt(2.0));
+    }
+  };
+  for (int step = 0; step < 20000; ++step) {
+    const std::uint32_t id = rng() % 3000;
+    std::uint32_t parent = kNoNode;
+    switch (rng() % 4) {
+      case 0: break;
+      case 1: parent = last_closed; break;
+      default: parent = rng() % 3500;  // sometimes never seen before
+    }
+    const double pg = latest.count(parent) ? latest[parent].first : 0.0;
+    const double ph = latest.count(parent) ? latest[parent].second : 0.0;
+    const int what = int(rng() % 6);
+    if (what < 3) {
+      const double g = value(pg), h = value(ph);
+      if (rng() % 3)
+        rec.open(NodeDesc{id, 0, 0}, parent, g, h);
+      else {
+        StepReporter rep(&rec);
+        rep.open(id, parent, g, h);
+        rep.flush();
+      }
+      reported.push_back({TraceEvent::Kind::Open, id, parent, g, h});
+      latest[id] = {g, h};
+    } else if (what < 5) {
+      const double g = value(pg);
+      rec.relax(id, parent, g);
+      reported.push_back({TraceEvent::Kind::Relax, id, parent, g, 0});
+      latest[id].first = g;
+    } else {
+      rec.close(id);
+      reported.push_back({TraceEvent::Kind::Close, id, kNoNode, 0, 0});
+      last_closed = id;
+    }
+    if (rng() % 4 == 0) {
+      rec.frame();
+      last_closed = kNoNode;
+    }
+  }
+  const Trace t = rec.take();
+  ASSERT_EQ(t.event_count(), reported.size());
+  auto bits = [](double v) { return std::bit_cast<std::uint64_t>(v); };
+  std::size_t i = 0;
+  for (const TraceEvent& e : t.events()) {
+    const Reported& r = reported[i];
+    ASSERT_EQ(e.kind, r.kind) << i;
+    ASSERT_EQ(t.node_id(e.a), r.id) << i;
+    if (r.kind != TraceEvent::Kind::Close) {
+      ASSERT_EQ(e.b == kNoNode ? kNoNode : t.node_id(e.b), r.parent) << i;
+      ASSERT_EQ(bits(e.x), bits(r.g)) << i << " g " << e.x << " vs " << r.g;
+    }
+    if (r.kind == TraceEvent::Kind::Open) {
+      ASSERT_EQ(bits(e.y), bits(r.h)) << i;
+    }
+    ++i;
+  }
+  ASSERT_EQ(i, reported.size());
+  // Frame by frame, kinds and nodes decode alone too.
+  i = 0;
+  for (std::size_t k = 1; k < t.frame_count(); ++k)
+    for (const TraceEvent& e : t.frame_events(k)) {
+      ASSERT_EQ(e.kind, reported[i].kind) << i;
+      ASSERT_EQ(t.node_id(e.a), reported[i].id) << i;
+      ++i;
+    }
+  ASSERT_EQ(i, reported.size());
+  // The replay, from keyframes and undo alike, ends with the latest values.
+  TraceCursor c(t);
+  c.seek(t.frame_count() / 3);
+  c.seek(t.frame_count() - 1);
+  for (const auto& [id, gh] : latest) {
+    const NodeState* n = c.state().node_by_id(id);
+    ASSERT_TRUE(n) << id;
+    ASSERT_EQ(bits(n->g), bits(gh.first)) << id;
+    ASSERT_EQ(bits(n->h), bits(gh.second)) << id;  // 0 unless opened
+  }
+  TraceCursor fresh(t);
+  for (std::size_t k = t.frame_count() - 1; k-- > t.frame_count() - 200;) {
+    ASSERT_TRUE(c.step_back());
+    fresh.seek(k);
+    ASSERT_TRUE(c.state() == fresh.state()) << k;
+  }
+}
+
+// A grid search costs a few bytes an event, and the whole trace (keyframes included) stays
+// well within the 40 bytes an event the trace format promises for large grid searches.
+TEST(TraceCoding, GridSearchIsCompact) {
+  TraceRecorder rec;
+  StepReporter rep(&rec);
+  const int side = 300;
+  rec.space(NodeSpace::cells(side, side));
+  std::vector<double> g(std::size_t(side) * side, INFINITY);
+  std::vector<char> closed(g.size(), 0);
+  using Item = std::pair<double, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+  const auto start = std::uint32_t(side / 2 * side + side / 2);
+  auto hof = [&](std::uint32_t c) {
+    const double dx = std::abs(double(int(c % side) - side + 1)), dy = std::abs(double(int(c / side) - side + 1));
+    return std::max(dx, dy) + (std::sqrt(2.0) - 1) * std::min(dx, dy);
+  };
+  g[start] = 0;
+  rep.open(start, kNoNode, 0, hof(start));
+  open.push({hof(start), start});
+  const int dx[8] = {1, 0, -1, 0, 1, -1, -1, 1}, dy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  while (!open.empty()) {
+    auto [f, c] = open.top();
+    open.pop();
+    if (closed[c]) continue;
+    closed[c] = 1;
+    rep.close(c);
+    const int x = int(c % side), y = int(c / side);
+    for (int k = 0; k < 8; ++k) {
+      const int nx = x + dx[k], ny = y + dy[k];
+      if (nx < 0 || ny < 0 || nx >= side || ny >= side) continue;
+      const auto nb = std::uint32_t(ny * side + nx);
+      if (closed[nb]) continue;
+      const double ng = g[c] + (k < 4 ? 1.0 : std::sqrt(2.0));
+      if (ng < g[nb]) {
+        if (std::isinf(g[nb]))
+          rep.open(nb, c, ng, hof(nb));
+        else
+          rep.relax(nb, c, ng);
+        g[nb] = ng;
+        open.push({ng + hof(nb), nb});
+      }
+    }
+    rep.frame();
+  }
+  rep.flush();
+  const Trace t = rec.take();
+  ASSERT_GT(t.event_count(), 100000u);
+  const double stream = double(t.event_bytes()) / double(t.event_count());
+  const double total = double(t.memory_bytes()) / double(t.event_count());
+  EXPECT_LT(stream, 6.0);
+  EXPECT_LT(total, 40.0);
+  // The values survive: the replayed last frame has every reported g.
+  TraceCursor c(t);
+  c.seek(t.frame_count() - 1);
+  for (std::uint32_t id = 0; id < g.size(); ++id)
+    if (const NodeState* n = c.state().node_by_id(id)) {
+      ASSERT_EQ(n->g, g[id]) << id;
+    }
 }
 
 }  // namespace

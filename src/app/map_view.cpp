@@ -246,8 +246,12 @@ bool update_search_texture(View& v, const GridMap& map, const Style& style, bool
   const View::SearchKey key{v.trace_generation, v.cursor->frame(), map.width(), map.height(),
                             open, closed, true};
   if (!(key == v.search_key)) {
-    v.renderer->set_search(search_image(v.cursor->state(), map.width(), map.height(), style, open,
-                                        closed, &v.search_has_open, &v.search_has_closed));
+    // Incremental along the timeline: only the cells whose nodes changed status are repainted
+    // and uploaded (SearchTexture).
+    v.renderer->update_search(v.cursor->state(), v.trace_generation, map.width(), map.height(),
+                              style, open, closed);
+    v.search_has_open = v.renderer->search_cells().any_open();
+    v.search_has_closed = v.renderer->search_cells().any_closed();
     v.search_key = key;
   }
   return true;

@@ -123,7 +123,32 @@ void MapRenderer::set_heat(const Image& image) {
 }
 
 void MapRenderer::set_search(const Image& image) {
+  search_cells_.reset();  // the texture no longer shows what search_cells_ holds
   upload_image(search_texture_, image, search_width_, search_height_);
+}
+
+void MapRenderer::update_search(const FrameState& state, std::uint64_t generation, int width,
+                                int height, const Style& style, bool open, bool closed) {
+  const SearchTexture::Dirty d =
+      search_cells_.update(state, generation, width, height, style, open, closed);
+  const Image& image = search_cells_.image();
+  if (d.full && (image.width != search_width_ || image.height != search_height_)) {
+    upload_image(search_texture_, image, search_width_, search_height_);
+    return;
+  }
+  const SearchTexture::Dirty r = d.full ? SearchTexture::Dirty{0, 0, image.width, image.height, true} : d;
+  if (r.empty()) return;
+  // Only the changed rectangle: rows of the CPU image, offset into it.
+  glBindTexture(GL_TEXTURE_2D, search_texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, image.width);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, r.x0);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, r.y0);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, GL_RGBA,
+                  GL_UNSIGNED_BYTE, image.data());
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
 }
 
 void MapRenderer::quad(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Rgba colour) {
@@ -225,9 +250,13 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   // clearance layers have no primitives (no circles, grid lines or labels), the common case on
   // large maps.
   const bool same_size_heat = heat && heat_width_ == tex_width_ && heat_height_ == tex_height_;
-  const bool nothing_between =
-      (!list.enabled(Layer::Terrain) || list.batch(Layer::Terrain).primitive_count() == 0) &&
-      (!list.enabled(Layer::Clearance) || list.batch(Layer::Clearance).primitive_count() == 0);
+  // Text labels do not count: they are drawn by ImGui after every GL pass (labels()), so the
+  // clearance numbers of a zoomed-in view never sit between the textures.
+  auto gl_primitives = [&](Layer l) {
+    const DrawBatch& b = list.batch(l);
+    return list.enabled(l) ? b.primitive_count() - b.texts.size() : 0;
+  };
+  const bool nothing_between = gl_primitives(Layer::Terrain) == 0 && gl_primitives(Layer::Clearance) == 0;
   const bool fold_search = terrain && search_tex && nothing_between &&
                            search_width_ == tex_width_ && search_height_ == tex_height_;
   if (terrain)

@@ -11,6 +11,7 @@
 #include "editor/camera.hpp"
 #include "viz/draw.hpp"
 #include "viz/image.hpp"
+#include "viz/search_texture.hpp"
 
 struct ImDrawList;
 
@@ -36,6 +37,12 @@ class MapRenderer {
   // Replaces the search texture: open and closed grid cells, one texel per cell, drawn on
   // Layer::Search under that layer's primitives when show_search is set.
   void set_search(const Image& image);
+  // Brings the search texture to `state` (a frame of the trace `generation` names) through a
+  // SearchTexture: a new trace, size or option uploads it whole; a move along the timeline
+  // uploads only the rectangle of cells whose nodes changed status between the two frames.
+  void update_search(const FrameState& state, std::uint64_t generation, int width, int height,
+                     const Style& style, bool open, bool closed);
+  const SearchTexture& search_cells() const { return search_cells_; }
   bool show_search = false;
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
   // fb_height pixels tall.
@@ -75,6 +82,7 @@ class MapRenderer {
   int heat_width_ = 0, heat_height_ = 0;
   int search_width_ = 0, search_height_ = 0;
   std::vector<Vertex> vertices_;
+  SearchTexture search_cells_;  // what search_texture_ holds, on the CPU side
 };
 
 }  // namespace pl::app

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 
@@ -46,31 +48,226 @@ const char* node_status_name(NodeStatus s) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The event coding (see the top of trace.hpp). A tag byte: the kind in bits 0-2, then
+//   Open:  bit 3 node new, bits 4-5 parent mode, bit 6 description index follows;
+//          [node: varint nodes-1-index] [parent: varint] g-code [8 bytes] h-code [8 bytes] [desc]
+//   Relax: bit 3 node new, bits 4-5 parent mode; [node] [parent] g-code [8 bytes]
+//   Close: bit 3 node new; [node]
+//   Test:  bit 3 ok (the shape is the next shape record)
+//   Mark:  bits 3-7 role (the shape is the next shape record)
+//   Phase, Path: varint index; Counter: varint index, 8 bytes value.
+// Parent modes: none, the node this frame closed last, a new node, varint nodes-1-index.
+
+namespace {
+
+constexpr std::uint8_t kRaw = 255;
+constexpr std::uint8_t kParentNone = 0, kParentClosed = 1, kParentNew = 2, kParentIndex = 3;
+
+inline void put_varint(std::uint8_t*& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    *out++ = std::uint8_t(v | 0x80);
+    v >>= 7;
+  }
+  *out++ = std::uint8_t(v);
+}
+
+inline std::uint64_t get_varint(const std::uint8_t*& p) {
+  std::uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const std::uint8_t b = *p++;
+    v |= std::uint64_t(b & 0x7F) << shift;
+    if (!(b & 0x80)) return v;
+  }
+}
+
+inline void put_raw(std::uint8_t*& out, double v) {
+  std::memcpy(out, &v, 8);
+  out += 8;
+}
+
+inline double get_raw(const std::uint8_t*& p) {
+  double v;
+  std::memcpy(&v, p, 8);
+  p += 8;
+  return v;
+}
+
+inline bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+inline double value_at(const char* base, std::size_t stride, std::uint32_t i) {
+  double v;
+  std::memcpy(&v, base + std::size_t(i) * stride, 8);
+  return v;
+}
+
+}  // namespace
+
+EventReader::EventReader(const Trace& trace, std::size_t first, std::size_t last)
+    : trace_(&trace), frame_(first), last_(std::min(last, trace.frames_.size() - 1)) {
+  const Trace::FrameRec& f = trace.frames_[std::min(first, last_)];
+  p_ = frame_end_ = trace.bytes_.data() + f.byte_end;
+  nodes_ = f.node_count;
+  shapes_ = f.shape_count;
+  if (first >= last_) frame_ = last_;
+}
+
+void EventReader::enter_frames() {
+  // Past the end of frame_: move to the next frame that has events (frames may be empty).
+  while (p_ == frame_end_ && frame_ < last_) {
+    ++frame_;
+    frame_end_ = trace_->bytes_.data() + trace_->frames_[frame_].byte_end;
+    last_close_ = kNoNode;  // the parent register is per frame
+  }
+}
+
+bool EventReader::next(TraceEvent& e, const NodeValues& v) {
+  enter_frames();
+  if (p_ == frame_end_) return false;
+  const std::uint8_t tag = *p_++;
+  e = TraceEvent{};
+  e.kind = TraceEvent::Kind(tag & 7);
+  using K = TraceEvent::Kind;
+  auto node = [&](bool is_new) {
+    if (is_new) return nodes_++;
+    return nodes_ - 1 - std::uint32_t(get_varint(p_));
+  };
+  auto parent = [&](std::uint8_t mode) {
+    switch (mode) {
+      case kParentClosed:
+        return last_close_;
+      case kParentNew:
+        return nodes_++;
+      case kParentIndex:
+        return nodes_ - 1 - std::uint32_t(get_varint(p_));
+      default:
+        return kNoNode;
+    }
+  };
+  auto value = [&](const char* base, double none, const std::vector<double>& steps) {
+    const std::uint8_t code = *p_++;
+    if (code == kRaw) return get_raw(p_);
+    if (!base) return std::numeric_limits<double>::quiet_NaN();
+    const double ref = e.b == kNoNode ? 0.0 : e.b < v.count ? value_at(base, v.stride, e.b) : none;
+    return ref + steps[code];
+  };
+  switch (e.kind) {
+    case K::Open: {
+      e.a = node(tag & 8);
+      e.b = parent(std::uint8_t((tag >> 4) & 3));
+      e.x = value(v.g, std::numeric_limits<double>::infinity(), trace_->g_steps_);
+      e.y = value(v.h, 0.0, trace_->h_steps_);
+      if (tag & 64) e.c = std::uint32_t(get_varint(p_));
+      break;
+    }
+    case K::Relax:
+      e.a = node(tag & 8);
+      e.b = parent(std::uint8_t((tag >> 4) & 3));
+      e.x = value(v.g, std::numeric_limits<double>::infinity(), trace_->g_steps_);
+      break;
+    case K::Close:
+      e.a = last_close_ = node(tag & 8);
+      break;
+    case K::Test:
+      e.flag = (tag >> 3) & 1;
+      e.a = shapes_++;
+      break;
+    case K::Mark:
+      e.flag = std::uint8_t(tag >> 3);
+      e.a = shapes_++;
+      break;
+    case K::Phase:
+    case K::Path:
+      e.a = std::uint32_t(get_varint(p_));
+      break;
+    case K::Counter:
+      e.a = std::uint32_t(get_varint(p_));
+      e.x = get_raw(p_);
+      break;
+  }
+  return true;
+}
+
+Trace::EventRange Trace::events() const {
+  return EventRange(*this, 0, frames_.size() - 1, true);
+}
+
+Trace::EventRange Trace::frame_events(std::size_t k) const {
+  if (k == 0 || k >= frames_.size()) return EventRange(*this, 0, 0, false);
+  return EventRange(*this, k - 1, k, false);
+}
+
+Trace::EventRange::iterator Trace::EventRange::begin() const {
+  iterator it;
+  it.reader_ = EventReader(*trace_, first_, last_);
+  it.values_ = values_;
+  if (values_) {
+    it.g_.assign(trace_->node_count(), std::numeric_limits<double>::infinity());
+    it.h_.assign(trace_->node_count(), 0.0);
+  }
+  it.advance();
+  return it;
+}
+
+void Trace::EventRange::iterator::advance() {
+  if (!values_) {
+    done_ = !reader_.next(e_);
+    return;
+  }
+  const NodeValues v{reinterpret_cast<const char*>(g_.data()),
+                     reinterpret_cast<const char*>(h_.data()), sizeof(double), g_.size()};
+  done_ = !reader_.next(e_, v);
+  if (done_) return;
+  if (e_.kind == TraceEvent::Kind::Open) {
+    g_[e_.a] = e_.x;
+    h_[e_.a] = e_.y;
+  } else if (e_.kind == TraceEvent::Kind::Relax) {
+    g_[e_.a] = e_.x;
+  }
+}
+
+std::size_t Trace::EventRange::size() const {
+  EventReader r(*trace_, first_, last_);
+  TraceEvent e;
+  std::size_t n = 0;
+  while (r.next(e)) ++n;
+  return n;
+}
+
+Trace::FrameInfo Trace::frame_info(std::size_t k) const {
+  const std::size_t block = k / kFrameBlock;
+  std::uint64_t events = block_events_[block];
+  EventReader r(*this, block * kFrameBlock, k);
+  TraceEvent e;
+  while (r.next(e)) ++events;
+  return FrameInfo{events, frames_[k].byte_end, frames_[k].node_count, frames_[k].shape_count};
+}
+
+// ---------------------------------------------------------------------------------------------
 // Applying and undoing events: shared by keyframe construction and the cursor, so both can
 // never disagree about what an event means.
 
 struct TraceReplay {
   using Undo = TraceCursor::Undo;
 
-  // Make room for the nodes and counters frame `fi` has seen; new nodes start Unseen.
-  static void grow(const Trace& t, FrameState& s, const Trace::FrameInfo& fi) {
+  // Make room for the nodes frame `k` has seen; new nodes start Unseen.
+  static void grow(const Trace& t, FrameState& s, std::size_t node_count) {
     const std::size_t old = s.nodes_.size();
-    if (fi.node_count > old) {
-      s.nodes_.resize(fi.node_count);
-      s.open_pos_.resize(fi.node_count, kNoNode);
-      for (std::size_t i = old; i < fi.node_count; ++i) {
+    if (node_count > old) {
+      s.nodes_.resize(node_count);
+      s.open_pos_.resize(node_count, kNoNode);
+      for (std::size_t i = old; i < node_count; ++i) {
         s.nodes_[i].desc.id = t.node_ids_[i];
         s.nodes_[i].desc.space = t.node_spaces_[i];
       }
     }
-    if (fi.counter_count > s.named_.size()) s.named_.resize(fi.counter_count, 0.0);
   }
 
-  static void shrink(FrameState& s, const Trace::FrameInfo& fi) {
+  static void shrink(FrameState& s, std::size_t node_count) {
     // The nodes cut off are Unseen again, so none of them is in the open index.
-    s.nodes_.resize(fi.node_count);
-    s.open_pos_.resize(fi.node_count);
-    s.named_.resize(fi.counter_count);
+    s.nodes_.resize(node_count);
+    s.open_pos_.resize(node_count);
   }
 
   // Keeps the open index (open_, open_pos_) in step with the statuses.
@@ -92,17 +289,28 @@ struct TraceReplay {
     s.counters_.open = s.open_.size();
   }
 
+  static NodeValues values(const FrameState& s) {
+    if (s.nodes_.empty()) return NodeValues{nullptr, nullptr, 0, 0};
+    return NodeValues{reinterpret_cast<const char*>(&s.nodes_[0].g),
+                      reinterpret_cast<const char*>(&s.nodes_[0].h), sizeof(NodeState),
+                      s.nodes_.size()};
+  }
+
   template <bool kLog>
-  static void apply(const Trace& t, FrameState& s, const TraceEvent& e, std::vector<Undo>& log) {
+  static void apply(const Trace& t, FrameState& s, const TraceEvent& e, std::vector<Undo>& log,
+                    std::size_t frame) {
     using K = TraceEvent::Kind;
+    auto entry = [&](const NodeState& node, double value, std::uint32_t index) {
+      log.push_back(Undo{node, value, index, e.a, frame, e.kind});
+    };
     switch (e.kind) {
       case K::Phase:
-        if constexpr (kLog) log.push_back(Undo{{}, 0, s.phase_});
+        if constexpr (kLog) entry({}, 0, s.phase_);
         s.phase_ = e.a;
         break;
       case K::Open: {
         NodeState& n = s.nodes_[e.a];
-        if constexpr (kLog) log.push_back(Undo{n, 0, 0});
+        if constexpr (kLog) entry(n, 0, 0);
         set_status(s, e.a, NodeStatus::Open);
         if (e.c != kNoNode) n.desc = t.descs_[e.c];  // else: the id and its space say it all
         n.g = e.x;
@@ -113,7 +321,7 @@ struct TraceReplay {
       }
       case K::Relax: {
         NodeState& n = s.nodes_[e.a];
-        if constexpr (kLog) log.push_back(Undo{n, 0, 0});
+        if constexpr (kLog) entry(n, 0, 0);
         if (n.status == NodeStatus::Unseen) set_status(s, e.a, NodeStatus::Open);
         n.g = e.x;
         n.parent = e.b;
@@ -122,51 +330,53 @@ struct TraceReplay {
       }
       case K::Close: {
         NodeState& n = s.nodes_[e.a];
-        if constexpr (kLog) log.push_back(Undo{n, 0, s.current_});
+        if constexpr (kLog) entry(n, 0, s.current_);
         set_status(s, e.a, NodeStatus::Closed);
         s.current_ = e.a;
         ++s.counters_.expanded;
         break;
       }
       case K::Test:
-        if constexpr (kLog) log.push_back(Undo{});
+        if constexpr (kLog) entry({}, 0, e.flag);
         ++(e.flag ? s.counters_.tests_passed : s.counters_.tests_failed);
         break;
       case K::Mark:
-        if constexpr (kLog) log.push_back(Undo{});
+        if constexpr (kLog) entry({}, 0, 0);
         break;
       case K::Path:
-        if constexpr (kLog) log.push_back(Undo{{}, 0, s.path_});
+        if constexpr (kLog) entry({}, 0, s.path_);
         s.path_ = e.a;
         break;
       case K::Counter:
-        if constexpr (kLog) log.push_back(Undo{{}, s.named_[e.a], 0});
+        if constexpr (kLog)
+          entry({}, e.a < s.named_.size() ? s.named_[e.a] : 0.0, std::uint32_t(s.named_.size()));
+        if (e.a >= s.named_.size()) s.named_.resize(std::size_t(e.a) + 1, 0.0);
         s.named_[e.a] = e.x;
         break;
     }
   }
 
-  static void undo(FrameState& s, const TraceEvent& e, const Undo& u) {
+  static void undo(FrameState& s, const Undo& u) {
     using K = TraceEvent::Kind;
-    switch (e.kind) {
+    switch (u.kind) {
       case K::Phase:
         s.phase_ = u.index;
         break;
       case K::Open:
       case K::Relax:
       case K::Close: {
-        set_status(s, e.a, u.node.status);
-        s.nodes_[e.a] = u.node;
-        if (e.kind == K::Open) --s.counters_.generated;
-        if (e.kind == K::Relax) --s.counters_.relaxed;
-        if (e.kind == K::Close) {
+        set_status(s, u.a, u.node.status);
+        s.nodes_[u.a] = u.node;
+        if (u.kind == K::Open) --s.counters_.generated;
+        if (u.kind == K::Relax) --s.counters_.relaxed;
+        if (u.kind == K::Close) {
           --s.counters_.expanded;
           s.current_ = u.index;
         }
         break;
       }
       case K::Test:
-        --(e.flag ? s.counters_.tests_passed : s.counters_.tests_failed);
+        --(u.index ? s.counters_.tests_passed : s.counters_.tests_failed);
         break;
       case K::Mark:
         break;
@@ -174,7 +384,10 @@ struct TraceReplay {
         s.path_ = u.index;
         break;
       case K::Counter:
-        s.named_[e.a] = u.value;
+        if (u.index <= u.a)
+          s.named_.resize(u.index);
+        else
+          s.named_[u.a] = u.value;
         break;
     }
   }
@@ -367,7 +580,8 @@ void Trace::IdMap::grow_direct(std::uint32_t id) {
 }
 
 Trace::Trace() {
-  frames_.push_back(FrameInfo{});
+  frames_.push_back(FrameRec{});
+  block_events_.push_back(0);
   keyframes_.emplace_back();
 }
 
@@ -455,16 +669,11 @@ CellIndexer::CellIndexer(const Trace& trace, int width, int height) {
   }
 }
 
-std::span<const TraceEvent> Trace::frame_events(std::size_t k) const {
-  if (k == 0 || k >= frames_.size()) return {};
-  return std::span<const TraceEvent>(events_).subspan(
-      frames_[k - 1].event_end, frames_[k].event_end - frames_[k - 1].event_end);
-}
-
 std::size_t Trace::memory_bytes() const {
   std::size_t b = sizeof(*this);
-  b += events_.capacity() * sizeof(TraceEvent);
-  b += frames_.capacity() * sizeof(FrameInfo);
+  b += bytes_.capacity() + frames_.capacity() * sizeof(FrameRec);
+  b += block_events_.capacity() * sizeof(std::uint64_t);
+  b += (g_steps_.capacity() + h_steps_.capacity()) * sizeof(double);
   b += descs_.capacity() * sizeof(NodeInfo);
   b += node_ids_.capacity() * sizeof(std::uint32_t) + node_spaces_.capacity();
   b += spaces_.capacity() * sizeof(NodeSpace);
@@ -480,18 +689,45 @@ std::size_t Trace::memory_bytes() const {
   }
   b += phases_.capacity() * sizeof(PhaseMarker);
   for (const PhaseMarker& p : phases_) b += p.name.capacity();
-  b += keyframes_.capacity() * sizeof(FrameState);
-  for (const FrameState& k : keyframes_)
-    b += k.nodes_.capacity() * sizeof(NodeState) + k.named_.capacity() * sizeof(double) +
-         (k.open_.capacity() + k.open_pos_.capacity()) * sizeof(std::uint32_t);
+  b += keyframes_.capacity() * sizeof(Keyframe);
+  for (const Keyframe& k : keyframes_)
+    b += (k.g.capacity() + k.h.capacity() + k.named.capacity()) * sizeof(double) +
+         (k.parent.capacity() + k.desc.capacity() + k.open.capacity()) * sizeof(std::uint32_t) +
+         k.status.capacity();
   return b;
 }
 
+void Trace::snapshot(const FrameState& s, std::size_t n, std::span<const std::uint32_t> last_desc,
+                     Keyframe& k) const {
+  k.frame = s.frame_;
+  k.g.resize(n);
+  k.h.resize(n);
+  k.parent.resize(n);
+  k.status.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const NodeState& x = s.nodes_[i];
+    k.g[i] = x.g;
+    k.h[i] = x.h;
+    k.parent[i] = x.parent;
+    k.status[i] = x.status;
+  }
+  if (!descs_.empty()) k.desc.assign(last_desc.begin(), last_desc.begin() + std::ptrdiff_t(n));
+  k.open.clear();
+  for (const std::uint32_t i : s.open_)
+    if (i < n) k.open.push_back(i);
+  k.named = s.named_;
+  k.phase = s.phase_;
+  k.current = s.current_;
+  k.path = s.path_;
+  k.counters = s.counters_;
+}
+
 void Trace::finish() {
-  if (events_.size() > frames_.back().event_end)
-    frames_.push_back(FrameInfo{events_.size(), std::uint32_t(node_ids_.size()),
-                                std::uint32_t(counter_names_.size()),
-                                std::uint32_t(shapes_.size())});
+  if (bytes_.size() > frames_.back().byte_end) {
+    if (frames_.size() % kFrameBlock == 0) block_events_.push_back(event_count_);
+    frames_.push_back(FrameRec{bytes_.size(), std::uint32_t(node_ids_.size()),
+                               std::uint32_t(shapes_.size())});
+  }
 
   space_nodes_.fill(0);
   for (const std::uint8_t s : node_spaces_) ++space_nodes_[s];
@@ -501,23 +737,38 @@ void Trace::finish() {
   FrameState s;
   s.trace_ = this;
   std::vector<TraceReplay::Undo> no_log;
+  // The description each node has so far (snapshots need its index).
+  std::vector<std::uint32_t> last_desc(descs_.empty() ? 0 : node_ids_.size(), kNoNode);
   std::uint64_t since_key = 0;  // events since the last keyframe
-  for (std::size_t k = 1; k < frames_.size(); ++k) {
-    TraceReplay::grow(*this, s, frames_[k]);
-    for (const TraceEvent& e : frame_events(k)) TraceReplay::apply<false>(*this, s, e, no_log);
-    s.shape_count_ = frames_[k].shape_count;
-    s.frame_ = k;
-    since_key += frames_[k].event_end - frames_[k - 1].event_end;
-    if (since_key >= keyframe_interval(frames_[k].node_count)) {
-      keyframes_.push_back(s);
-      since_key = 0;
-    } else {
-      max_replay_ = std::max<std::size_t>(max_replay_, since_key);
+  TraceReplay::grow(*this, s, frames_.back().node_count);  // values are read before growth
+  EventReader r(*this, 0, frames_.size() - 1);
+  TraceEvent e;
+  std::size_t k = 1;
+  auto end_frames = [&](std::size_t upto) {
+    // Frames before `upto` are complete: apply the keyframe policy to each.
+    for (; k < upto; ++k) {
+      s.shape_count_ = frames_[k].shape_count;
+      s.frame_ = k;
+      if (since_key >= keyframe_interval(frames_[k].node_count)) {
+        keyframes_.emplace_back();
+        snapshot(s, frames_[k].node_count, last_desc, keyframes_.back());  // what frame k saw
+        since_key = 0;
+      } else {
+        max_replay_ = std::max<std::size_t>(max_replay_, since_key);
+      }
     }
+  };
+  while (r.next(e, TraceReplay::values(s))) {
+    end_frames(r.frame());
+    TraceReplay::apply<false>(*this, s, e, no_log, r.frame());
+    if (e.kind == TraceEvent::Kind::Open && e.c != kNoNode) last_desc[e.a] = e.c;
+    ++since_key;
   }
+  end_frames(frames_.size());
   // Recording over-allocates by up to 2x; a finished trace is read-only, so give it back.
-  events_.shrink_to_fit();
+  bytes_.shrink_to_fit();
   frames_.shrink_to_fit();
+  block_events_.shrink_to_fit();
   descs_.shrink_to_fit();
   node_ids_.shrink_to_fit();
   node_spaces_.shrink_to_fit();
@@ -572,14 +823,21 @@ void TraceRecorder::set_budget(std::size_t bytes) {
 std::size_t TraceRecorder::estimated_bytes() const {
   const Trace& t = trace_;
   std::size_t b = sizeof(Trace) + side_bytes_;
-  b += t.events_.capacity() * sizeof(TraceEvent) + t.frames_.capacity() * sizeof(Trace::FrameInfo);
+  b += t.bytes_.capacity() + t.frames_.capacity() * sizeof(Trace::FrameRec);
+  b += t.block_events_.capacity() * sizeof(std::uint64_t);
   b += t.descs_.capacity() * sizeof(NodeInfo);
   b += t.node_ids_.capacity() * sizeof(std::uint32_t) + t.node_spaces_.capacity();
   b += t.ids_.memory_bytes() + t.shapes_.capacity() * sizeof(ShapeRecord);
   b += t.paths_.capacity() * sizeof(std::vector<PathPiece>);
   b += known_.capacity() * sizeof(Known);
-  // Keyframes: at most 1.75x the events' memory (the policy at the top of trace.hpp).
-  return b + t.events_.size() * sizeof(TraceEvent) * 7 / 4;
+  b += (g_codes_.size() + h_codes_.size()) * 32 + (t.g_steps_.size() + t.h_steps_.size()) * 8;
+  // Keyframes: the ones the policy has placed so far, and the one the end may add.
+  std::size_t key_nodes = key_nodes_, key_open = key_open_;
+  if (since_key_ >= Trace::keyframe_interval(t.node_ids_.size())) {
+    key_nodes += t.node_ids_.size();
+    key_open += open_now_;
+  }
+  return b + t.snapshot_bytes(key_nodes, key_open) + t.keyframes_.size() * sizeof(Trace::Keyframe);
 }
 
 void TraceRecorder::check_budget() {
@@ -589,22 +847,26 @@ void TraceRecorder::check_budget() {
     trace_.truncated_ = true;
     return;
   }
-  // An event adds 32 bytes, its keyframe share 56, and at most a node (24 + 8 + 8) or a small
-  // shape (~100): check again after a quarter of what the rest of the budget could hold at 256
-  // bytes an event, and at least every 4096 events.
+  // An event adds a few bytes, its keyframe share up to 25, and at most a node (24 + 8 + 8 + 24
+  // while recording) or a small shape (~100): check again after a quarter of what the rest of
+  // the budget could hold at 256 bytes an event, and at least every 4096 events.
   const std::size_t room = (trace_.budget_ - used) / (256 * 4);
-  next_check_ = trace_.events_.size() + std::clamp<std::size_t>(room, 1, 4096);
+  next_check_ = trace_.event_count_ + std::clamp<std::size_t>(room, 1, 4096);
 }
 
 std::uint32_t TraceRecorder::node_index(std::uint32_t id) {
-  bool inserted = false;
+  bool is_new = false;
+  return node_index(id, is_new);
+}
+
+std::uint32_t TraceRecorder::node_index(std::uint32_t id, bool& is_new) {
   const auto next = std::uint32_t(trace_.node_ids_.size());
-  const std::uint32_t i = trace_.ids_.insert(id, next, inserted);
-  if (inserted) {
+  const std::uint32_t i = trace_.ids_.insert(id, next, is_new);
+  if (is_new) {
     const std::uint8_t space = find_space(id);
     trace_.node_ids_.push_back(id);
     trace_.node_spaces_.push_back(space);
-    known_.push_back({kNoNode, space});
+    known_.push_back({std::numeric_limits<double>::infinity(), 0.0, kNoNode, space, NodeStatus::Unseen});
   }
   return i;
 }
@@ -647,20 +909,34 @@ std::uint32_t TraceRecorder::name_index(NameIndex& index, std::vector<std::strin
   return i;
 }
 
+void TraceRecorder::set_status(std::uint32_t i, NodeStatus to) {
+  NodeStatus& st = known_[i].status;
+  open_now_ -= st == NodeStatus::Open;
+  open_now_ += to == NodeStatus::Open;
+  st = to;
+}
+
+void TraceRecorder::end_event(const std::uint8_t* buf, const std::uint8_t* end) {
+  trace_.bytes_.insert(trace_.bytes_.end(), buf, end);
+  ++trace_.event_count_;
+  ++since_key_;
+}
+
 void TraceRecorder::phase(std::string_view name) {
   if (stopped_) return;
   const std::uint32_t i = name_index(phase_index_, trace_.phase_names_, name);
   trace_.phases_.push_back(Trace::PhaseMarker{std::string(name), trace_.frames_.size()});
   side_bytes_ += sizeof(Trace::PhaseMarker) + name.size();
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Phase;
-  e.a = i;
-  trace_.events_.push_back(e);
+  std::uint8_t buf[16], *out = buf;
+  *out++ = std::uint8_t(TraceEvent::Kind::Phase);
+  put_varint(out, i);
+  end_event(buf, out);
 }
 
 void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, double h) {
   if (stopped_) return;
-  const std::uint32_t i = node_index(node.id);
+  bool is_new = false;
+  const std::uint32_t i = node_index(node.id, is_new);
   // The label pointer is valid only during this call: intern its text.
   const std::uint32_t label =
       node.label ? name_index(label_index_, trace_.labels_, node.label) : kNoLabel;
@@ -672,42 +948,116 @@ void TraceRecorder::open(const NodeDesc& node, std::uint32_t parent, double g, d
     trace_.descs_.push_back(info);
     k.last_desc = d;
   }
-  push_open(i, parent, d, g, h);
+  push_open(i, is_new, parent, d, g, h);
 }
 
 void TraceRecorder::open_dense(std::uint32_t id, std::uint32_t parent, double g, double h) {
   if (stopped_) return;
-  push_open(node_index(id), parent, kNoNode, g, h);  // no description: the node's space places it
+  bool is_new = false;
+  const std::uint32_t i = node_index(id, is_new);
+  push_open(i, is_new, parent, kNoNode, g, h);  // no description: the node's space places it
 }
 
-void TraceRecorder::push_open(std::uint32_t i, std::uint32_t parent, std::uint32_t desc, double g,
-                              double h) {
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Open;
-  e.a = i;
-  e.b = parent == kNoNode ? kNoNode : node_index(parent);
-  e.c = desc;
-  e.x = g;
-  e.y = h;
-  trace_.events_.push_back(e);
+std::uint32_t TraceRecorder::put_parent(std::uint8_t& tag, std::uint8_t*& out,
+                                        std::uint32_t parent) {
+  if (parent == kNoNode) return kNoNode;  // mode kParentNone
+  bool is_new = false;
+  const auto before = std::uint32_t(trace_.node_ids_.size());
+  const std::uint32_t b = node_index(parent, is_new);
+  if (is_new) {
+    tag |= kParentNew << 4;
+  } else if (b == last_close_) {
+    tag |= kParentClosed << 4;
+  } else {
+    tag |= kParentIndex << 4;
+    put_varint(out, before - 1 - b);
+  }
+  return b;
+}
+
+std::uint8_t TraceRecorder::step_code(double ref, double v, bool is_h) {
+  std::vector<double>& steps = is_h ? trace_.h_steps_ : trace_.g_steps_;
+  std::uint8_t& last = is_h ? last_h_ : last_g_;
+  const double step = v - ref;
+  // The code is usable only when the decoder's sum gives v back bit for bit.
+  if (!same_bits(ref + step, v)) return kRaw;
+  if (last < steps.size() && same_bits(steps[last], step)) return last;
+  auto& codes = is_h ? h_codes_ : g_codes_;
+  const auto bits = std::bit_cast<std::uint64_t>(step);
+  if (auto it = codes.find(bits); it != codes.end()) return last = it->second;
+  if (steps.size() >= kRaw) return kRaw;  // the table is full
+  const auto code = std::uint8_t(steps.size());
+  steps.push_back(step);
+  codes.emplace(bits, code);
+  return last = code;
+}
+
+void TraceRecorder::push_open(std::uint32_t i, bool is_new, std::uint32_t parent,
+                              std::uint32_t desc, double g, double h) {
+  std::uint8_t buf[48], *out = buf + 1;
+  std::uint8_t tag = std::uint8_t(TraceEvent::Kind::Open);
+  // Node references count back from the nodes named before this one.
+  const auto named = std::uint32_t(trace_.node_ids_.size());
+  if (is_new)
+    tag |= 8;
+  else
+    put_varint(out, named - 1 - i);
+  const std::uint32_t b = put_parent(tag, out, parent);
+  const double ref_g = b == kNoNode ? 0.0 : known_[b].g;
+  const double ref_h = b == kNoNode ? 0.0 : known_[b].h;
+  const std::uint8_t gc = step_code(ref_g, g, false);
+  *out++ = gc;
+  if (gc == kRaw) put_raw(out, g);
+  const std::uint8_t hc = step_code(ref_h, h, true);
+  *out++ = hc;
+  if (hc == kRaw) put_raw(out, h);
+  if (desc != kNoNode) {
+    tag |= 64;
+    put_varint(out, desc);
+  }
+  buf[0] = tag;
+  known_[i].g = g;
+  known_[i].h = h;
+  set_status(i, NodeStatus::Open);
+  end_event(buf, out);
+}
+
+void TraceRecorder::push_relax(std::uint32_t i, bool is_new, std::uint32_t parent, double g) {
+  std::uint8_t buf[32], *out = buf + 1;
+  std::uint8_t tag = std::uint8_t(TraceEvent::Kind::Relax);
+  const auto named = std::uint32_t(trace_.node_ids_.size());
+  if (is_new)
+    tag |= 8;
+  else
+    put_varint(out, named - 1 - i);
+  const std::uint32_t b = put_parent(tag, out, parent);
+  const std::uint8_t gc = step_code(b == kNoNode ? 0.0 : known_[b].g, g, false);
+  *out++ = gc;
+  if (gc == kRaw) put_raw(out, g);
+  buf[0] = tag;
+  known_[i].g = g;
+  if (known_[i].status == NodeStatus::Unseen) set_status(i, NodeStatus::Open);
+  end_event(buf, out);
 }
 
 void TraceRecorder::relax(std::uint32_t node, std::uint32_t parent, double g) {
   if (stopped_) return;
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Relax;
-  e.a = node_index(node);
-  e.b = parent == kNoNode ? kNoNode : node_index(parent);
-  e.x = g;
-  trace_.events_.push_back(e);
+  bool is_new = false;
+  const std::uint32_t i = node_index(node, is_new);
+  push_relax(i, is_new, parent, g);
 }
 
 void TraceRecorder::close(std::uint32_t node) {
   if (stopped_) return;
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Close;
-  e.a = node_index(node);
-  trace_.events_.push_back(e);
+  bool is_new = false;
+  const auto named = std::uint32_t(trace_.node_ids_.size());
+  const std::uint32_t i = node_index(node, is_new);
+  std::uint8_t buf[16], *out = buf + 1;
+  buf[0] = std::uint8_t(std::uint8_t(TraceEvent::Kind::Close) | (is_new ? 8 : 0));
+  if (!is_new) put_varint(out, named - 1 - i);
+  last_close_ = i;
+  set_status(i, NodeStatus::Closed);
+  end_event(buf, out);
 }
 
 void TraceRecorder::push_shape(const Shape& shape, Role role, bool is_test, bool ok) {
@@ -723,49 +1073,52 @@ void TraceRecorder::push_shape(const Shape& shape, Role role, bool is_test, bool
 
 void TraceRecorder::test(const Shape& shape, bool ok) {
   if (stopped_) return;
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Test;
-  e.flag = ok ? 1 : 0;
-  e.a = std::uint32_t(trace_.shapes_.size());
   push_shape(shape, ok ? Role::Accepted : Role::Rejected, true, ok);
-  trace_.events_.push_back(e);
+  const std::uint8_t tag = std::uint8_t(std::uint8_t(TraceEvent::Kind::Test) | (ok ? 8 : 0));
+  end_event(&tag, &tag + 1);
 }
 
 void TraceRecorder::mark(const Shape& shape, Role role) {
   if (stopped_) return;
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Mark;
-  e.flag = std::uint8_t(role);
-  e.a = std::uint32_t(trace_.shapes_.size());
   push_shape(shape, role, false, false);
-  trace_.events_.push_back(e);
+  const std::uint8_t tag =
+      std::uint8_t(std::uint8_t(TraceEvent::Kind::Mark) | (std::uint8_t(role) << 3));
+  end_event(&tag, &tag + 1);
 }
 
 void TraceRecorder::path(std::span<const PathPiece> pieces) {
   if (stopped_) return;
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Path;
-  e.a = std::uint32_t(trace_.paths_.size());
+  std::uint8_t buf[16], *out = buf;
+  *out++ = std::uint8_t(TraceEvent::Kind::Path);
+  put_varint(out, trace_.paths_.size());
   trace_.paths_.emplace_back(pieces.begin(), pieces.end());
   side_bytes_ += pieces.size() * sizeof(PathPiece);
-  trace_.events_.push_back(e);
+  end_event(buf, out);
 }
 
 void TraceRecorder::counter(std::string_view name, double value) {
   if (stopped_) return;
-  TraceEvent e;
-  e.kind = TraceEvent::Kind::Counter;
-  e.a = name_index(counter_index_, trace_.counter_names_, name);
-  e.x = value;
-  trace_.events_.push_back(e);
+  std::uint8_t buf[24], *out = buf;
+  *out++ = std::uint8_t(TraceEvent::Kind::Counter);
+  put_varint(out, name_index(counter_index_, trace_.counter_names_, name));
+  put_raw(out, value);
+  end_event(buf, out);
 }
 
 void TraceRecorder::frame() {
   if (stopped_) return;
-  trace_.frames_.push_back(Trace::FrameInfo{
-      trace_.events_.size(), std::uint32_t(trace_.node_ids_.size()),
-      std::uint32_t(trace_.counter_names_.size()), std::uint32_t(trace_.shapes_.size())});
-  if (trace_.events_.size() >= next_check_) check_budget();
+  Trace& t = trace_;
+  if (t.frames_.size() % Trace::kFrameBlock == 0) t.block_events_.push_back(t.event_count_);
+  t.frames_.push_back(Trace::FrameRec{t.bytes_.size(), std::uint32_t(t.node_ids_.size()),
+                                      std::uint32_t(t.shapes_.size())});
+  last_close_ = kNoNode;  // the parent register is per frame (frames decode on their own)
+  // The keyframe policy, as finish() will run it.
+  if (since_key_ >= Trace::keyframe_interval(t.node_ids_.size())) {
+    key_nodes_ += t.node_ids_.size();
+    key_open_ += open_now_;
+    since_key_ = 0;
+  }
+  if (t.event_count_ >= next_check_) check_budget();
 }
 
 void TraceRecorder::batch(std::span<const NodeEvent> events) {
@@ -807,6 +1160,11 @@ Trace TraceRecorder::take() {
   stopped_ = false;
   next_check_ = 0;
   side_bytes_ = 0;
+  since_key_ = key_nodes_ = key_open_ = open_now_ = 0;
+  last_close_ = kNoNode;
+  g_codes_.clear();
+  h_codes_.clear();
+  last_g_ = last_h_ = 0;
   known_.clear();
   phase_index_.clear();
   counter_index_.clear();
@@ -820,30 +1178,73 @@ Trace TraceRecorder::take() {
 // TraceCursor
 
 TraceCursor::TraceCursor(const Trace& trace) : trace_(&trace) {
+  if (trace.event_count_ > 0)
+    bytes_per_event_ = std::max(1.0, double(trace.bytes_.size()) / double(trace.event_count_));
   restore(0);
 }
 
+NodeValues TraceCursor::values() const { return TraceReplay::values(state_); }
+
 void TraceCursor::restore(std::size_t keyframe) {
-  state_ = trace_->keyframes_[keyframe];
-  state_.trace_ = trace_;
+  const Trace& t = *trace_;
+  const Trace::Keyframe& k = t.keyframes_[keyframe];
+  FrameState& s = state_;
+  const std::size_t n = k.g.size();
+  // Node records keep their description unless the trace has described nodes: a node of a
+  // dense space is its id and its space, set once when the record is made.
+  const std::size_t kept = t.descs_.empty() ? std::min(n, s.nodes_.size()) : 0;
+  s.nodes_.resize(n);
+  for (std::size_t i = kept; i < n; ++i) {
+    NodeInfo& d = s.nodes_[i].desc;
+    const std::uint32_t di = k.desc.empty() ? kNoNode : k.desc[i];
+    if (di != kNoNode) {
+      d = t.descs_[di];
+    } else {
+      d = NodeInfo{};
+      d.id = t.node_ids_[i];
+      d.space = t.node_spaces_[i];
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    NodeState& x = s.nodes_[i];
+    x.g = k.g[i];
+    x.h = k.h[i];
+    x.parent = k.parent[i];
+    x.status = k.status[i];
+  }
+  s.open_ = k.open;
+  s.open_pos_.assign(n, kNoNode);
+  for (std::size_t j = 0; j < s.open_.size(); ++j) s.open_pos_[s.open_[j]] = std::uint32_t(j);
+  s.trace_ = trace_;
+  s.frame_ = k.frame;
+  s.phase_ = k.phase;
+  s.current_ = k.current;
+  s.path_ = k.path;
+  s.shape_count_ = t.frames_[k.frame].shape_count;
+  s.named_ = k.named;
+  s.counters_ = k.counters;
   undo_.clear();
-  undo_base_ = state_.frame_;
+  undo_base_ = k.frame;
 }
 
 void TraceCursor::forward_to(std::size_t target, std::size_t log_from) {
   const Trace& t = *trace_;
-  const auto ev = [&](std::size_t k) { return std::size_t(t.frames_[k].event_end); };
-  TraceReplay::grow(t, state_, t.frames_[target]);
-  const TraceEvent* events = t.events_.data();
-  for (std::size_t i = ev(state_.frame_), end = ev(log_from); i < end; ++i)
-    TraceReplay::apply<false>(t, state_, events[i], undo_);
+  TraceReplay::grow(t, state_, t.frames_[target].node_count);
   if (log_from > state_.frame_) {
     undo_.clear();
     undo_base_ = log_from;
   }
-  for (std::size_t i = ev(log_from), end = ev(target); i < end; ++i)
-    TraceReplay::apply<true>(t, state_, events[i], undo_);
-  last_replayed_ += ev(target) - ev(state_.frame_);
+  EventReader r(t, state_.frame_, target);
+  TraceEvent e;
+  std::size_t n = 0;
+  while (r.next(e, values())) {
+    if (r.frame() <= log_from)
+      TraceReplay::apply<false>(t, state_, e, undo_, r.frame());
+    else
+      TraceReplay::apply<true>(t, state_, e, undo_, r.frame());
+    ++n;
+  }
+  last_replayed_ += n;
   state_.shape_count_ = t.frames_[target].shape_count;
   state_.frame_ = target;
   trim_undo();
@@ -851,32 +1252,26 @@ void TraceCursor::forward_to(std::size_t target, std::size_t log_from) {
 
 void TraceCursor::back_to(std::size_t target) {
   const Trace& t = *trace_;
-  const std::size_t begin = t.frames_[target].event_end;
-  const std::size_t end = t.frames_[state_.frame_].event_end;
-  for (std::size_t i = end; i > begin; --i) {
-    TraceReplay::undo(state_, t.events_[i - 1], undo_.back());
+  std::size_t n = 0;
+  while (!undo_.empty() && undo_.back().frame > target) {
+    TraceReplay::undo(state_, undo_.back());
     undo_.pop_back();
+    ++n;
   }
-  TraceReplay::shrink(state_, t.frames_[target]);
+  TraceReplay::shrink(state_, t.frames_[target].node_count);
   state_.shape_count_ = t.frames_[target].shape_count;
   state_.frame_ = target;
-  last_replayed_ = end - begin;
+  last_replayed_ = n;
 }
 
 void TraceCursor::trim_undo() {
   if (undo_.size() <= kMaxUndo) return;
   // Forget the oldest frames so that at most half the budget remains: amortised O(1) an event.
-  const Trace& t = *trace_;
-  const std::uint64_t now = t.frames_[state_.frame_].event_end;
-  const std::uint64_t keep_from = now - kMaxUndo / 2;
-  auto first = t.frames_.begin() + std::ptrdiff_t(undo_base_);
-  auto last = t.frames_.begin() + std::ptrdiff_t(state_.frame_);
-  auto it =
-      std::lower_bound(first, last, keep_from,
-                       [](const Trace::FrameInfo& f, std::uint64_t e) { return f.event_end < e; });
-  const std::size_t base = std::size_t(it - t.frames_.begin());
-  const std::size_t drop = t.frames_[base].event_end - t.frames_[undo_base_].event_end;
-  undo_.erase(undo_.begin(), undo_.begin() + std::ptrdiff_t(drop));
+  // The frame of the entry kMaxUndo / 2 from the end is kept whole.
+  const std::size_t base = undo_[undo_.size() - kMaxUndo / 2].frame - 1;
+  auto it = std::partition_point(undo_.begin(), undo_.end(),
+                                 [base](const Undo& u) { return u.frame <= base; });
+  undo_.erase(undo_.begin(), it);
   undo_base_ = base;
 }
 
@@ -893,19 +1288,20 @@ void TraceCursor::seek(std::size_t target, bool stepping_back) {
 
   // The last keyframe at or before the target.
   auto kit = std::upper_bound(t.keyframes_.begin(), t.keyframes_.end(), target,
-                              [](std::size_t f, const FrameState& k) { return f < k.frame_; });
+                              [](std::size_t f, const Trace::Keyframe& k) { return f < k.frame; });
   const auto key = std::size_t(kit - t.keyframes_.begin()) - 1;
-  const std::size_t key_frame = t.keyframes_[key].frame_;
-  const auto ev = [&](std::size_t k) { return std::size_t(t.frames_[k].event_end); };
+  const std::size_t key_frame = t.keyframes_[key].frame;
+  // Costs in stream bytes (events are a few bytes each).
+  const auto at = [&](std::size_t k) { return double(t.frames_[k].byte_end); };
   // Where the undo log should start. A jump prepares a few frames; a step back that fell off the
   // log (the user is walking backwards) prepares half the log's budget, so the replay it pays
   // for is spread over many cheap steps.
   std::size_t log_from = target > kUndoFramesAfterSeek ? target - kUndoFramesAfterSeek : 0;
   if (stepping_back) {
-    const std::uint64_t from = ev(target) > kMaxUndo / 2 ? ev(target) - kMaxUndo / 2 : 0;
+    const double from = at(target) - double(kMaxUndo / 2) * bytes_per_event_;
     auto it = std::lower_bound(
         t.frames_.begin() + std::ptrdiff_t(key_frame), t.frames_.begin() + std::ptrdiff_t(target),
-        from, [](const Trace::FrameInfo& f, std::uint64_t e) { return f.event_end < e; });
+        from, [](const Trace::FrameRec& f, double b) { return double(f.byte_end) < b; });
     log_from = std::size_t(it - t.frames_.begin());
   }
   log_from = std::max(log_from, key_frame);
@@ -914,9 +1310,10 @@ void TraceCursor::seek(std::size_t target, bool stepping_back) {
     forward_to(target, std::max(now, log_from));
     return;
   }
-  // Copying a snapshot node costs about half what replaying an event does.
-  const std::size_t restore_cost = t.keyframes_[key].nodes_.size() / 2 + ev(target) - ev(key_frame);
-  if (target < now && target >= undo_base_ && ev(now) - ev(target) <= restore_cost) {
+  // Restoring a snapshot node costs about half what replaying an event does.
+  const double restore_cost =
+      double(t.keyframes_[key].g.size()) / 2 * bytes_per_event_ + at(target) - at(key_frame);
+  if (target < now && target >= undo_base_ && at(now) - at(target) <= restore_cost) {
     back_to(target);
     return;
   }

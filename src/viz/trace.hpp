@@ -18,28 +18,39 @@
 // reported before the k-th frame() call; if events follow the last frame() call, one more frame
 // holds them, so the last frame is always the state after every event.
 //
-// Memory budget: a watched search on a big map would record about 190 bytes a node (a
-// maximum-size map: some 50 GB). A TraceRecorder has a byte budget (set_budget(); by default
+// Event encoding: events are kept as a byte stream, 2-8 bytes a grid event instead of a 32-byte
+// record. Node references are relative to the nodes seen so far (a node named for the first time
+// costs nothing, an Open's parent is usually "the node this frame closed"); g and h are coded as
+// the parent's g and h plus a step taken from a per-trace table of at most 255 step values (a
+// grid search has a handful: 1, sqrt 2, terrain costs), used only when the sum gives back the
+// reported double bit for bit, else stored raw: the encoding is lossless. Shapes, paths, names
+// and descriptions stay in side tables. TraceEvent is the decoded form: events() decodes with
+// values from frame 0, frame_events(k) decodes one frame (kinds and indices; the values need
+// the state before the frame, see TraceEvent).
+//
+// Memory budget: a watched search on a big map would record about 50 bytes a node (a
+// maximum-size map: some 13 GB). A TraceRecorder has a byte budget (set_budget(); by default
 // default_trace_budget(): PATHLAB_TRACE_BUDGET, else a quarter of physical memory). At the first
-// frame boundary where what the trace holds, plus the keyframes it will build (at most 1.75x the
-// events, see below), passes the budget, recording stops: the frame just ended is the trace's
-// last, every later report is ignored (the search itself runs on to its end, watched by a
-// recorder that does nothing), and the Trace says truncated() at frame truncated_frame(). The
-// check runs every few thousand events, after fewer events the nearer the budget is, so the
-// trace can pass the budget by about one frame's events and by the slack of a vector's growth.
+// frame boundary where what the trace holds, plus the keyframes it will build (the recorder runs
+// the keyframe policy below as it records, so it knows them to the byte), passes the budget,
+// recording stops: the frame just ended is the trace's last, every later report is ignored (the
+// search itself runs on to its end, watched by a recorder that does nothing), and the Trace says
+// truncated() at frame truncated_frame(). The check runs every few thousand events, after fewer
+// events the nearer the budget is, so the trace can pass the budget by about one frame's events
+// and by the slack of a vector's growth.
 //
 // Keyframe policy: a snapshot of the replay state is kept at frame 0, and after any frame at
 // which the events since the previous keyframe reach max(4096, N), N = nodes seen so far. A
-// snapshot costs O(N) (at most 56 bytes a node: a 48-byte NodeState and the open index) and is preceded by at least N events (32 bytes
-// each), so keyframes add at most 1.75x the event memory: O(events). A seek copies one snapshot and
-// replays fewer than max(4096, N) events plus one frame, i.e. it costs O(N + largest frame),
-// the same order as drawing the state it produces. (2N, which would halve the memory, gives
-// grid A* only one keyframe: it reports about two events per node.)
+// snapshot costs O(N): 21 bytes a node (g, h, parent, status; 4 more when the trace has node
+// descriptions) and 4 an open node, and is preceded by at least N events, so keyframes add at most 25 bytes an
+// event: O(events). A seek restores one snapshot and replays fewer than max(4096, N) events plus
+// one frame, i.e. it costs O(N + largest frame), the same order as drawing the state it produces.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <span>
@@ -117,8 +128,8 @@ inline bool admits(const ShapeRecord& r, CapabilityMask agent_capability, int ag
 std::vector<const ShapeRecord*> shapes_for_agent(std::span<const ShapeRecord> shapes,
                                                  CapabilityMask agent_capability, int agent_size);
 
-// One recorded event: 32 bytes, no pointers; nodes are dense indices (first-appearance order),
-// everything variable-sized lives in the Trace's side tables.
+// One event, decoded (the trace keeps events encoded, see the top of this file); nodes are dense
+// indices (first-appearance order), everything variable-sized lives in the Trace's side tables.
 struct TraceEvent {
   enum class Kind : std::uint8_t { Phase, Open, Relax, Close, Test, Mark, Path, Counter };
   Kind kind = Kind::Phase;
@@ -128,11 +139,14 @@ struct TraceEvent {
   // Counter: counter name.
   std::uint32_t a = 0;
   std::uint32_t b = kNoNode;  // Open/Relax: parent node index (kNoNode = none)
-  std::uint32_t c = 0;        // Open: node description index (kNoNode: the id's space places it)
-  double x = 0;               // Open/Relax: g; Counter: value
-  double y = 0;               // Open: h
+  std::uint32_t c = kNoNode;  // Open: node description index (kNoNode: the id's space places it)
+  // Open/Relax: g; Counter: value. Open: h. Node values are coded against the parent's, so only
+  // Trace::events() (which replays from frame 0) decodes them; Trace::frame_events() leaves
+  // them NaN (a Counter's value is always there).
+  double x = 0;
+  double y = 0;
 };
-static_assert(sizeof(TraceEvent) == 32, "events are meant to stay compact");
+static_assert(sizeof(TraceEvent) == 32, "the decoded form stays compact");
 
 class Trace;
 
@@ -210,13 +224,14 @@ class Trace {
     std::size_t first_frame = 0;  // the first frame at which this phase is the current one
   };
   // Where frame k ends and what it has seen: the replay state of frame k is events
-  // [0, event_end) applied to the empty state.
+  // [0, event_end) (bytes [0, byte_end) of the encoded stream) applied to the empty state.
   struct FrameInfo {
     std::uint64_t event_end = 0;
+    std::uint64_t byte_end = 0;
     std::uint32_t node_count = 0;
-    std::uint32_t counter_count = 0;
     std::uint32_t shape_count = 0;
   };
+  class EventRange;
 
   Trace();
   Trace(Trace&&) noexcept = default;
@@ -233,18 +248,25 @@ class Trace {
   std::size_t truncated_frame() const { return truncated_ ? frames_.size() - 1 : 0; }
   // The budget the recorder had, in bytes (0 for a trace never recorded).
   std::size_t budget() const { return budget_; }
-  // Recorded events, frame boundaries excluded (they are kept apart, 24 bytes a frame).
-  std::size_t event_count() const { return events_.size(); }
+  // Recorded events, frame boundaries excluded (they are kept apart, 16 bytes a frame).
+  std::size_t event_count() const { return event_count_; }
+  // Bytes of the encoded event stream.
+  std::size_t event_bytes() const { return bytes_.size(); }
   std::size_t node_count() const { return node_ids_.size(); }
   const std::vector<PhaseMarker>& phases() const { return phases_; }
   // Everything the trace holds, keyframes included.
   std::size_t memory_bytes() const;
 
   // Raw access, for exporters and tools that need more than the replayed state.
-  std::span<const TraceEvent> events() const { return events_; }
-  const FrameInfo& frame_info(std::size_t k) const { return frames_[k]; }
-  // The events that take frame k-1 to frame k (empty for k = 0).
-  std::span<const TraceEvent> frame_events(std::size_t k) const;
+  // Every event, decoded in order with its values (O(nodes) memory while iterating).
+  EventRange events() const;
+  // O(frame k's block of 64 frames).
+  FrameInfo frame_info(std::size_t k) const;
+  // Where frame k's events end in the encoded stream: bytes between frames measure the work of
+  // replaying between them.
+  std::uint64_t frame_byte_end(std::size_t k) const { return frames_[k].byte_end; }
+  // The events that take frame k-1 to frame k (empty for k = 0), decoded without node values.
+  EventRange frame_events(std::size_t k) const;
   std::span<const NodeInfo> descriptions() const { return descs_; }
   std::uint32_t node_id(std::uint32_t index) const { return node_ids_[index]; }
   // The space of the node with this dense index (kNoSpace = a free point).
@@ -294,7 +316,13 @@ class Trace {
   std::vector<std::uint32_t> cell_node_ids(int x, int y, int heading = -1) const;
 
   std::size_t keyframe_count() const { return keyframes_.size(); }
-  std::size_t keyframe_frame(std::size_t i) const { return keyframes_[i].frame_; }
+  std::size_t keyframe_frame(std::size_t i) const { return keyframes_[i].frame; }
+  // Nodes the i-th keyframe's snapshot holds.
+  std::size_t keyframe_nodes(std::size_t i) const { return keyframes_[i].g.size(); }
+  // Bytes a snapshot of n nodes, `open` of them open, takes in this trace.
+  std::size_t snapshot_bytes(std::size_t n, std::size_t open) const {
+    return n * (descs_.empty() ? 21 : 25) + open * 4;
+  }
   // Most events a seek may replay after restoring a keyframe (see the policy above).
   std::size_t max_replay_events() const { return max_replay_; }
   // Events since the last keyframe that trigger a new one, with n nodes seen.
@@ -305,6 +333,32 @@ class Trace {
   friend class TraceCursor;
   friend class FrameState;
   friend struct TraceReplay;
+  friend class EventReader;
+
+  // Per frame: where its events end in the stream, and the nodes and shapes seen so far.
+  struct FrameRec {
+    std::uint64_t byte_end = 0;
+    std::uint32_t node_count = 0;
+    std::uint32_t shape_count = 0;
+  };
+  static_assert(sizeof(FrameRec) == 16);
+  static constexpr std::size_t kFrameBlock = 64;  // event_end is kept once per block of frames
+
+  // A replay state, compactly: per node g, h, parent, status (and the description index when
+  // the trace has descriptions); the rest of FrameState as is.
+  struct Keyframe {
+    std::size_t frame = 0;
+    std::vector<double> g, h;
+    std::vector<std::uint32_t> parent, desc;
+    std::vector<NodeStatus> status;
+    std::vector<std::uint32_t> open;  // the open nodes (the open index, rebuilt without a scan)
+    std::vector<double> named;
+    std::uint32_t phase = kNoNode, current = kNoNode, path = kNoNode;
+    SearchCounters counters;
+  };
+  // Snapshots the first n nodes of s.
+  void snapshot(const FrameState& s, std::size_t n, std::span<const std::uint32_t> last_desc,
+                Keyframe& k) const;
 
   // Node id -> dense index, on the recorder's hot path (one or two look-ups an event). Small ids
   // (grid cells, the common case) go to a direct table, where a search's neighbouring cells
@@ -338,8 +392,12 @@ class Trace {
   // Called once recording ends: closes the last frame and builds the keyframes.
   void finish();
 
-  std::vector<TraceEvent> events_;
-  std::vector<FrameInfo> frames_;
+  std::vector<std::uint8_t> bytes_;  // the encoded events
+  std::size_t event_count_ = 0;
+  std::vector<FrameRec> frames_;
+  std::vector<std::uint64_t> block_events_;  // event_end of frames 0, 64, 128, ...
+  // Step tables of the g and h coding (see the top of this file).
+  std::vector<double> g_steps_, h_steps_;
   std::vector<NodeInfo> descs_;
   std::vector<std::uint32_t> node_ids_;
   std::vector<std::uint8_t> node_spaces_;  // by node index: its space, kNoSpace = none
@@ -351,10 +409,79 @@ class Trace {
   std::vector<std::vector<PathPiece>> paths_;
   std::vector<std::string> phase_names_, counter_names_;
   std::vector<PhaseMarker> phases_;
-  std::vector<FrameState> keyframes_;  // ascending frames; keyframes_[0] is frame 0
+  std::vector<Keyframe> keyframes_;  // ascending frames; keyframes_[0] is frame 0
   std::size_t max_replay_ = 0;
   bool truncated_ = false;
   std::size_t budget_ = 0;
+};
+
+// Where a decoder reads the node values an event's g and h are coded against: node i's g and h
+// at g + i * stride and h + i * stride bytes, for i < count (others: not yet seen, g infinite,
+// h 0). Filled from a FrameState (the replay) or from plain arrays (Trace::events()).
+struct NodeValues {
+  const char* g = nullptr;
+  const char* h = nullptr;
+  std::size_t stride = 0;
+  std::size_t count = 0;
+};
+
+// Decodes the encoded events of frames (first, last] of a trace, in order.
+class EventReader {
+ public:
+  EventReader() = default;
+  EventReader(const Trace& trace, std::size_t first, std::size_t last);
+  // The next event, false at the end. Node values (Open's g and h, Relax's g) are decoded
+  // against `values` as of just before the event; without them they are NaN.
+  bool next(TraceEvent& e, const NodeValues& values);
+  bool next(TraceEvent& e) { return next(e, NodeValues{}); }
+  // The frame the event last returned belongs to.
+  std::size_t frame() const { return frame_; }
+
+ private:
+  void enter_frames();
+  const Trace* trace_ = nullptr;
+  const std::uint8_t* p_ = nullptr;
+  const std::uint8_t* frame_end_ = nullptr;
+  std::size_t frame_ = 0, last_ = 0;
+  std::uint32_t nodes_ = 0, shapes_ = 0, last_close_ = kNoNode;
+};
+
+// Decoded events as a range (Trace::events(), Trace::frame_events()).
+class Trace::EventRange {
+ public:
+  class iterator {
+   public:
+    using value_type = TraceEvent;
+    using difference_type = std::ptrdiff_t;
+    const TraceEvent& operator*() const { return e_; }
+    const TraceEvent* operator->() const { return &e_; }
+    iterator& operator++() {
+      advance();
+      return *this;
+    }
+    void operator++(int) { advance(); }
+    bool operator==(std::default_sentinel_t) const { return done_; }
+
+   private:
+    friend class EventRange;
+    void advance();
+    EventReader reader_;
+    TraceEvent e_;
+    bool done_ = false, values_ = false;
+    std::vector<double> g_, h_;  // values_: every node's g and h so far
+  };
+  EventRange(const Trace& trace, std::size_t first, std::size_t last, bool values)
+      : trace_(&trace), first_(first), last_(last), values_(values) {}
+  iterator begin() const;
+  std::default_sentinel_t end() const { return {}; }
+  // Counts by decoding: O(events in the range).
+  std::size_t size() const;
+  bool empty() const { return size() == 0; }
+
+ private:
+  const Trace* trace_;
+  std::size_t first_, last_;
+  bool values_;
 };
 
 // PATHLAB_TRACE_BUDGET when set (bytes, or with a K, M or G suffix: "64M"), else a quarter of
@@ -414,7 +541,7 @@ class TraceRecorder final : public SearchObserver {
   // Node events and frame boundaries in one call: no virtual call per event.
   void batch(std::span<const NodeEvent> events) override;
 
-  std::size_t event_count() const { return trace_.events_.size(); }
+  std::size_t event_count() const { return trace_.event_count_; }
   // The byte budget of the recordings to come (0 = default_trace_budget()); kept by take().
   void set_budget(std::size_t bytes);
   std::size_t budget() const { return trace_.budget_; }
@@ -433,11 +560,23 @@ class TraceRecorder final : public SearchObserver {
   using NameIndex = std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>>;
 
   std::uint32_t node_index(std::uint32_t id);
+  // node_index(id), and whether the id is new (its index is the node count before the call).
+  std::uint32_t node_index(std::uint32_t id, bool& is_new);
   std::uint8_t find_space(std::uint32_t id);
   // An Open event without a description (NodeEvent::desc == nullptr): nothing but the id.
   void open_dense(std::uint32_t id, std::uint32_t parent, double g, double h);
-  // The Open event of node index i (desc: its description's index, or kNoNode).
-  void push_open(std::uint32_t i, std::uint32_t parent, std::uint32_t desc, double g, double h);
+  // The Open event of node index i (new: first named here; desc: its description's index, or
+  // kNoNode).
+  void push_open(std::uint32_t i, bool is_new, std::uint32_t parent, std::uint32_t desc, double g,
+                 double h);
+  void push_relax(std::uint32_t i, bool is_new, std::uint32_t parent, double g);
+  // Codes node index i (nodes named before it: n) and the parent (node id or kNoNode) into the
+  // tag and the stream; returns the parent's index.
+  std::uint32_t put_parent(std::uint8_t& tag, std::uint8_t*& out, std::uint32_t parent);
+  // The step code of value v against ref (kRaw: v follows as 8 bytes).
+  std::uint8_t step_code(double ref, double v, bool is_h);
+  void end_event(const std::uint8_t* buf, const std::uint8_t* end);
+  void set_status(std::uint32_t i, NodeStatus to);
   std::uint32_t name_index(NameIndex& index, std::vector<std::string>& names,
                            std::string_view name);
   void push_shape(const Shape& shape, Role role, bool is_test, bool ok);
@@ -445,11 +584,16 @@ class TraceRecorder final : public SearchObserver {
 
   Trace trace_;
   // Per node index, what open() needs at hand: its latest description and its space.
+  // g and h as the replay will have them (the coding's reference values).
   struct Known {
+    double g = std::numeric_limits<double>::infinity();
+    double h = 0;
     std::uint32_t last_desc = kNoNode;
     std::uint8_t space = kNoSpace;
+    NodeStatus status = NodeStatus::Unseen;  // to count the open nodes keyframes list
   };
   std::vector<Known> known_;
+  std::size_t open_now_ = 0, key_open_ = 0;  // open nodes now; in the keyframes so far
   NameIndex phase_index_, counter_index_, label_index_;
   // The id range of each declared space (end = base + count(), 2^32 for unbounded Points), so
   // a new node finds its space with two comparisons a space; the last hit is tried first.
@@ -458,6 +602,13 @@ class TraceRecorder final : public SearchObserver {
   };
   std::vector<SpaceRange> ranges_;
   std::uint8_t last_space_ = kNoSpace;
+  std::uint32_t last_close_ = kNoNode;  // the node this frame closed last (the coding's parent)
+  // Step tables' indices: a value's bits -> its code.
+  std::unordered_map<std::uint64_t, std::uint8_t> g_codes_, h_codes_;
+  std::uint8_t last_g_ = 0, last_h_ = 0;  // the codes used last, tried first
+  // The keyframe policy run as the trace grows: events since the last keyframe, and the nodes
+  // the keyframes finish() will build hold.
+  std::size_t since_key_ = 0, key_nodes_ = 0;
   bool stopped_ = false;
   std::size_t next_check_ = 0;
   // Heap bytes of the side tables' variable parts (shape points, paths, names), counted as they
@@ -494,7 +645,12 @@ class TraceCursor {
   struct Undo {
     NodeState node;           // Open/Relax/Close: the node's record before the event
     double value = 0;         // Counter: previous value
-    std::uint32_t index = 0;  // Phase: previous phase; Path: previous path; Close: previous current
+    // Phase: previous phase; Path: previous path; Close: previous current; Counter: previous
+    // number of counters.
+    std::uint32_t index = 0;
+    std::uint32_t a = 0;      // the event's node, counter or name
+    std::size_t frame = 0;    // the frame the event belongs to
+    TraceEvent::Kind kind = TraceEvent::Kind::Phase;
   };
 
   void seek(std::size_t frame, bool stepping_back);
@@ -503,8 +659,10 @@ class TraceCursor {
   void forward_to(std::size_t frame, std::size_t log_from);
   void back_to(std::size_t frame);
   void trim_undo();
+  NodeValues values() const;
 
   const Trace* trace_;
+  double bytes_per_event_ = 1;  // the stream's mean: seek costs are estimated in bytes
   FrameState state_;
   std::vector<Undo> undo_;     // one entry per event in (undo_base_, frame()]
   std::size_t undo_base_ = 0;  // the undo log reaches back to this frame

@@ -101,6 +101,8 @@ void report_trace(benchmark::State& state, const Trace& t) {
   state.counters["keyframes"] = double(t.keyframe_count());
   state.counters["max_replay"] = double(t.max_replay_events());
   state.counters["MB"] = double(t.memory_bytes()) / 1e6;
+  state.counters["B/event"] = double(t.memory_bytes()) / double(t.event_count());
+  state.counters["stream_B/event"] = double(t.event_bytes()) / double(t.event_count());
 }
 
 // What attaching the recorder costs the search (compare with BM_SearchNullObserver).

@@ -63,6 +63,7 @@ void BM_Watch(benchmark::State& state, const std::string& planner, Mode mode) {
   if (mode == kRecorder) {
     state.counters["events"] = double(events);
     state.counters["trace_MB"] = double(bytes) / 1e6;
+    state.counters["B/event"] = events ? double(bytes) / double(events) : 0.0;
   }
 }
 

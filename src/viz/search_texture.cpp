@@ -1,0 +1,198 @@
+#include "viz/search_texture.hpp"
+
+#include <algorithm>
+
+namespace pl {
+
+SearchTexture::Dirty SearchTexture::rebuild(const FrameState& state) {
+  const Trace& t = state.trace();
+  trace_ = &t;
+  if (img_.width == width_ && img_.height == height_)
+    std::fill(img_.pixels.begin(), img_.pixels.end(), std::uint8_t(0));  // no new 4 MB to fault in
+  else
+    img_ = Image(width_, height_);
+  spaces_.clear();
+  const auto spaces = t.spaces();
+  for (std::size_t i = 0; i < spaces.size() && i < kMaxSpaces; ++i) {
+    const NodeSpace& s = spaces[i];
+    if (s.width != width_ || s.height != height_) continue;
+    if (s.kind == NodeSpace::Kind::Cells) spaces_.push_back({s.base, 1, std::uint8_t(i)});
+    if (s.kind == NodeSpace::Kind::CellHeadings && s.headings > 0)
+      spaces_.push_back({s.base, std::uint32_t(s.headings), std::uint8_t(i)});
+  }
+  simple_ = spaces_.size() == 1 && spaces_[0].per_cell == 1;
+  const CellIndexer cell(t, width_, height_);
+  const auto nodes = state.nodes();
+  status_.resize(nodes.size());
+  open_nodes_ = closed_nodes_ = 0;
+  // One pass in node order, the order search_image paints in.
+  const bool paint = cell.any() && (open_ || closed_);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const NodeState& n = nodes[i];
+    status_[i] = n.status;
+    if (n.status == NodeStatus::Unseen) continue;
+    const std::int64_t c = cell(n.desc);
+    if (c < 0) continue;
+    const bool is_open = n.status == NodeStatus::Open, is_closed = !is_open;
+    (is_open ? open_nodes_ : closed_nodes_) += 1;
+    if (!paint || (!(is_open && open_) && !(is_closed && closed_))) continue;
+    const auto ci = std::size_t(c);
+    if (!cell.shared(n.desc))
+      img_.set_index(ci, is_open ? open_c_ : closed_c_);
+    else if (is_closed)
+      img_.set_index(ci, closed_tint_);
+    else if (!(img_.at_index(ci) == closed_tint_))
+      img_.set_index(ci, open_tint_);
+  }
+  valid_ = true;
+  frame_ = state.frame();
+  last_changed_ = nodes.size();
+  Dirty d{0, 0, width_, height_, true};
+  return d;
+}
+
+void SearchTexture::paint(std::size_t ci) {
+  // The nodes standing on the cell, in node order, painted by search_image's rule.
+  scratch_.clear();
+  const Trace& t = *trace_;
+  for (const CellSpace& s : spaces_) {
+    for (std::uint32_t k = 0; k < s.per_cell; ++k) {
+      const std::uint32_t index = t.index_of(s.base + std::uint32_t(ci) * s.per_cell + k);
+      if (index != kNoNode && index < status_.size() && t.node_space(index) == s.space)
+        scratch_.push_back(index);
+    }
+  }
+  std::sort(scratch_.begin(), scratch_.end());
+  Rgba c{0, 0, 0, 0};
+  for (const std::uint32_t index : scratch_) {
+    const NodeStatus st = status_[index];
+    const bool is_open = st == NodeStatus::Open, is_closed = st == NodeStatus::Closed;
+    if (!(is_open && open_) && !(is_closed && closed_)) continue;
+    const bool shared =
+        std::find_if(spaces_.begin(), spaces_.end(), [&](const CellSpace& s) {
+          return s.space == t.node_space(index);
+        })->per_cell > 1;
+    if (!shared)
+      c = is_open ? open_c_ : closed_c_;
+    else if (is_closed)
+      c = closed_tint_;
+    else if (!(c == closed_tint_))
+      c = open_tint_;
+  }
+  img_.set_index(ci, c);
+}
+
+SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_t generation,
+                                           int width, int height, const Style& style, bool open,
+                                           bool closed) {
+  const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
+  if (generation != generation_ || &state.trace() != trace_ || width != width_ ||
+      height != height_)
+    logged_ = false;  // the log is of one trace, its cells of one map size
+  if (!valid_ || generation != generation_ || &state.trace() != trace_ || width != width_ ||
+      height != height_ || open != open_ || closed != closed_ || !(open_c == open_c_) ||
+      !(closed_c == closed_c_)) {
+    generation_ = generation;
+    width_ = width;
+    height_ = height;
+    open_ = open;
+    closed_ = closed;
+    open_c_ = open_c;
+    closed_c_ = closed_c;
+    open_tint_ = heading_cell_tint(open_c);
+    closed_tint_ = heading_cell_tint(closed_c);
+    return rebuild(state);
+  }
+  last_changed_ = 0;
+  if (state.frame() == frame_) return {};
+  const Trace& t = *trace_;
+  if (!logged_) build_log(t);
+  if (log_first_.size() != t.frame_count()) return rebuild(state);  // no log: too large
+  const std::size_t from = frame_, to = state.frame();
+  if (status_.size() < t.node_count()) status_.resize(t.node_count(), NodeStatus::Unseen);
+  const CellIndexer cell(t, width_, height_);
+  Dirty d{width_, height_, 0, 0, false};
+  const bool forward = to > from;
+  const std::size_t j0 = log_first_[std::min(from, to)], j1 = log_first_[std::max(from, to)];
+  // A change is a random access into the image and the node tables (about 10 ns), a rebuild a
+  // sequential pass over the frame's nodes (about 2 ns a node): a long jump rebuilds.
+  if (j1 - j0 > state.nodes().size() / 16 + 1024) return rebuild(state);
+  frame_ = to;
+  for (std::size_t n = j0; n < j1; ++n) {
+    // Forward in log order, each change to its after-status; back in reverse, to its before.
+    const std::uint32_t entry = log_[forward ? n : j1 - 1 - (n - j0)];
+    const std::uint32_t i = entry & 0x0FFFFFFFu;
+    const auto was = NodeStatus(forward ? (entry >> 28) & 3 : entry >> 30);
+    const auto now = NodeStatus(forward ? entry >> 30 : (entry >> 28) & 3);
+    status_[i] = now;
+    if (was != NodeStatus::Unseen) (was == NodeStatus::Open ? open_nodes_ : closed_nodes_) -= 1;
+    if (now != NodeStatus::Unseen) (now == NodeStatus::Open ? open_nodes_ : closed_nodes_) += 1;
+    ++last_changed_;
+    if (!(open_ || closed_)) continue;
+    NodeInfo info;
+    info.id = t.node_id(i);
+    info.space = t.node_space(i);
+    const auto ci = std::size_t(cell(info));  // logged nodes stand on cells
+    if (simple_) {
+      const bool is_open = now == NodeStatus::Open, is_closed = now == NodeStatus::Closed;
+      img_.set_index(ci, is_open && open_     ? open_c_
+                         : is_closed && closed_ ? closed_c_
+                                                : Rgba{0, 0, 0, 0});
+    } else {
+      paint(ci);
+    }
+    const int x = int(ci % std::size_t(width_)), y = int(ci / std::size_t(width_));
+    d.x0 = std::min(d.x0, x);
+    d.y0 = std::min(d.y0, y);
+    d.x1 = std::max(d.x1, x + 1);
+    d.y1 = std::max(d.y1, y + 1);
+  }
+  if (d.empty()) return {};
+  return d;
+}
+
+void SearchTexture::build_log(const Trace& t) {
+  logged_ = true;
+  log_.clear();
+  log_first_.clear();
+  if (t.node_count() >= (std::size_t(1) << 28) || t.event_count() >= (std::size_t(1) << 32))
+    return;  // rebuilt on every move instead
+  const CellIndexer cell(t, width_, height_);
+  std::vector<NodeStatus> status(t.node_count(), NodeStatus::Unseen);
+  std::vector<char> on_cell(t.node_count(), 0);
+  for (std::uint32_t i = 0; i < t.node_count(); ++i) {
+    NodeInfo info;
+    info.id = t.node_id(i);
+    info.space = t.node_space(i);
+    on_cell[i] = cell(info) >= 0;
+  }
+  log_first_.reserve(t.frame_count());
+  log_first_.push_back(0);
+  for (std::size_t k = 1; k < t.frame_count(); ++k) {
+    for (const TraceEvent& e : t.frame_events(k)) {
+      NodeStatus to;
+      switch (e.kind) {
+        case TraceEvent::Kind::Open:
+          to = NodeStatus::Open;
+          break;
+        case TraceEvent::Kind::Relax:
+          if (status[e.a] != NodeStatus::Unseen) continue;
+          to = NodeStatus::Open;
+          break;
+        case TraceEvent::Kind::Close:
+          to = NodeStatus::Closed;
+          break;
+        default:
+          continue;
+      }
+      const NodeStatus from = status[e.a];
+      if (from == to || !on_cell[e.a]) continue;
+      status[e.a] = to;
+      log_.push_back(e.a | std::uint32_t(from) << 28 | std::uint32_t(to) << 30);
+    }
+    log_first_.push_back(std::uint32_t(log_.size()));
+  }
+  log_.shrink_to_fit();
+}
+
+}  // namespace pl

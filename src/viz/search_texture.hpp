@@ -1,0 +1,78 @@
+// A view's search texture (search_image in viz/image.hpp: open and closed nodes that stand on
+// cells, one texel per cell) kept in step with a replay cursor. Built in full when the trace,
+// the map size, the options or the colours change; otherwise brought from the frame it shows to
+// the new one through the status changes between them, forward or back, repainting only the
+// cells of nodes whose status changed and telling the renderer the rectangle of cells to upload
+// again. Always equal to search_image(state, ...) for the frame it was last brought to.
+//
+// The status changes come from a log built once per trace in one pass over its events: per
+// frame, the cell nodes whose status (unseen, open, closed) the frame changed, with the status
+// before and after, 4 bytes a change (a node changes about twice: opened, closed) and 4 bytes a
+// frame. A move between two frames reads the changes between them, not the events (three or
+// more a node) and not the frame's nodes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "viz/image.hpp"
+#include "viz/style.hpp"
+#include "viz/trace.hpp"
+
+namespace pl {
+
+class SearchTexture {
+ public:
+  // Cells [x0, x1) x [y0, y1) changed; empty when nothing did.
+  struct Dirty {
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool full = false;  // rebuilt: the whole image (and maybe its size) changed
+    bool empty() const { return x1 <= x0 || y1 <= y0; }
+  };
+
+  // Shows `state`, a frame of the trace that `generation` names (a new trace must come with a
+  // new generation). open / closed: which statuses to paint.
+  Dirty update(const FrameState& state, std::uint64_t generation, int width, int height,
+               const Style& style, bool open, bool closed);
+  const Image& image() const { return img_; }
+  // Whether some open / closed cell is painted (the legend).
+  bool any_open() const { return open_ && open_nodes_ > 0; }
+  bool any_closed() const { return closed_ && closed_nodes_ > 0; }
+  // Forget everything: the next update rebuilds.
+  void reset() { valid_ = false; }
+  // Nodes whose status the last update changed, or the state's node count after a rebuild.
+  std::size_t last_changed() const { return last_changed_; }
+
+ private:
+  struct CellSpace {
+    std::uint32_t base = 0;
+    std::uint32_t per_cell = 0;  // 1: Cells; k: CellHeadings
+    std::uint8_t space = 0;
+  };
+  Dirty rebuild(const FrameState& state);
+  void paint(std::size_t cell);
+  // The status-change log of the trace (empty when the trace is too large for it).
+  void build_log(const Trace& t);
+
+  const Trace* trace_ = nullptr;
+  Image img_;
+  std::vector<NodeStatus> status_;  // by node index: what the image shows
+  std::vector<CellSpace> spaces_;   // the spaces over this map whose nodes stand on cells
+  bool simple_ = false;             // one Cells space alone: a cell shows its one node
+  std::uint64_t generation_ = 0;
+  std::size_t frame_ = 0;
+  int width_ = 0, height_ = 0;
+  bool open_ = true, closed_ = true, valid_ = false;
+  Rgba open_c_, closed_c_, open_tint_, closed_tint_;
+  std::size_t open_nodes_ = 0, closed_nodes_ = 0;  // cell nodes by status (any_open / closed)
+  std::size_t last_changed_ = 0;
+  std::vector<std::uint32_t> scratch_;
+  // Status changes: node index (28 bits), status before (2 bits), after (2 bits); frame k's are
+  // log_[log_first_[k - 1], log_first_[k]) (log_first_[0] = 0, frame 0 has none).
+  std::vector<std::uint32_t> log_;
+  std::vector<std::uint32_t> log_first_;
+  bool logged_ = false;  // the log belongs to trace_ (built on the first move)
+};
+
+}  // namespace pl

@@ -1,0 +1,159 @@
+// The search texture kept in step with a cursor (viz/search_texture.hpp): after any sequence of
+// seeks, steps and option changes, the image it holds, and a copy that only ever received the
+// rectangles it reported dirty (what the renderer uploads), equal search_image at that frame.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <queue>
+#include <random>
+
+#include "viz/image.hpp"
+#include "viz/search_texture.hpp"
+
+namespace pl {
+namespace {
+
+// Dijkstra on a w x h 8-connected grid with a few walls, reported as the grid planners do
+// (by id through a StepReporter). headings > 0: the nodes are cells x headings (heading h of a
+// cell reached from direction h % headings), so cells share nodes; with_cells adds a second,
+// Cells space whose nodes some steps mark too (cells with nodes of two spaces).
+Trace grid_trace(int w, int h, int headings, bool with_cells, unsigned seed) {
+  TraceRecorder rec;
+  StepReporter rep(&rec);
+  std::mt19937 rng(seed);
+  std::vector<char> wall(std::size_t(w) * std::size_t(h), 0);
+  for (auto& c : wall) c = rng() % 7 == 0;
+  const int k = headings > 0 ? headings : 1;
+  const std::uint32_t cells_base = std::uint32_t(w * h * k);
+  rec.phase("search");
+  if (headings > 0)
+    rec.space(NodeSpace::cell_headings(w, h, headings, 0));
+  else
+    rec.space(NodeSpace::cells(w, h));
+  if (with_cells) {
+    NodeSpace s = NodeSpace::cells(w, h);
+    s.base = cells_base;
+    rec.space(s);
+  }
+  const std::size_t n = std::size_t(w) * std::size_t(h) * std::size_t(k);
+  std::vector<double> g(n, INFINITY);
+  std::vector<char> closed(n, 0);
+  using Item = std::pair<double, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+  const std::uint32_t start = std::uint32_t((h / 2 * w + w / 2) * k);
+  wall[std::size_t(start / std::uint32_t(k))] = 0;
+  g[start] = 0;
+  rep.open(start, kNoNode, 0, 0);
+  open.push({0, start});
+  const int dx[8] = {1, 0, -1, 0, 1, -1, -1, 1}, dy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  while (!open.empty()) {
+    auto [d, id] = open.top();
+    open.pop();
+    if (closed[id] || d > g[id]) continue;
+    closed[id] = 1;
+    rep.close(id);
+    const int c = int(id) / k, x = c % w, y = c / w;
+    for (int j = 0; j < 8; ++j) {
+      const int nx = x + dx[j], ny = y + dy[j];
+      if (nx < 0 || ny < 0 || nx >= w || ny >= h || wall[std::size_t(ny * w + nx)]) continue;
+      const auto nb = std::uint32_t((ny * w + nx) * k + j % k);
+      if (closed[nb]) continue;
+      const double ng = d + (j < 4 ? 1.0 : std::sqrt(2.0));
+      if (ng < g[nb]) {
+        if (std::isinf(g[nb]))
+          rep.open(nb, id, ng, 0);
+        else
+          rep.relax(nb, id, ng);
+        g[nb] = ng;
+        open.push({ng, nb});
+      }
+    }
+    if (with_cells && rng() % 5 == 0) {
+      rep.open(cells_base + std::uint32_t(c), kNoNode, d, 0);
+      if (rng() % 2) rep.close(cells_base + std::uint32_t(c));
+    }
+    rep.frame();
+  }
+  rep.flush();
+  return rec.take();
+}
+
+void expect_same(const Image& a, const Image& b, const char* what, std::size_t frame) {
+  ASSERT_EQ(a.width, b.width);
+  ASSERT_EQ(a.height, b.height);
+  for (int y = 0; y < a.height; ++y)
+    for (int x = 0; x < a.width; ++x)
+      ASSERT_TRUE(a.at(x, y) == b.at(x, y)) << what << " frame " << frame << " cell " << x << ","
+                                            << y;
+}
+
+void scrub(const Trace& t, int w, int h, unsigned seed) {
+  const Style& style = Style::standard();
+  TraceCursor c(t);
+  SearchTexture tex;
+  Image uploaded;  // what a renderer holds: only the dirty rectangles are copied in
+  std::mt19937 rng(seed);
+  bool open = true, closed = true;
+  std::size_t incremental = 0;
+  for (int i = 0; i < 400; ++i) {
+    const int what = int(rng() % 10);
+    if (what < 5)
+      c.seek(rng() % t.frame_count());
+    else if (what < 7)
+      c.step_back();
+    else if (what < 9)
+      c.step_forward();
+    else if (rng() % 2)
+      open = !open;
+    else
+      closed = !closed;
+    const SearchTexture::Dirty d = tex.update(c.state(), 1, w, h, style, open, closed);
+    if (d.full) {
+      uploaded = tex.image();
+    } else {
+      ++incremental;
+      for (int y = d.y0; y < d.y1; ++y)
+        for (int x = d.x0; x < d.x1; ++x) uploaded.set(x, y, tex.image().at(x, y));
+    }
+    bool any_open = false, any_closed = false;
+    const Image fresh = search_image(c.state(), w, h, style, open, closed, &any_open, &any_closed);
+    expect_same(tex.image(), fresh, "kept", c.frame());
+    expect_same(uploaded, fresh, "uploaded", c.frame());
+    if (::testing::Test::HasFailure()) return;
+    EXPECT_EQ(tex.any_open(), any_open) << c.frame();
+    EXPECT_EQ(tex.any_closed(), any_closed) << c.frame();
+  }
+  EXPECT_GT(incremental, 200u);  // most moves did not rebuild
+}
+
+TEST(SearchTexture, CellsScrubbedEqualsFresh) {
+  const Trace t = grid_trace(48, 32, 0, false, 1);
+  ASSERT_GT(t.frame_count(), 1000u);
+  scrub(t, 48, 32, 2);
+}
+
+TEST(SearchTexture, SharedCellsScrubbedEqualsFresh) {
+  const Trace t = grid_trace(20, 14, 4, true, 3);
+  ASSERT_GT(t.frame_count(), 500u);
+  scrub(t, 20, 14, 4);
+}
+
+TEST(SearchTexture, SmallStepsTouchSmallRectangles) {
+  const Trace t = grid_trace(64, 64, 0, false, 5);
+  TraceCursor c(t);
+  SearchTexture tex;
+  c.seek(t.frame_count() / 2);
+  EXPECT_TRUE(tex.update(c.state(), 7, 64, 64, Style::standard(), true, true).full);
+  ASSERT_TRUE(c.step_forward());
+  const SearchTexture::Dirty d = tex.update(c.state(), 7, 64, 64, Style::standard(), true, true);
+  EXPECT_FALSE(d.full);
+  EXPECT_LE((d.x1 - d.x0) * (d.y1 - d.y0), 9);  // one expansion: a cell and its neighbours
+  EXPECT_LE(tex.last_changed(), 9u);
+  // A new trace generation rebuilds.
+  EXPECT_TRUE(tex.update(c.state(), 8, 64, 64, Style::standard(), true, true).full);
+  // The same frame again changes nothing.
+  EXPECT_TRUE(tex.update(c.state(), 8, 64, 64, Style::standard(), true, true).empty());
+}
+
+}  // namespace
+}  // namespace pl
