@@ -51,7 +51,7 @@ TEST(Drive, SplitLineDrivesLikeOneLine) {
 
 TEST(Drive, ArcRespectsLateralLimit) {
   // Straight, a right quarter circle of radius 4, straight (a Dubins path).
-  const Curve c = dubins({0, 0, 0}, {40, 20, kHalfPi}, 4.0);
+  const Curve c = dubins({0, 0, 0}, {40, 20, kPi / 2}, 4.0);
   ASSERT_TRUE(c.ok());
   const std::vector<PathPiece> path = c.pieces();
   const DriveLimits lim{10, 3, 1};

@@ -73,7 +73,7 @@ void section_drive(App& app) {
   DriveState& d = app.views.drive;
   if (!ImGui::CollapsingHeader("Drive", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const double end = longest_drive(app);
-  ImGui::Checkbox("show the agent driving", &d.show);
+  ImGui::Checkbox("show agents", &d.show);
   ImGui::SameLine();
   if (ImGui::Button(d.playing ? "Pause##drive" : "Play##drive") && end > 0) {
     d.show = true;
@@ -86,21 +86,21 @@ void section_drive(App& app) {
     d.show = true;
   }
   float t = float(std::min(d.time, end));
-  if (ImGui::SliderFloat("time s##drive", &t, 0.f, float(std::max(end, 1e-3)), "%.2f")) {
+  if (ImGui::SliderFloat("time##drive", &t, 0.f, float(std::max(end, 1e-3)), "%.2f s")) {
     d.time = double(t);
     d.show = true;
     d.playing = false;
   }
   float rate = float(d.rate);
-  if (ImGui::SliderFloat("playback x##drive", &rate, 0.1f, 10.f, "%.1f", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderFloat("playback##drive", &rate, 0.1f, 10.f, "x %.1f", ImGuiSliderFlags_Logarithmic))
     d.rate = double(rate);
   // The limits of the speed profile, in map units (cells) and seconds.
   float vmax = float(d.limits.max_speed), acc = float(d.limits.accel), lat = float(d.limits.lateral_accel);
-  if (ImGui::SliderFloat("max speed##drive", &vmax, 0.1f, 50.f, "%.2f cells/s", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderFloat("max speed##drive", &vmax, 0.1f, 50.f, "%.2f /s", ImGuiSliderFlags_Logarithmic))
     d.limits.max_speed = std::max(0.1, double(vmax));
-  if (ImGui::SliderFloat("acceleration##drive", &acc, 0.1f, 50.f, "%.2f cells/s2", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderFloat("accel.##drive", &acc, 0.1f, 50.f, "%.2f /s2", ImGuiSliderFlags_Logarithmic))
     d.limits.accel = std::max(0.1, double(acc));
-  if (ImGui::SliderFloat("lateral accel.##drive", &lat, 0.1f, 50.f, "%.2f cells/s2", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderFloat("lat. accel.##drive", &lat, 0.1f, 50.f, "%.2f /s2", ImGuiSliderFlags_Logarithmic))
     d.limits.lateral_accel = std::max(0.1, double(lat));
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("On an arc of radius r the speed is at most sqrt(lateral accel. * r);\n"
@@ -114,8 +114,8 @@ void section_drive(App& app) {
     }
     const DriveProfile& p = v.drive.profile;
     const double now = std::min(d.time, tt);
-    ImGui::Text("%c: travel %.2f s, %.2f long, %d stop%s, now %.2f cells/s", char('A' + i), tt,
-                p.length(), p.stops(), p.stops() == 1 ? "" : "s", p.speed_at(now));
+    ImGui::Text("%c: %.2f s, %d stop%s, now %.2f/s", char('A' + i), tt, p.stops(),
+                p.stops() == 1 ? "" : "s", p.speed_at(now));
   }
 }
 
