@@ -627,6 +627,7 @@ const Views::Stop* App::stop_shown(const View& v) const {
 }
 
 void App::tick(double dt) {
+  drive_tick(*this, dt);
   if (!views.playing || !view().cursor) return;
   views.play_accum += dt * double(views.fps);
   const long n = long(views.play_accum);

@@ -146,7 +146,7 @@ struct App {
   void stop_at(const View& v, const BreakHit& hit);
   // The breakpoint stop on screen in view v, if v shows the frame it fired at.
   const Views::Stop* stop_shown(const View& v) const;
-  bool busy() const { return any_run() || views.playing || drag.active; }
+  bool busy() const { return any_run() || views.playing || views.drive.playing || drag.active; }
 };
 
 // A node as the app names it: "(x, y)" for a node standing on a cell with no label of its own
@@ -189,6 +189,12 @@ void main_menu(App& app);
 void panel_side(App& app);
 void section_planner(App& app);
 void section_timeline(App& app);
+// The agent drives its path (panel_drive.cpp): the Drive section, the clock, the sprite in each
+// view, and a view's travel time (negative when it has no path to drive).
+void section_drive(App& app);
+void drive_tick(App& app, double dt);
+void drive_build(App& app, View& v, DrawSink& sink, const Style& style);
+double drive_travel_time(App& app, View& v);
 void section_overlays(App& app);
 void section_tools(App& app);
 void panel_compare(App& app);

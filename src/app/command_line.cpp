@@ -1,5 +1,6 @@
 #include "app/command_line.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -16,7 +17,7 @@ namespace pl::app {
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "pathlab: %s\nusage: pathlab [--scene FILE] [--open FILE [--cancel-open]] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
-               "[--preset ID] [--hide ROLE,...] [--frame N|end] [--break X,Y[,opened]]... "
+               "[--preset ID] [--hide ROLE,...] [--frame N|end] [--drive-time T] [--break X,Y[,opened]]... "
                "[--tab plan|edit|display] [--side-scroll end] [--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
                "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub]]\n",
                problem);
@@ -50,6 +51,11 @@ Options parse_command_line(int argc, char** argv) {
     }
     else if (a == "--hide") o.hide = value();
     else if (a == "--frame") o.frame = value();
+    else if (a == "--drive-time") {
+      const std::string v = value();
+      if (std::sscanf(v.c_str(), "%lf", &o.drive_time) != 1 || !(o.drive_time >= 0) || !std::isfinite(o.drive_time))
+        usage("--drive-time wants seconds >= 0");
+    }
     else if (a == "--screenshot") o.screenshot = value();
     else if (a == "--layout") o.layout = value();
     else if (a == "--exit") o.exit_after = true;
@@ -102,6 +108,10 @@ std::string config_file(const char* name) {
 
 void seek_requested_frame(App& app, const Options& opt) {
   if (!opt.frame.empty() && opt.frame != "end") app.seek_all(std::size_t(std::stoull(opt.frame)));
+  if (opt.drive_time >= 0) {
+    app.views.drive.show = true;
+    app.views.drive.time = opt.drive_time;
+  }
   if (!opt.breaks.empty() && app.view().cursor) {
     app.seek_all(0);
     if (const auto hit = app.next_break(app.view())) app.stop_at(app.view(), *hit);

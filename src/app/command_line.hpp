@@ -40,6 +40,7 @@ struct Options {
   int tab = -1;          // --tab: the side column's tab to show (0 Plan, 1 Edit, 2 Display)
   std::string hide;  // planner shape roles to hide, comma separated ("accepted,rejected")
   std::string frame;  // "", a number or "end"
+  double drive_time = -1;  // --drive-time T: every view's agent shown T seconds into its drive
   // --break X,Y[,opened]: a breakpoint on the cell (expanded unless "opened"); with the runs in,
   // the timeline runs from the start to the first one that fires (as "run to breakpoint").
   std::vector<CellBreak> breaks;

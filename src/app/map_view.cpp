@@ -368,6 +368,7 @@ void map_view_build(App& app) {
       o.selected = int(i) == app.agent;
       draw_agent(dl, scene.agents[i], style, o);
     }
+    drive_build(app, v, dl, style);  // the agent driving its path (panel_drive.cpp)
     if (int(vi) == app.ui.hover_view || (app.drag.active && int(vi) == app.views.active))
       build_tool_preview(app, dl, style);
   }

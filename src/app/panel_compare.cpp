@@ -2,6 +2,7 @@
 // optimal" against the reference run, and optionally every planner figure.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
@@ -64,10 +65,18 @@ void panel_compare(App& app) {
     const char* over_label = "% over";
     const std::vector<std::string> view_label = view_names(app);
     // Columns as wide as their contents; the planner's name takes what is left.
-    if (ImGui::BeginTable("##stats", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+    // Travel time (panel_drive.cpp's speed profile) and illegal turns (when a planner reports
+    // them in its figures) only when some view has them.
+    bool any_illegal = false;
+    for (const auto& v : app.views)
+      if (v->has_run)
+        for (const auto& [k, val] : v->result.stats) any_illegal |= k == "illegal turns";
+    std::vector<const char*> columns = {"view", "planner", "found", "length", over_label};
+    if (any_illegal) columns.push_back("illegal turns");
+    for (const char* c : {"travel s", "expanded", "time ms", "memory KiB", "frame"}) columns.push_back(c);
+    if (ImGui::BeginTable("##stats", int(columns.size()), ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                             ImGuiTableFlags_SizingFixedFit)) {
-      for (const char* c : {"view", "planner", "found", "length", over_label, "expanded",
-                            "time ms", "memory KiB", "frame"})
+      for (const char* c : columns)
         ImGui::TableSetupColumn(c, std::string(c) == "planner" ? ImGuiTableColumnFlags_WidthStretch
                                                                : ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableHeadersRow();
@@ -118,6 +127,16 @@ void panel_compare(App& app) {
             ImGui::Text("%.2f %s", pct, optimum ? "optimal" : "best");
           }
         }
+        if (any_illegal) {
+          ImGui::TableNextColumn();
+          for (const auto& [k, val] : r.stats)
+            if (k == "illegal turns") {
+              if (val > 0) ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%g", val);
+              else ImGui::Text("%g", val);
+            }
+        }
+        ImGui::TableNextColumn();
+        if (const double tt = drive_travel_time(app, *app.views[i]); tt >= 0) ImGui::Text("%.2f", tt);
         ImGui::TableNextColumn();
         ImGui::Text("%llu", (unsigned long long)r.expanded);
         ImGui::TableNextColumn();

@@ -32,6 +32,7 @@ void panel_side(App& app) {
           ImGui::Separator();
         }
         section_timeline(app);
+        section_drive(app);
         ImGui::EndTabItem();
       }
       if (tab("Edit", 1)) {

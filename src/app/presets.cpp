@@ -19,6 +19,8 @@ struct Preset {
   std::vector<std::string> planners;
   std::vector<std::map<std::string, std::string>> params;
   bool figures = false;  // the comparison is about the planners' own figures: show them
+  // > 0: the planners turn; an agent with no turning radius gets this one (an undoable edit).
+  double turning_radius = 0;
 };
 
 const std::vector<Preset>& presets() {
@@ -40,6 +42,18 @@ const std::vector<Preset>& presets() {
        {"theta", "lazy-theta", "block-astar", "visibility"}, {}},
       {"anyangle-smoothing", "Any-angle: corner A* + smoothing vs Theta* vs exact",
        {"corner-astar", "theta", "visibility"}, {{{"smoothing", "true"}}, {}, {}}},
+
+      // Turning vehicles (issue 11, item 10): Pinter's Figure 1 a-d (A*; A* smoothed with
+      // turns tightened until legal, as close to "smoothing only" as astar-turns goes; curved
+      // turns on the smoothed path, ignoring obstacles; Directional-24), and Directional-24
+      // against the article's hybrid. The table shows illegal turns and travel time.
+      {"pinter-figure1", "Turning: Pinter Figure 1 (A*, smoothed, curved turns, Directional-24)",
+       {"astar", "astar-turns", "astar-turns", "directional"},
+       {{}, {{"smoothing", "simple"}, {"turns", "tighter"}}, {{"smoothing", "simple"}, {"turns", "curved"}},
+        {{"neighbours", "24"}}},
+       false, 2.0},
+      {"directional-hybrid", "Turning: Directional-24 vs hybrid", {"directional", "hybrid"},
+       {{{"neighbours", "24"}}, {}}, false, 2.0},
   };
   return p;
 }
@@ -68,6 +82,9 @@ bool preset_available(const Preset& p) {
 bool apply_preset(App& app, const std::string& id) {
   for (const Preset& p : presets())
     if (id == p.id && preset_available(p)) {
+      if (p.turning_radius > 0 && app.agent >= 0 && app.agent < int(app.scene().agents.size()) &&
+          !(app.scene().agents[std::size_t(app.agent)].turning_radius > 0))
+        editor::set_agent_turning_radius(app.document.doc, std::size_t(app.agent), p.turning_radius);
       app.preset_compare(p.planners, p.params);
       app.ui.compare_figures |= p.figures;
       return true;

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/drive_state.hpp"
 #include "app/renderer.hpp"
 #include "core/clearance.hpp"
 #include "core/scene.hpp"
@@ -123,6 +124,7 @@ struct View {
     bool operator==(const SearchKey&) const = default;
   } search_key;
   bool search_has_open = false, search_has_closed = false;  // for the legend
+  ViewDrive drive;  // the agent driving this view's path (panel_drive.cpp)
 
   void select_planner(const std::string& name);
   // Replaces what the view shows with a finished run.
@@ -168,6 +170,8 @@ struct Views {
     std::string text;
   };
   std::optional<Stop> stopped;
+  // The agents driving their paths, all views at once (panel_drive.cpp).
+  DriveState drive;
 
   auto begin() { return list.begin(); }
   auto end() { return list.end(); }

@@ -1,0 +1,125 @@
+// The agent drives its path in the app (issue 11, items 9 and 10): Pinter's Figure 1 preset
+// with travel times in the layout, and agents mid-drive (--drive-time) drawn where their speed
+// profile puts them.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <stb/stb_image.h>  // the implementation is in libstb
+
+#include "app_run.hpp"
+#include "core/curves.hpp"
+#include "editor/camera.hpp"
+
+#ifdef PATHLAB_APP
+
+namespace {
+
+constexpr int kW = 1280, kH = 800;
+
+// A 40x24 field with a block in the middle and a wall stub: the agent goes round it (after
+// Pinter's Figure 1). The agent has no turning radius: the presets give it one.
+std::string write_scene() {
+  const auto file = std::filesystem::temp_directory_path() / "pathlab_drive_scene.json";
+  std::FILE* f = std::fopen(file.string().c_str(), "w");
+  if (!f) return {};
+  std::fputs("{\"pathlab_scene\": 1, \"map\": {\"width\": 40, \"height\": 24, \"rows\": [\n", f);
+  for (int y = 0; y < 24; ++y) {
+    std::string row(40, '.');
+    for (int x = 0; x < 40; ++x) {
+      const bool border = x == 0 || y == 0 || x == 39 || y == 23;
+      const bool block = x >= 15 && x <= 24 && y >= 7 && y <= 16;
+      const bool stub = x == 30 && y >= 12;
+      if (border || block || stub) row[std::size_t(x)] = '@';
+    }
+    std::fprintf(f, "  \"%s\"%s\n", row.c_str(), y < 23 ? "," : "");
+  }
+  std::fputs("]}, \"agents\": [{\"name\": \"car\", \"radius\": 0.6, \"start\": [3.5, 20.5, 0], "
+             "\"goal\": [35.5, 3.5, 4.71238898038469]}]}\n", f);
+  std::fclose(f);
+  return file.string();
+}
+
+struct Shot {
+  pl::test::AppRun run;
+  int w = 0, h = 0;
+  std::vector<unsigned char> px;
+  std::array<int, 3> at(int x, int y) const {
+    const unsigned char* p = &px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4];
+    return {p[0], p[1], p[2]};
+  }
+};
+
+Shot take(const std::string& args, const std::string& name) {
+  Shot s;
+  s.run = pl::test::run_app_at(PATHLAB_APP, args, name, kW, kH, true, "pathlab_drive_cfg");
+  const auto png = std::filesystem::temp_directory_path() / ("pathlab_" + name + ".png");
+  int comp = 0;
+  unsigned char* data = stbi_load(png.string().c_str(), &s.w, &s.h, &comp, 4);
+  if (data) {
+    s.px.assign(data, data + std::size_t(s.w) * std::size_t(s.h) * 4);
+    stbi_image_free(data);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST(AppDrive, PinterFigure1PresetGivesTravelTimes) {
+  if (!pl::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const std::string scene = write_scene();
+  ASSERT_FALSE(scene.empty());
+  const Shot s = take("--scene '" + scene + "' --preset pinter-figure1", "drive_figure1");
+  ASSERT_EQ(s.run.status, 0) << s.run.cmd << "\n" << s.run.err;
+  ASSERT_FALSE(s.px.empty());
+  const auto& views = s.run.layout.at("views");
+  ASSERT_EQ(views.size(), 4u);
+  const char* planners[] = {"astar", "astar-turns", "astar-turns", "directional"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& v = views[i];
+    EXPECT_EQ(v.at("planner"), planners[i]);
+    ASSERT_TRUE(v.at("found").get<bool>()) << i << ": " << v.at("message");
+    const double len = v.at("length"), tt = v.at("travel_time");
+    // Never faster than the default top speed (4 cells/s) the whole way, and finite.
+    EXPECT_TRUE(std::isfinite(tt)) << i;
+    EXPECT_GE(tt, len / 4.0) << i;
+    EXPECT_LT(tt, 200.0) << i;
+  }
+}
+
+TEST(AppDrive, AgentsMidDriveAreDrawnAtTheirPose) {
+  if (!pl::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const std::string scene = write_scene();
+  ASSERT_FALSE(scene.empty());
+  const double t = 6.0;
+  const Shot s = take("--scene '" + scene + "' --preset directional-hybrid --drive-time 6", "drive_mid");
+  ASSERT_EQ(s.run.status, 0) << s.run.cmd << "\n" << s.run.err;
+  ASSERT_FALSE(s.px.empty());
+  const auto& views = s.run.layout.at("views");
+  ASSERT_EQ(views.size(), 2u);
+  for (const auto& v : views) {
+    ASSERT_TRUE(v.at("found").get<bool>()) << v.at("message");
+    const double tt = v.at("travel_time");
+    ASSERT_GT(tt, t) << "the agent is still driving at t";
+    const pl::Vec2 p{v.at("drive_pose")[0].get<double>(), v.at("drive_pose")[1].get<double>()};
+    // Under way: neither at the start nor at the goal.
+    EXPECT_GT(pl::distance(p, {3.5, 20.5}), 2.0);
+    EXPECT_GT(pl::distance(p, {35.5, 3.5}), 2.0);
+    // The sprite's body (blue) covers the pose's pixel.
+    pl::editor::Camera cam(v.at("viewport")[2].get<int>(), v.at("viewport")[3].get<int>());
+    cam.set_view(v.at("zoom"), {v.at("offset")[0], v.at("offset")[1]});
+    const pl::Vec2 px = cam.map_to_screen(p);
+    const int x = v.at("viewport")[0].get<int>() + int(px.x), y = v.at("viewport")[1].get<int>() + int(px.y);
+    ASSERT_TRUE(x >= 0 && y >= 0 && x < s.w && y < s.h);
+    const auto c = s.at(x, y);
+    EXPECT_GT(c[2], c[0] + 60) << "pixel (" << x << ", " << y << ") is not the sprite's body";
+    EXPECT_GT(c[2], c[1] + 30) << "pixel (" << x << ", " << y << ") is not the sprite's body";
+  }
+}
+
+#endif  // PATHLAB_APP
