@@ -238,19 +238,8 @@ PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, bool smo
     }
     return o;
   });
-  r.expanded = out.expanded;
-  r.generated = out.generated;
-  r.found = out.stopped;
   if (M != Mode::CornerAStar) r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
-  if (out.cancelled) {
-    r.cancelled = true;
-    r.message = "cancelled";
-    return r;
-  }
-  if (!r.found) {
-    r.message = "no path: the goal is not reachable for this agent";
-    return r;
-  }
+  if (!take_outcome(out, r)) return r;
   r.length = pool_.g_value(out.last);
   std::vector<Vec2> pts;
   for (std::uint32_t n : pool_.chain(out.last)) {

@@ -369,15 +369,7 @@ PlanResult BlockAStarSearch::run(const GridMap& map, const Query& query, bool sm
     }
     return best_first(p, pool_, open_, l, ctx);
   });
-  r.expanded = out.expanded;
-  r.generated = out.generated;
-  r.found = out.stopped;
-  if (out.cancelled) {
-    r.cancelled = true;
-    r.message = "cancelled";
-  } else if (!r.found) {
-    r.message = "no path: the goal is not reachable for this agent";
-  } else {
+  if (take_outcome(out, r)) {
     // The corners between consecutive search nodes, from the LDDB's (or a local search's) paths.
     std::vector<Vec2> pts;
     const std::vector<std::uint32_t> chain = pool_.chain(out.last);

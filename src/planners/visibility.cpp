@@ -293,16 +293,8 @@ PlanResult VisibilityGraphSearch::run(const GridMap& map, const Query& query, co
     }
     return best_first(p, pool_, open_, l, ctx);
   });
-  r.expanded = out.expanded;
-  r.generated = out.generated;
-  r.found = out.stopped;
   r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
-  if (out.cancelled) {
-    r.cancelled = true;
-    r.message = "cancelled";
-  } else if (!r.found) {
-    r.message = "no path: the goal is not reachable for this agent";
-  } else {
+  if (take_outcome(out, r)) {
     r.length = pool_.g_value(out.last);
     std::vector<Vec2> pts;
     for (std::uint32_t n : pool_.chain(out.last)) {
