@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "anyangle_test_util.hpp"
 #include "cli_util.hpp"
 #include "core/error.hpp"
 #include "core/io.hpp"
@@ -29,17 +30,6 @@ namespace pl {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::string anyangle_dir() { return std::string(PATHLAB_SHARED_DIR) + "/anyangle/"; }
-
-// A random map of ground (0) and hard obstacles ('@', terrain 4 in Palette::movingai()).
-GridMap random_map(std::mt19937& rng, int w, int h, int percent) {
-  std::vector<TerrainId> cells(std::size_t(w) * std::size_t(h));
-  for (auto& c : cells) c = int(rng() % 100) < percent ? TerrainId(4) : TerrainId(0);
-  GridMap m(w, h);
-  m.assign(cells);
-  return m;
-}
 
 struct Blocked {
   const GridMap& m;
@@ -109,22 +99,6 @@ double exact_anyangle(const CornerGrid& g, int sx, int sy, int gx, int gy) {
       dist[std::size_t(i)] = std::min(dist[std::size_t(i)], dist[std::size_t(c)] + std::hypot(nx - x, ny - y));
     }
   }
-}
-
-std::vector<Vec2> path_points(const PlanResult& r) {
-  std::vector<Vec2> pts;
-  for (const PathPiece& p : r.pieces) {
-    if (pts.empty()) pts.push_back(p.line.a);
-    EXPECT_TRUE(pts.back() == p.line.a) << "pieces not joined";
-    pts.push_back(p.line.b);
-  }
-  return pts;
-}
-
-double pieces_length(const PlanResult& r) {
-  double s = 0;
-  for (const PathPiece& p : r.pieces) s += p.length();
-  return s;
 }
 
 Query corner_query(int sx, int sy, int gx, int gy) {

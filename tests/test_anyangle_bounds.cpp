@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "anyangle_test_util.hpp"
 #include "cli_util.hpp"
 #include "core/error.hpp"
 #include "core/io.hpp"
@@ -25,38 +26,6 @@
 
 namespace pl {
 namespace {
-
-std::string anyangle_dir() { return std::string(PATHLAB_SHARED_DIR) + "/anyangle/"; }
-
-GridMap random_map(std::mt19937& rng, int w, int h, int percent) {
-  std::vector<TerrainId> cells(std::size_t(w) * std::size_t(h));
-  for (auto& c : cells) c = int(rng() % 100) < percent ? TerrainId(4) : TerrainId(0);
-  GridMap m(w, h);
-  m.assign(cells);
-  return m;
-}
-
-std::vector<Vec2> path_points(const PlanResult& r) {
-  std::vector<Vec2> pts;
-  for (const PathPiece& p : r.pieces) {
-    if (pts.empty()) pts.push_back(p.line.a);
-    pts.push_back(p.line.b);
-  }
-  return pts;
-}
-
-double pieces_length(const PlanResult& r) {
-  double s = 0;
-  for (const PathPiece& p : r.pieces) s += p.length();
-  return s;
-}
-
-Query query(double sx, double sy, double gx, double gy) {
-  Query q;
-  q.start = {sx, sy, 0};
-  q.goal = {gx, gy, 0};
-  return q;
-}
 
 double stat(const PlanResult& r, const std::string& name) {
   for (auto& [k, v] : r.stats)

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "anyangle_test_util.hpp"
 #include "cli_util.hpp"
 #include "core/io.hpp"
 #include "core/line_of_sight.hpp"
@@ -25,16 +26,6 @@ namespace pl {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::string anyangle_dir() { return std::string(PATHLAB_SHARED_DIR) + "/anyangle/"; }
-
-GridMap random_map(std::mt19937& rng, int w, int h, int percent) {
-  std::vector<TerrainId> cells(std::size_t(w) * std::size_t(h));
-  for (auto& c : cells) c = int(rng() % 100) < percent ? TerrainId(4) : TerrainId(0);
-  GridMap m(w, h);
-  m.assign(cells);
-  return m;
-}
 
 // Brute force: Dijkstra over the visibility graph of every corner (no convexity, no tautness),
 // O(n^2) per query. The start and goal are points; a point that is not a corner joins the four
@@ -85,22 +76,6 @@ double brute_force(const CornerGrid& g, double spx, double spy, double gpx, doub
     }
   }
   return best;
-}
-
-std::vector<Vec2> path_points(const PlanResult& r) {
-  std::vector<Vec2> pts;
-  for (const PathPiece& p : r.pieces) {
-    if (pts.empty()) pts.push_back(p.line.a);
-    pts.push_back(p.line.b);
-  }
-  return pts;
-}
-
-Query query(double sx, double sy, double gx, double gy) {
-  Query q;
-  q.start = {sx, sy, 0};
-  q.goal = {gx, gy, 0};
-  return q;
 }
 
 TEST(Visibility, AgreesWithBruteForceOnRandomMaps) {

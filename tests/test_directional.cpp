@@ -11,6 +11,7 @@
 #include <random>
 
 #include "cli_util.hpp"
+#include "pieces_json.hpp"
 #include "core/curves.hpp"
 #include "core/io.hpp"
 #include "planners/directional.hpp"
@@ -21,6 +22,7 @@ namespace {
 
 using nlohmann::json;
 using pl::test::CliRun;
+using pl::test::pieces_json;
 using pl::test::run_cli;
 namespace fs = std::filesystem;
 
@@ -28,23 +30,6 @@ fs::path temp_dir() {
   const fs::path d = fs::temp_directory_path() / ("pathlab_directional_" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d;
-}
-
-json pieces_json(const std::vector<PathPiece>& pieces) {
-  json out = json::array();
-  for (const PathPiece& p : pieces) {
-    json j;
-    if (p.kind == PathPiece::Kind::Line)
-      j = {{"line", {p.line.a.x, p.line.a.y, p.line.b.x, p.line.b.y}}};
-    else
-      j = {{"arc", {{"center", {p.arc.center.x, p.arc.center.y}},
-                    {"radius", p.arc.radius},
-                    {"start", p.arc.start_angle},
-                    {"sweep", p.arc.sweep}}}};
-    if (p.reverse) j["reverse"] = true;
-    out.push_back(j);
-  }
-  return out;
 }
 
 Scene scene_of(const GridMap& m) {

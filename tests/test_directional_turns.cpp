@@ -9,6 +9,7 @@
 #include <random>
 
 #include "cli_util.hpp"
+#include "pieces_json.hpp"
 #include "core/curves.hpp"
 #include "core/io.hpp"
 #include "planners/planner.hpp"
@@ -18,6 +19,7 @@ namespace {
 
 using nlohmann::json;
 using pl::test::CliRun;
+using pl::test::pieces_json;
 using pl::test::run_cli;
 namespace fs = std::filesystem;
 
@@ -25,20 +27,6 @@ fs::path temp_dir() {
   const fs::path d = fs::temp_directory_path() / ("pathlab_turns_" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d;
-}
-
-json pieces_json(const std::vector<PathPiece>& pieces) {
-  json out = json::array();
-  for (const PathPiece& p : pieces) {
-    if (p.kind == PathPiece::Kind::Line)
-      out.push_back({{"line", {p.line.a.x, p.line.a.y, p.line.b.x, p.line.b.y}}});
-    else
-      out.push_back({{"arc", {{"center", {p.arc.center.x, p.arc.center.y}},
-                              {"radius", p.arc.radius},
-                              {"start", p.arc.start_angle},
-                              {"sweep", p.arc.sweep}}}});
-  }
-  return out;
 }
 
 double stat(const PlanResult& r, const std::string& name) {

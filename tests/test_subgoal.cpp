@@ -15,6 +15,7 @@
 #include <random>
 #include <string>
 
+#include "anyangle_test_util.hpp"
 #include "core/io.hpp"
 #include "core/line_of_sight.hpp"
 #include "core/scene.hpp"
@@ -31,22 +32,6 @@ constexpr std::size_t kEvery = 40;
 constexpr std::size_t kEvery = 7;
 #endif
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::vector<Vec2> path_points(const PlanResult& r) {
-  std::vector<Vec2> pts;
-  for (const PathPiece& p : r.pieces) {
-    if (pts.empty()) pts.push_back(p.line.a);
-    EXPECT_TRUE(pts.back() == p.line.a) << "pieces not joined";
-    pts.push_back(p.line.b);
-  }
-  return pts;
-}
-
-double pieces_length(const PlanResult& r) {
-  double s = 0;
-  for (const PathPiece& p : r.pieces) s += p.length();
-  return s;
-}
 
 // Every piece of a grid path is a straight or diagonal run between cell centres through free
 // cells, no corner cut.

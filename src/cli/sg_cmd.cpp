@@ -302,44 +302,33 @@ int cmd_sg_experiment(const SgOptions& o) {
   };
   std::printf("sg-experiment: %zu problems (shard %ld/%ld), %zu runs without a path\n", done, shard_i,
               shard_n, skipped);
-  std::printf("Runtime including post-smoothing, ms per query: ours (paper)\n");
-  std::printf("%-10s", "type");
-  for (const Algo& a : algos) std::printf(" %19s", a.column.c_str());
-  std::printf("\n");
-  for (const auto& [type, row] : rows) {
-    const PaperRow* pr = paper_of(type);
-    std::printf("%-10s", type.c_str());
-    for (std::size_t ai = 0; ai < algos.size(); ++ai) {
-      const int pc = col_of(algos[ai].column);
-      char buf[64];
-      const double ours = row[ai].n > 0 ? row[ai].ms / row[ai].n : 0;
-      if (pr && pc >= 0)
-        std::snprintf(buf, sizeof buf, "%.3f (%.2f)", ours, pr->ms[pc]);
-      else
-        std::snprintf(buf, sizeof buf, "%.3f (-)", ours);
-      std::printf(" %19s", buf);
-    }
+  // A table: a row per map type, a column per algorithm, each cell our mean of `sum` per run
+  // (printed with `decimals`) and the paper's figure from `paper` beside it.
+  auto table = [&](const char* title, int decimals, auto sum, auto paper) {
+    std::printf("%s\n", title);
+    std::printf("%-10s", "type");
+    for (const Algo& a : algos) std::printf(" %19s", a.column.c_str());
     std::printf("\n");
-  }
-  std::printf("Smoothed path length: ours (paper; different problem sets per type, compare within a row)\n");
-  std::printf("%-10s", "type");
-  for (const Algo& a : algos) std::printf(" %19s", a.column.c_str());
-  std::printf("\n");
-  for (const auto& [type, row] : rows) {
-    const PaperRow* pr = paper_of(type);
-    std::printf("%-10s", type.c_str());
-    for (std::size_t ai = 0; ai < algos.size(); ++ai) {
-      const int pc = col_of(algos[ai].column);
-      char buf[64];
-      const double ours = row[ai].n > 0 ? row[ai].len / row[ai].n : 0;
-      if (pr && pc >= 0)
-        std::snprintf(buf, sizeof buf, "%.2f (%.2f)", ours, pr->len[pc]);
-      else
-        std::snprintf(buf, sizeof buf, "%.2f (-)", ours);
-      std::printf(" %19s", buf);
+    for (const auto& [type, row] : rows) {
+      const PaperRow* pr = paper_of(type);
+      std::printf("%-10s", type.c_str());
+      for (std::size_t ai = 0; ai < algos.size(); ++ai) {
+        const int pc = col_of(algos[ai].column);
+        char buf[64];
+        const double ours = row[ai].n > 0 ? sum(row[ai]) / row[ai].n : 0;
+        if (pr && pc >= 0)
+          std::snprintf(buf, sizeof buf, "%.*f (%.2f)", decimals, ours, paper(*pr)[pc]);
+        else
+          std::snprintf(buf, sizeof buf, "%.*f (-)", decimals, ours);
+        std::printf(" %19s", buf);
+      }
+      std::printf("\n");
     }
-    std::printf("\n");
-  }
+  };
+  table("Runtime including post-smoothing, ms per query: ours (paper)", 3, [](const auto& c) { return c.ms; },
+        [](const PaperRow& p) { return p.ms; });
+  table("Smoothed path length: ours (paper; different problem sets per type, compare within a row)", 2,
+        [](const auto& c) { return c.len; }, [](const PaperRow& p) { return p.len; });
   return done > 0 ? kOk : kFailed;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/grid_query.hpp"
 #include "core/smoothing.hpp"
+#include "planners/corner_world.hpp"
 #include "planners/grid_world.hpp"
 
 namespace pl {
@@ -59,15 +60,17 @@ void smooth_corner_path(const CornerGrid& grid, std::vector<Vec2>& pts, PlanResu
   pts = std::move(out);
 }
 
-// A query point: a corner, or a point inside (or on the edge of) cell (x, y).
-struct AnyAngleSearch::Endpoint {
-  bool corner = true;
-  int x = 0, y = 0;  // the corner, or the cell when !corner
-  double px = 0, py = 0;
-};
-
 template <AnyAngleSearch::Mode M>
-struct AnyAngleSearch::Problem {
+struct AnyAngleSearch::Problem : CornerNodes<AnyAngleSearch::Problem<M>> {
+  using Base = CornerNodes<Problem>;
+  using Base::g;
+  using Base::goal_node;
+  using Base::h0;
+  using Base::ncorners;
+  using Base::point;
+  using Base::s;
+  using Base::start_node;
+  using Base::w1;
   using Cost = double;
   using Order = TieLargerG;
   // Octile h on 8-connected corners is consistent: the next-pop slot is exact. Theta*'s f is not
@@ -78,11 +81,6 @@ struct AnyAngleSearch::Problem {
 
   const CornerGrid* grid = nullptr;
   NodePool<double>* pool = nullptr;
-  int w1 = 0;                   // corners per row
-  std::uint32_t ncorners = 0;   // ids >= ncorners: the query points (start, then goal)
-  std::uint32_t start_node = 0, goal_node = 0;
-  Endpoint s, g;
-  double h0 = 1;
   std::uint64_t los_tests = 0;
   // Lazy Theta*: the parent check done when the node was last closed, reported when it expands
   // (or after the search, for the goal).
@@ -92,18 +90,6 @@ struct AnyAngleSearch::Problem {
     double g = 0;
   } check;
 
-  void point(std::uint32_t n, double& x, double& y) const {
-    if (n < ncorners) {
-      x = double(n % std::uint32_t(w1));
-      y = double(n / std::uint32_t(w1));
-    } else if (n == ncorners) {
-      x = s.px;
-      y = s.py;
-    } else {
-      x = g.px;
-      y = g.py;
-    }
-  }
   double heuristic(double x, double y) const {
     const double dx = std::abs(x - g.px), dy = std::abs(y - g.py);
     if constexpr (kAnyAngle) return std::sqrt(dx * dx + dy * dy);
@@ -113,21 +99,6 @@ struct AnyAngleSearch::Problem {
     return pool->seen(n) && pool->positions()[n] == NodePool<double>::kClosed;
   }
 
-  std::uint32_t start() const { return start_node; }
-  std::size_t node_bound() const { return std::size_t(ncorners) + 2; }
-  void evaluate(std::uint32_t, const double& gv, double& f, double& h, int x, int y) const {
-    h = heuristic(double(x), double(y));
-    f = gv + h;
-  }
-  void evaluate(std::uint32_t n, const double& gv, double& f, double& h) const {
-    double x, y;
-    point(n, x, y);
-    h = heuristic(x, y);
-    f = gv + h;
-  }
-  float progress(const OpenEntry& top) const {
-    return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
-  }
   bool stop(std::uint32_t n) {
     if constexpr (M == Mode::LazyTheta) set_vertex(n);
     return n == goal_node;
@@ -240,26 +211,6 @@ struct AnyAngleSearch::Problem {
       out.reach(goal_node, gn + dist(x, y, g.px, g.py));
   }
 
-  std::uint32_t id(std::uint32_t n, int, int) const { return n; }
-  std::uint32_t id(std::uint32_t n) const { return n; }
-  NodeDesc desc(std::uint32_t n, int x, int y) const {
-    NodeDesc d;
-    d.id = n;
-    d.x = float(x);
-    d.y = float(y);
-    return d;
-  }
-  NodeDesc desc(std::uint32_t n) const {
-    NodeDesc d;
-    d.id = n;
-    double x, y;
-    point(n, x, y);
-    d.x = float(x);
-    d.y = float(y);
-    if (n == ncorners) d.label = "start point";
-    else if (n > ncorners) d.label = "goal point";
-    return d;
-  }
 };
 
 template <AnyAngleSearch::Mode M>
@@ -268,12 +219,7 @@ PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, bool smo
   Problem<M> p;
   p.grid = &grid_;
   p.pool = &pool_;
-  p.w1 = grid_.width() + 1;
-  p.ncorners = grid_.corner_count();
-  p.s = s;
-  p.g = g;
-  p.start_node = s.corner ? grid_.corner_id(s.x, s.y) : p.ncorners;
-  p.goal_node = g.corner ? grid_.corner_id(g.x, g.y) : p.ncorners + 1;
+  p.set_endpoints(grid_, s, g);
   p.h0 = std::max(p.heuristic(s.px, s.py), 1e-9);
   const NodeSpace corners = NodeSpace::corners(grid_.width(), grid_.height());
   const bool points = !s.corner || !g.corner;
@@ -292,19 +238,8 @@ PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, bool smo
     }
     return o;
   });
-  r.expanded = out.expanded;
-  r.generated = out.generated;
-  r.found = out.stopped;
   if (M != Mode::CornerAStar) r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
-  if (out.cancelled) {
-    r.cancelled = true;
-    r.message = "cancelled";
-    return r;
-  }
-  if (!r.found) {
-    r.message = "no path: the goal is not reachable for this agent";
-    return r;
-  }
+  if (!take_outcome(out, r)) return r;
   r.length = pool_.g_value(out.last);
   std::vector<Vec2> pts;
   for (std::uint32_t n : pool_.chain(out.last)) {
@@ -338,28 +273,11 @@ PlanResult AnyAngleSearch::run(const GridMap& map, const Query& query, Mode mode
   PlanResult r;
   CapabilityMask cap = query.capability;
   if (cap == 0) cap = map.palette().movingai_default_capability();
-  const int w = map.width(), h = map.height();
   // The endpoints: corners as they are, other points inside the map by their cell.
   Endpoint ep[2];
-  const Pose* pose[2] = {&query.start, &query.goal};
-  const char* which[2] = {"start", "goal"};
-  for (int i = 0; i < 2; ++i) {
-    const double px = pose[i]->x, py = pose[i]->y;
-    if (!std::isfinite(px) || !std::isfinite(py) || px < 0 || py < 0 || px > w || py > h) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "%s (%g,%g) is outside the map's corners [0,%d] x [0,%d]",
-                    which[i], px, py, w, h);
-      r.message = buf;
-      r.bad_query = true;
-      r.time_ms = clock.ms();
-      return r;
-    }
-    Endpoint& e = ep[i];
-    e.px = px;
-    e.py = py;
-    e.corner = px == std::floor(px) && py == std::floor(py);
-    e.x = std::min(int(px), e.corner ? w : w - 1);
-    e.y = std::min(int(py), e.corner ? h : h - 1);
+  if (!corner_endpoints(map, query, ep, r)) {
+    r.time_ms = clock.ms();
+    return r;
   }
   if (map.uid() != map_uid_ || map.version() != map_version_ || cap != cap_) {
     const Stopwatch prep;
@@ -370,18 +288,10 @@ PlanResult AnyAngleSearch::run(const GridMap& map, const Query& query, Mode mode
     pool_.reset(std::size_t(grid_.corner_count()) + 2);
     r.prepare_ms = prep.ms();
   }
-  for (int i = 0; i < 2; ++i) {
-    if (!ep[i].corner && grid_.blocked(ep[i].x, ep[i].y)) {
-      r.message = blocked_reason(map, cap, 1, false, which[i], CellXY{ep[i].x, ep[i].y});
-      if (ctx.observer) {
-        ctx.observer->phase("check endpoints");
-        ctx.observer->test(Shape::cell(ep[i].x, ep[i].y), false);
-        ctx.observer->frame();
-      }
-      r.time_ms = clock.ms();
-      r.memory_bytes = memory_bytes();
-      return r;
-    }
+  if (!corner_endpoints_free(map, cap, grid_, ep, r, ctx.observer)) {
+    r.time_ms = clock.ms();
+    r.memory_bytes = memory_bytes();
+    return r;
   }
   const double prepare_ms = r.prepare_ms;
   if (ep[0].px == ep[1].px && ep[0].py == ep[1].py) {  // the empty path

@@ -22,6 +22,7 @@
 
 #include "core/line_of_sight.hpp"
 #include "core/search.hpp"
+#include "planners/corner_world.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -51,7 +52,7 @@ class AnyAngleSearch {
   }
 
  private:
-  struct Endpoint;
+  using Endpoint = CornerEndpoint;
   template <Mode M>
   struct Problem;
   template <Mode M>

@@ -8,6 +8,7 @@
 
 #include "core/grid_query.hpp"
 #include "planners/anyangle.hpp"
+#include "planners/corner_world.hpp"
 #include "planners/grid_world.hpp"
 
 namespace pl {
@@ -154,14 +155,7 @@ bool BlockAStarSearch::prepare(const GridMap& map, CapabilityMask cap, PlanResul
   return true;
 }
 
-// A query point: a corner, or a point inside (or on the edge of) cell (x, y).
-struct BlockAStarSearch::Endpoint {
-  bool corner = true;
-  int x = 0, y = 0;
-  double px = 0, py = 0;
-};
-
-struct BlockAStarSearch::Problem {
+struct BlockAStarSearch::Problem : CornerNodes<BlockAStarSearch::Problem> {
   using Cost = double;
   using Order = TieLargerG;
   static constexpr bool kFastSlot = false;
@@ -169,9 +163,7 @@ struct BlockAStarSearch::Problem {
 
   BlockAStarSearch* ba = nullptr;
   const CornerGrid* grid = nullptr;
-  int w = 0, h = 0, w1 = 0;
-  std::uint32_t ncorners = 0, start_node = 0, goal_node = 0;
-  Endpoint s, g;
+  int w = 0, h = 0;
   std::uint32_t starts[4] = {0, 0, 0, 0};
   int nstarts = 0;
   // Goal targets: the goal corner, or the goal cell's four corners with their legs. A target
@@ -184,7 +176,6 @@ struct BlockAStarSearch::Problem {
   };
   Target targets[4];
   int ntargets = 0;
-  double h0 = 1;
 
   std::uint32_t block_pattern(int bx, int by) const {
     return ba->block_pattern_[std::size_t(by) * std::size_t(ba->bw_) + std::size_t(bx)];
@@ -201,36 +192,7 @@ struct BlockAStarSearch::Problem {
       for (int j = 0; j < ny; ++j) bx[n] = xs[i], by[n] = ys[j], ++n;
     return n;
   }
-  void point(std::uint32_t n, double& x, double& y) const {
-    if (n < ncorners) {
-      x = double(n % std::uint32_t(w1));
-      y = double(n / std::uint32_t(w1));
-    } else if (n == ncorners) {
-      x = s.px;
-      y = s.py;
-    } else {
-      x = g.px;
-      y = g.py;
-    }
-  }
   double heuristic(double x, double y) const { return dist(x, y, g.px, g.py); }
-
-  std::uint32_t start() const { return start_node; }
-  std::size_t node_bound() const { return std::size_t(ncorners) + 2; }
-  void evaluate(std::uint32_t, const double& gv, double& f, double& hv, int x, int y) const {
-    hv = heuristic(double(x), double(y));
-    f = gv + hv;
-  }
-  void evaluate(std::uint32_t n, const double& gv, double& f, double& hv) const {
-    double x, y;
-    point(n, x, y);
-    hv = heuristic(x, y);
-    f = gv + hv;
-  }
-  float progress(const OpenEntry& top) const {
-    return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
-  }
-  bool stop(std::uint32_t n) const { return n == goal_node; }
 
   template <class Out>
   void reach_corner(Out& out, int x, int y, double gv) {
@@ -325,26 +287,6 @@ struct BlockAStarSearch::Problem {
     out.insert(out.end(), best_pts.begin(), best_pts.end());
   }
 
-  std::uint32_t id(std::uint32_t n, int, int) const { return n; }
-  std::uint32_t id(std::uint32_t n) const { return n; }
-  NodeDesc desc(std::uint32_t n, int x, int y) const {
-    NodeDesc d;
-    d.id = n;
-    d.x = float(x);
-    d.y = float(y);
-    return d;
-  }
-  NodeDesc desc(std::uint32_t n) const {
-    NodeDesc d;
-    d.id = n;
-    double x, y;
-    point(n, x, y);
-    d.x = float(x);
-    d.y = float(y);
-    if (n == ncorners) d.label = "start point";
-    else if (n > ncorners) d.label = "goal point";
-    return d;
-  }
 };
 
 PlanResult BlockAStarSearch::run(const GridMap& map, const Query& query, bool smooth,
@@ -355,25 +297,9 @@ PlanResult BlockAStarSearch::run(const GridMap& map, const Query& query, bool sm
   if (cap == 0) cap = map.palette().movingai_default_capability();
   const int w = map.width(), h = map.height();
   Endpoint ep[2];
-  const Pose* pose[2] = {&query.start, &query.goal};
-  const char* which[2] = {"start", "goal"};
-  for (int i = 0; i < 2; ++i) {
-    const double px = pose[i]->x, py = pose[i]->y;
-    if (!std::isfinite(px) || !std::isfinite(py) || px < 0 || py < 0 || px > w || py > h) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "%s (%g,%g) is outside the map's corners [0,%d] x [0,%d]",
-                    which[i], px, py, w, h);
-      r.message = buf;
-      r.bad_query = true;
-      r.time_ms = clock.ms();
-      return r;
-    }
-    Endpoint& e = ep[i];
-    e.px = px;
-    e.py = py;
-    e.corner = px == std::floor(px) && py == std::floor(py);
-    e.x = std::min(int(px), e.corner ? w : w - 1);
-    e.y = std::min(int(py), e.corner ? h : h - 1);
+  if (!corner_endpoints(map, query, ep, r)) {
+    r.time_ms = clock.ms();
+    return r;
   }
   if (map.uid() != map_uid_ || map.version() != map_version_ || cap != cap_) {
     if (ctx.observer) ctx.observer->phase("local distance database");
@@ -394,18 +320,10 @@ PlanResult BlockAStarSearch::run(const GridMap& map, const Query& query, bool sm
     r.time_ms = clock.ms();
     return r;
   }
-  for (int i = 0; i < 2; ++i) {
-    if (!ep[i].corner && grid_.blocked(ep[i].x, ep[i].y)) {
-      r.message = blocked_reason(map, cap, 1, false, which[i], CellXY{ep[i].x, ep[i].y});
-      if (ctx.observer) {
-        ctx.observer->phase("check endpoints");
-        ctx.observer->test(Shape::cell(ep[i].x, ep[i].y), false);
-        ctx.observer->frame();
-      }
-      r.time_ms = clock.ms();
-      r.memory_bytes = memory_bytes();
-      return r;
-    }
+  if (!corner_endpoints_free(map, cap, grid_, ep, r, ctx.observer)) {
+    r.time_ms = clock.ms();
+    r.memory_bytes = memory_bytes();
+    return r;
   }
   if (ep[0].px == ep[1].px && ep[0].py == ep[1].py) {
     r.found = true;
@@ -420,12 +338,7 @@ PlanResult BlockAStarSearch::run(const GridMap& map, const Query& query, bool sm
   p.grid = &grid_;
   p.w = w;
   p.h = h;
-  p.w1 = w + 1;
-  p.ncorners = grid_.corner_count();
-  p.s = ep[0];
-  p.g = ep[1];
-  p.start_node = p.s.corner ? grid_.corner_id(p.s.x, p.s.y) : p.ncorners;
-  p.goal_node = p.g.corner ? grid_.corner_id(p.g.x, p.g.y) : p.ncorners + 1;
+  p.set_endpoints(grid_, ep[0], ep[1]);
   if (p.s.corner) p.starts[p.nstarts++] = p.start_node;
   else
     for (int k = 0; k < 4; ++k) p.starts[p.nstarts++] = grid_.corner_id(p.s.x + (k & 1), p.s.y + (k >> 1));
@@ -456,15 +369,7 @@ PlanResult BlockAStarSearch::run(const GridMap& map, const Query& query, bool sm
     }
     return best_first(p, pool_, open_, l, ctx);
   });
-  r.expanded = out.expanded;
-  r.generated = out.generated;
-  r.found = out.stopped;
-  if (out.cancelled) {
-    r.cancelled = true;
-    r.message = "cancelled";
-  } else if (!r.found) {
-    r.message = "no path: the goal is not reachable for this agent";
-  } else {
+  if (take_outcome(out, r)) {
     // The corners between consecutive search nodes, from the LDDB's (or a local search's) paths.
     std::vector<Vec2> pts;
     const std::vector<std::uint32_t> chain = pool_.chain(out.last);

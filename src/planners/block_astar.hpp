@@ -33,6 +33,7 @@
 
 #include "core/line_of_sight.hpp"
 #include "core/search.hpp"
+#include "planners/corner_world.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -58,7 +59,7 @@ class BlockAStarSearch {
   };
 
  private:
-  struct Endpoint;
+  using Endpoint = CornerEndpoint;
   struct Problem;
   // The LDDB entry of a pattern: the distance between boundary corners i < j (tri(i, j)), and
   // per boundary corner i the parent of every local corner on the shortest paths from i.

@@ -86,4 +86,20 @@ void GridWorld::report_blocked(const Scene& scene, SearchObserver* observer) con
         observer->mark(Shape::cell(x, y), Role::Obstacle);
 }
 
+bool take_outcome(const SearchOutcome& out, PlanResult& r) {
+  r.expanded = out.expanded;
+  r.generated = out.generated;
+  r.found = out.stopped;
+  if (out.cancelled) {
+    r.cancelled = true;
+    r.message = "cancelled";
+    return false;
+  }
+  if (!r.found) {
+    r.message = "no path: the goal is not reachable for this agent";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace pl

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/circle_raster.hpp"
+#include "core/search.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -24,6 +25,11 @@ ParamDesc circles_param();
 void fill_polyline_path(PlanResult& r, const std::vector<Vec2>& vertices);
 // Cell centres -> the same points, with collinear steps merged into one piece (grid paths).
 void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells);
+
+// A best_first outcome into r: expanded, generated and found, and when the goal was not reached
+// r.cancelled and r.message ("cancelled", or the goal is not reachable). True when r holds a
+// path to fill in.
+bool take_outcome(const SearchOutcome& out, PlanResult& r);
 
 class GridWorld {
  public:

@@ -206,16 +206,8 @@ PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const Ru
     }
     return best_first(p, pool_, open_, l, ctx);
   });
-  r.expanded = out.expanded;
-  r.generated = out.generated;
-  r.found = out.stopped;
   r.stats.push_back({"jumps", double(p.jumps)});
-  if (out.cancelled) {
-    r.cancelled = true;
-    r.message = "cancelled";
-  } else if (!r.found) {
-    r.message = "no path: the goal is not reachable for this agent";
-  } else {
+  if (take_outcome(out, r)) {
     r.length = pool_.g_value(out.last);
     std::vector<Vec2> pts;
     for (std::uint32_t n : pool_.chain(out.last)) {

@@ -423,22 +423,11 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     if constexpr (std::decay_t<decltype(l)>::kActive) l.observer()->phase("search");
     return best_first(p, pool, open_, l, ctx);
   });
-  r.expanded = out.expanded;
-  r.generated = out.generated;
-  r.found = out.stopped;
   r.stats.push_back({"goal-side subgoals", double(goal_side)});
   r.stats.push_back({"start connections", double(sconn_.size())});
   r.stats.push_back({"goal connections", double(gconn_.size())});
   if (Theta) r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
-  if (out.cancelled) {
-    r.cancelled = true;
-    r.message = "cancelled";
-    return r;
-  }
-  if (!r.found) {
-    r.message = "no path: the goal is not reachable for this agent";
-    return r;
-  }
+  if (!take_outcome(out, r)) return r;
   r.length = pool.g_value(out.last);
   const std::vector<std::uint32_t> chain = pool.chain(out.last);
   if (!corners) {

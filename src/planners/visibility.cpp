@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/grid_query.hpp"
+#include "planners/corner_world.hpp"
 #include "planners/grid_world.hpp"
 
 namespace pl {
@@ -18,13 +19,6 @@ double dist(double ax, double ay, double bx, double by) {
 }
 
 }  // namespace
-
-// A query point: a corner, or a point inside (or on the edge of) cell (x, y).
-struct VisibilityGraphSearch::Endpoint {
-  bool corner = true;
-  int x = 0, y = 0;  // the corner, or the cell when !corner
-  double px = 0, py = 0;
-};
 
 std::size_t VisibilityGraphSearch::memory_bytes() const {
   return grid_.memory_bytes() + pool_.memory_bytes() + open_.memory_bytes() +
@@ -105,7 +99,7 @@ bool VisibilityGraphSearch::build(const RunContext& ctx) {
   return true;
 }
 
-struct VisibilityGraphSearch::Problem {
+struct VisibilityGraphSearch::Problem : CornerNodes<VisibilityGraphSearch::Problem> {
   using Cost = double;
   using Order = TieLargerG;
   static constexpr bool kFastSlot = false;
@@ -113,10 +107,6 @@ struct VisibilityGraphSearch::Problem {
 
   VisibilityGraphSearch* vg = nullptr;
   const CornerGrid* grid = nullptr;
-  int w1 = 0;
-  std::uint32_t ncorners = 0;  // ids >= ncorners: the query points (start, then goal)
-  std::uint32_t start_node = 0, goal_node = 0;
-  Endpoint s, g;
   // The corners a search leaves from (the start corner, or the start cell's four) and the goal
   // targets (the goal corner, or the goal cell's four, each with its leg to the goal point).
   std::uint32_t starts[4] = {0, 0, 0, 0};
@@ -124,39 +114,9 @@ struct VisibilityGraphSearch::Problem {
   std::uint32_t targets[4] = {0, 0, 0, 0};
   double legs[4] = {0, 0, 0, 0};
   int ntargets = 0;
-  double h0 = 1;
   std::uint64_t los_tests = 0;
 
-  void point(std::uint32_t n, double& x, double& y) const {
-    if (n < ncorners) {
-      x = double(n % std::uint32_t(w1));
-      y = double(n / std::uint32_t(w1));
-    } else if (n == ncorners) {
-      x = s.px;
-      y = s.py;
-    } else {
-      x = g.px;
-      y = g.py;
-    }
-  }
   double heuristic(double x, double y) const { return dist(x, y, g.px, g.py); }
-
-  std::uint32_t start() const { return start_node; }
-  std::size_t node_bound() const { return std::size_t(ncorners) + 2; }
-  void evaluate(std::uint32_t, const double& gv, double& f, double& h, int x, int y) const {
-    h = heuristic(double(x), double(y));
-    f = gv + h;
-  }
-  void evaluate(std::uint32_t n, const double& gv, double& f, double& h) const {
-    double x, y;
-    point(n, x, y);
-    h = heuristic(x, y);
-    f = gv + h;
-  }
-  float progress(const OpenEntry& top) const {
-    return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
-  }
-  bool stop(std::uint32_t n) const { return n == goal_node; }
 
   // Before the search: which convex corners see which goal target (tangent at the corner).
   template <class L>
@@ -241,26 +201,6 @@ struct VisibilityGraphSearch::Problem {
     }
   }
 
-  std::uint32_t id(std::uint32_t n, int, int) const { return n; }
-  std::uint32_t id(std::uint32_t n) const { return n; }
-  NodeDesc desc(std::uint32_t n, int x, int y) const {
-    NodeDesc d;
-    d.id = n;
-    d.x = float(x);
-    d.y = float(y);
-    return d;
-  }
-  NodeDesc desc(std::uint32_t n) const {
-    NodeDesc d;
-    d.id = n;
-    double x, y;
-    point(n, x, y);
-    d.x = float(x);
-    d.y = float(y);
-    if (n == ncorners) d.label = "start point";
-    else if (n > ncorners) d.label = "goal point";
-    return d;
-  }
 };
 
 PlanResult VisibilityGraphSearch::run(const GridMap& map, const Query& query, const RunContext& ctx) {
@@ -270,25 +210,9 @@ PlanResult VisibilityGraphSearch::run(const GridMap& map, const Query& query, co
   if (cap == 0) cap = map.palette().movingai_default_capability();
   const int w = map.width(), h = map.height();
   Endpoint ep[2];
-  const Pose* pose[2] = {&query.start, &query.goal};
-  const char* which[2] = {"start", "goal"};
-  for (int i = 0; i < 2; ++i) {
-    const double px = pose[i]->x, py = pose[i]->y;
-    if (!std::isfinite(px) || !std::isfinite(py) || px < 0 || py < 0 || px > w || py > h) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "%s (%g,%g) is outside the map's corners [0,%d] x [0,%d]",
-                    which[i], px, py, w, h);
-      r.message = buf;
-      r.bad_query = true;
-      r.time_ms = clock.ms();
-      return r;
-    }
-    Endpoint& e = ep[i];
-    e.px = px;
-    e.py = py;
-    e.corner = px == std::floor(px) && py == std::floor(py);
-    e.x = std::min(int(px), e.corner ? w : w - 1);
-    e.y = std::min(int(py), e.corner ? h : h - 1);
+  if (!corner_endpoints(map, query, ep, r)) {
+    r.time_ms = clock.ms();
+    return r;
   }
   if (!built_ || map.uid() != map_uid_ || map.version() != map_version_ || cap != cap_) {
     const Stopwatch prep;
@@ -317,18 +241,10 @@ PlanResult VisibilityGraphSearch::run(const GridMap& map, const Query& query, co
     r.memory_bytes = memory_bytes();
     return r;
   }
-  for (int i = 0; i < 2; ++i) {
-    if (!ep[i].corner && grid_.blocked(ep[i].x, ep[i].y)) {
-      r.message = blocked_reason(map, cap, 1, false, which[i], CellXY{ep[i].x, ep[i].y});
-      if (ctx.observer) {
-        ctx.observer->phase("check endpoints");
-        ctx.observer->test(Shape::cell(ep[i].x, ep[i].y), false);
-        ctx.observer->frame();
-      }
-      r.time_ms = clock.ms();
-      r.memory_bytes = memory_bytes();
-      return r;
-    }
+  if (!corner_endpoints_free(map, cap, grid_, ep, r, ctx.observer)) {
+    r.time_ms = clock.ms();
+    r.memory_bytes = memory_bytes();
+    return r;
   }
   const double prepare_ms = r.prepare_ms;
   r.stats = {{"convex corners", double(vx_.size())},
@@ -347,12 +263,7 @@ PlanResult VisibilityGraphSearch::run(const GridMap& map, const Query& query, co
   Problem p;
   p.vg = this;
   p.grid = &grid_;
-  p.w1 = w + 1;
-  p.ncorners = grid_.corner_count();
-  p.s = ep[0];
-  p.g = ep[1];
-  p.start_node = p.s.corner ? grid_.corner_id(p.s.x, p.s.y) : p.ncorners;
-  p.goal_node = p.g.corner ? grid_.corner_id(p.g.x, p.g.y) : p.ncorners + 1;
+  p.set_endpoints(grid_, ep[0], ep[1]);
   if (p.s.corner) {
     p.starts[p.nstarts++] = p.start_node;
   } else {
@@ -382,16 +293,8 @@ PlanResult VisibilityGraphSearch::run(const GridMap& map, const Query& query, co
     }
     return best_first(p, pool_, open_, l, ctx);
   });
-  r.expanded = out.expanded;
-  r.generated = out.generated;
-  r.found = out.stopped;
   r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
-  if (out.cancelled) {
-    r.cancelled = true;
-    r.message = "cancelled";
-  } else if (!r.found) {
-    r.message = "no path: the goal is not reachable for this agent";
-  } else {
+  if (take_outcome(out, r)) {
     r.length = pool_.g_value(out.last);
     std::vector<Vec2> pts;
     for (std::uint32_t n : pool_.chain(out.last)) {

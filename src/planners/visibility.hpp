@@ -31,6 +31,7 @@
 
 #include "core/line_of_sight.hpp"
 #include "core/search.hpp"
+#include "planners/corner_world.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -49,7 +50,7 @@ class VisibilityGraphSearch {
   double build_ms() const { return build_ms_; }
 
  private:
-  struct Endpoint;
+  using Endpoint = CornerEndpoint;
   struct Problem;
   // Builds the graph; false when cancelled or over the limits (message_ says which).
   bool build(const RunContext& ctx);

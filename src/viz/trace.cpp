@@ -85,6 +85,22 @@ inline void put_raw(std::uint8_t*& out, double v) {
   out += 8;
 }
 
+// An event's node: new (tag bit 8, named by the event itself) or counted back from the `named`
+// nodes named before it.
+inline void put_node(std::uint8_t& tag, std::uint8_t*& out, std::uint32_t named, std::uint32_t i,
+                     bool is_new) {
+  if (is_new)
+    tag |= 8;
+  else
+    put_varint(out, named - 1 - i);
+}
+
+// A g or h value: its step code, then the value itself when the code is kRaw.
+inline void put_step(std::uint8_t*& out, std::uint8_t code, double v) {
+  *out++ = code;
+  if (code == kRaw) put_raw(out, v);
+}
+
 inline double get_raw(const std::uint8_t*& p) {
   double v;
   std::memcpy(&v, p, 8);
@@ -997,20 +1013,12 @@ void TraceRecorder::push_open(std::uint32_t i, bool is_new, std::uint32_t parent
   std::uint8_t buf[48], *out = buf + 1;
   std::uint8_t tag = std::uint8_t(TraceEvent::Kind::Open);
   // Node references count back from the nodes named before this one.
-  const auto named = std::uint32_t(trace_.node_ids_.size());
-  if (is_new)
-    tag |= 8;
-  else
-    put_varint(out, named - 1 - i);
+  put_node(tag, out, std::uint32_t(trace_.node_ids_.size()), i, is_new);
   const std::uint32_t b = put_parent(tag, out, parent);
   const double ref_g = b == kNoNode ? 0.0 : known_[b].g;
   const double ref_h = b == kNoNode ? 0.0 : known_[b].h;
-  const std::uint8_t gc = step_code(ref_g, g, false);
-  *out++ = gc;
-  if (gc == kRaw) put_raw(out, g);
-  const std::uint8_t hc = step_code(ref_h, h, true);
-  *out++ = hc;
-  if (hc == kRaw) put_raw(out, h);
+  put_step(out, step_code(ref_g, g, false), g);
+  put_step(out, step_code(ref_h, h, true), h);
   if (desc != kNoNode) {
     tag |= 64;
     put_varint(out, desc);
@@ -1025,15 +1033,9 @@ void TraceRecorder::push_open(std::uint32_t i, bool is_new, std::uint32_t parent
 void TraceRecorder::push_relax(std::uint32_t i, bool is_new, std::uint32_t parent, double g) {
   std::uint8_t buf[32], *out = buf + 1;
   std::uint8_t tag = std::uint8_t(TraceEvent::Kind::Relax);
-  const auto named = std::uint32_t(trace_.node_ids_.size());
-  if (is_new)
-    tag |= 8;
-  else
-    put_varint(out, named - 1 - i);
+  put_node(tag, out, std::uint32_t(trace_.node_ids_.size()), i, is_new);
   const std::uint32_t b = put_parent(tag, out, parent);
-  const std::uint8_t gc = step_code(b == kNoNode ? 0.0 : known_[b].g, g, false);
-  *out++ = gc;
-  if (gc == kRaw) put_raw(out, g);
+  put_step(out, step_code(b == kNoNode ? 0.0 : known_[b].g, g, false), g);
   buf[0] = tag;
   known_[i].g = g;
   if (known_[i].status == NodeStatus::Unseen) set_status(i, NodeStatus::Open);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/io.hpp"
+#include "haa_bench_maps.hpp"
 #include "planners/grid_search.hpp"
 #include "planners/haa.hpp"
 
@@ -13,26 +14,7 @@ namespace {
 
 using namespace pl;
 
-// random512-10-0 with trees as hard obstacles and 20% of the ground turned into swamp: two
-// passable terrains, as in the paper's soft-obstacle maps.
-const GridMap& two_terrain_512() {
-  static const GridMap m = [] {
-    GridMap map = load_map(std::string(PATHLAB_SHARED_DIR) + "/data/random/random512-10-0.map");
-    std::vector<TerrainId> cells = map.cells();
-    std::mt19937 rng(1);
-    const TerrainId swamp = *map.palette().find_name("swamp");
-    const CapabilityMask keep = map.palette().movingai_default_capability();
-    for (TerrainId& c : cells) {
-      if (!(keep >> c & 1u))
-        c = map.palette().default_obstacle();
-      else if (c == 0 && rng() % 100 < 20)
-        c = swamp;
-    }
-    map.assign(cells);
-    return map;
-  }();
-  return m;
-}
+using pl::bench::two_terrain_512;
 
 void BM_HaaBuild(benchmark::State& state, HaaQuality quality) {
   const GridMap& map = two_terrain_512();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/io.hpp"
+#include "haa_bench_maps.hpp"
 #include "planners/haa.hpp"
 #include "planners/planner.hpp"
 
@@ -14,26 +15,7 @@ namespace {
 
 using namespace pl;
 
-// random512-10-0 with trees as hard obstacles and 20% of the ground turned into swamp (as
-// BM_HaaBuild in bench_haa.cpp and `pathlab-cli abstraction --movingai-obstacles --soft 20`).
-const GridMap& two_terrain_512() {
-  static const GridMap m = [] {
-    GridMap map = load_map(std::string(PATHLAB_SHARED_DIR) + "/data/random/random512-10-0.map");
-    std::vector<TerrainId> cells = map.cells();
-    std::mt19937 rng(1);
-    const TerrainId swamp = *map.palette().find_name("swamp");
-    const CapabilityMask keep = map.palette().movingai_default_capability();
-    for (TerrainId& c : cells) {
-      if (!(keep >> c & 1u))
-        c = map.palette().default_obstacle();
-      else if (c == 0 && rng() % 100 < 20)
-        c = swamp;
-    }
-    map.assign(cells);
-    return map;
-  }();
-  return m;
-}
+using pl::bench::two_terrain_512;
 
 // Arg: threads (0 = one per hardware thread). CS10, sizes {1, 2}, HQ, the planner's placement.
 void BM_HaaBuildThreads(benchmark::State& state) {
