@@ -94,11 +94,18 @@ std::size_t BlockAStarSearch::memory_bytes() const {
          lddb_index_.size() * (sizeof(std::uint32_t) * 2 + 2 * sizeof(void*));
 }
 
+// The last row and column of blocks reach past the map when its sides are not multiples of the
+// block size; those cells count as blocked, like the map's border (CornerGrid::blocked answers
+// only for one cell beyond each side).
+bool BlockAStarSearch::blocked_or_outside(int x, int y) const {
+  return x >= grid_.width() || y >= grid_.height() || grid_.blocked(x, y);
+}
+
 std::uint32_t BlockAStarSearch::pattern(int bx, int by) const {
   std::uint32_t p = 0;
   for (int ly = 0; ly < kB; ++ly)
     for (int lx = 0; lx < kB; ++lx)
-      if (grid_.blocked(bx * kB + lx, by * kB + ly)) p |= 1u << (ly * kB + lx);
+      if (blocked_or_outside(bx * kB + lx, by * kB + ly)) p |= 1u << (ly * kB + lx);
   return p;
 }
 

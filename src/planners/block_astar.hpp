@@ -68,6 +68,7 @@ class BlockAStarSearch {
     std::array<std::array<std::int8_t, kC * kC>, kBoundary> parent;
   };
   bool prepare(const GridMap& map, CapabilityMask cap, PlanResult& r);
+  bool blocked_or_outside(int x, int y) const;
   std::uint32_t pattern(int bx, int by) const;
 
   std::uint64_t map_uid_ = 0, map_version_ = ~std::uint64_t(0);
