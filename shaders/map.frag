@@ -1,20 +1,34 @@
 #version 330 core
 // One texel per cell, nearest filtering: texel (x, y) is cell (x, y), row 0 at the top.
 // Up to three map-sized textures in one pass, blended as separate passes would be (each over
-// the one below, "over" with its alpha): the base (terrain, or a lone overlay), then optionally
-// the heat map at u_heat_opacity and the search cells. One pass instead of three matters under
-// a software rasteriser, where every full-screen layer costs milliseconds.
+// the one below, "over" with its alpha): the base (terrain, or at opacity 0 a transparent
+// bottom for a lone overlay), then optionally the heat map at u_heat_opacity, the cell grid
+// lines and the search cells. One pass instead of three matters under a software rasteriser,
+// where every full-screen layer costs milliseconds.
 in vec2 v_uv;
+in vec2 v_map;  // map units
 uniform sampler2D u_terrain;
 uniform sampler2D u_heat;
 uniform sampler2D u_search;
+// The search cells as stamps (SearchTexture::stamps): per cell the frame it turned open and
+// the frame it turned closed; u_frame is the frame on screen.
+uniform usampler2D u_stamps;
+uniform uint u_frame;
+uniform vec4 u_open_colour;    // alpha 0: open cells not shown
+uniform vec4 u_closed_colour;  // alpha 0: closed cells not shown
 uniform float u_opacity;
 uniform float u_heat_opacity;  // 0 = no heat layer in this pass
-uniform int u_with_search;     // 1 = the search layer is folded into this pass
+uniform int u_with_search;     // 0 = none, 1 = the search texture, 2 = the stamps
+uniform float u_zoom;          // pixels per cell
+uniform float u_grid_width;    // pixels; 0 = no grid lines
+uniform vec4 u_grid_colour;
 out vec4 o_colour;
 
 vec4 over(vec4 below, vec3 rgb, float a) {
-  return vec4(mix(below.rgb, rgb, a), a + below.a * (1.0 - a));
+  if (below.a >= 1.0) return vec4(mix(below.rgb, rgb, a), 1.0);
+  float oa = a + below.a * (1.0 - a);
+  if (oa <= 0.0) return vec4(0.0);
+  return vec4((rgb * a + below.rgb * below.a * (1.0 - a)) / oa, oa);
 }
 
 void main() {
@@ -24,9 +38,19 @@ void main() {
     vec4 h = texture(u_heat, v_uv);
     c = over(c, h.rgb, h.a * u_heat_opacity);
   }
+  if (u_grid_width > 0.0) {
+    // The pixels a line of that width along each cell edge would cover (pixel centres within
+    // half the width of the edge), as the line primitives drew them: crisp, not smoothed.
+    vec2 d = abs(fract(v_map + 0.5) - 0.5) * u_zoom;
+    if (min(d.x, d.y) < u_grid_width * 0.5) c = over(c, u_grid_colour.rgb, u_grid_colour.a);
+  }
   if (u_with_search == 1) {
     vec4 s = texture(u_search, v_uv);
     c = over(c, s.rgb, s.a);
+  } else if (u_with_search == 2) {
+    uvec2 s = texture(u_stamps, v_uv).rg;
+    vec4 col = u_frame >= s.g ? u_closed_colour : u_frame >= s.r ? u_open_colour : vec4(0.0);
+    c = over(c, col.rgb, col.a);
   }
   o_colour = c;
 }

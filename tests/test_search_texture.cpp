@@ -87,10 +87,22 @@ void expect_same(const Image& a, const Image& b, const char* what, std::size_t f
                                             << y;
 }
 
-void scrub(const Trace& t, int w, int h, unsigned seed) {
+// What the texture shows: its image, or in stamp mode each cell by the shader's rule.
+Image shown(const SearchTexture& tex, int w, int h) {
+  if (!tex.stamped()) return tex.image();
+  Image img(w, h);
+  for (std::size_t i = 0; i < std::size_t(w) * std::size_t(h); ++i) img.set_index(i, tex.colour_at(i));
+  return img;
+}
+
+// stamps: the texture may switch to stamps (SearchTexture::allow_stamps); `expect_stamps` says
+// whether it must have by the end.
+void scrub(const Trace& t, int w, int h, unsigned seed, bool stamps = false,
+           bool expect_stamps = false) {
   const Style& style = Style::standard();
   TraceCursor c(t);
   SearchTexture tex;
+  tex.allow_stamps(stamps);
   Image uploaded;  // what a renderer holds: only the dirty rectangles are copied in
   std::mt19937 rng(seed);
   bool open = true, closed = true;
@@ -108,7 +120,12 @@ void scrub(const Trace& t, int w, int h, unsigned seed) {
     else
       closed = !closed;
     const SearchTexture::Dirty d = tex.update(c.state(), 1, w, h, style, open, closed);
-    if (d.full) {
+    if (tex.stamped()) {
+      // Stamps are uploaded once (full) and never change with the frame.
+      EXPECT_TRUE(d.empty() || d.full);
+      ++incremental;
+      uploaded = shown(tex, w, h);
+    } else if (d.full) {
       uploaded = tex.image();
     } else {
       ++incremental;
@@ -117,13 +134,14 @@ void scrub(const Trace& t, int w, int h, unsigned seed) {
     }
     bool any_open = false, any_closed = false;
     const Image fresh = search_image(c.state(), w, h, style, open, closed, &any_open, &any_closed);
-    expect_same(tex.image(), fresh, "kept", c.frame());
+    expect_same(shown(tex, w, h), fresh, "kept", c.frame());
     expect_same(uploaded, fresh, "uploaded", c.frame());
     if (::testing::Test::HasFailure()) return;
     EXPECT_EQ(tex.any_open(), any_open) << c.frame();
     EXPECT_EQ(tex.any_closed(), any_closed) << c.frame();
   }
   EXPECT_GT(incremental, 200u);  // most moves did not rebuild
+  EXPECT_EQ(tex.stamped(), expect_stamps);
 }
 
 TEST(SearchTexture, CellsScrubbedEqualsFresh) {
@@ -136,6 +154,47 @@ TEST(SearchTexture, SharedCellsScrubbedEqualsFresh) {
   const Trace t = grid_trace(20, 14, 4, true, 3);
   ASSERT_GT(t.frame_count(), 500u);
   scrub(t, 20, 14, 4);
+}
+
+// One node a cell, never reopened: stamps, which show every frame as search_image does.
+TEST(SearchTexture, StampsEqualFresh) {
+  const Trace t = grid_trace(48, 32, 0, false, 6);
+  scrub(t, 48, 32, 7, true, true);
+}
+
+// Several nodes a cell: two frames a cell cannot say which is shown, so no stamps.
+TEST(SearchTexture, SharedCellsHaveNoStamps) {
+  const Trace t = grid_trace(20, 14, 4, true, 8);
+  scrub(t, 20, 14, 9, true, false);
+}
+
+// A node reopened after it closed (an inconsistent heuristic): no stamps, the image stays right.
+TEST(SearchTexture, ReopenedNodeHasNoStamps) {
+  TraceRecorder rec;
+  StepReporter rep(&rec);
+  rec.space(NodeSpace::cells(4, 4));
+  for (std::uint32_t i = 0; i < 16; ++i) {
+    rep.open(i, i ? i - 1 : kNoNode, double(i), 0);
+    rep.frame();
+    rep.close(i);
+    rep.frame();
+  }
+  rep.open(3, 15, 1.0, 0);  // reopened
+  rep.frame();
+  rep.close(3);
+  rep.frame();
+  rep.flush();
+  const Trace t = rec.take();
+  const Style& style = Style::standard();
+  TraceCursor c(t);
+  SearchTexture tex;
+  tex.allow_stamps(true);
+  for (std::size_t f = 0; f < t.frame_count(); ++f) {
+    c.seek(f);
+    tex.update(c.state(), 1, 4, 4, style, true, true);
+    expect_same(shown(tex, 4, 4), search_image(c.state(), 4, 4, style, true, true), "kept", f);
+  }
+  EXPECT_FALSE(tex.stamped());
 }
 
 TEST(SearchTexture, SmallStepsTouchSmallRectangles) {

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
+
+#include <time.h>
 
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
@@ -86,10 +89,25 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
 }  // namespace
 
 Automation::Automation(const Options& opt) : opt_(opt) {
-  if (opt.bench()) frame_ms_.reserve(std::size_t(opt.bench_frames));
+  if (opt.bench()) frame_ms_.reserve(std::size_t(opt.bench_frames)), cpu_ms_.reserve(std::size_t(opt.bench_frames)),
+        process_ms_.reserve(std::size_t(opt.bench_frames));
 }
 
-void Automation::frame_begin() { frame_start_ = std::chrono::steady_clock::now(); }
+namespace {
+// CPU time of the calling thread, or of the whole process, in milliseconds.
+double cpu_ms(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+}  // namespace
+
+void Automation::frame_begin() {
+  frame_start_ = std::chrono::steady_clock::now();
+  if (!opt_.bench()) return;
+  frame_cpu_start_ = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
+  frame_process_start_ = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
+}
 
 void Automation::adjust_views(App& app) {
   if ((opt_.bench_zoom > 0 || opt_.center) && !zoomed_) {  // once, after the first fit
@@ -102,7 +120,9 @@ void Automation::adjust_views(App& app) {
   }
   if (opt_.bench() && opt_.bench_scrub && app.view().cursor) {
     lcg_ = lcg_ * 6364136223846793005ull + 1442695040888963407ull;
+    const auto t0 = std::chrono::steady_clock::now();
     app.seek_all(std::size_t((lcg_ >> 33) % (timeline_last(app) + 1)));
+    seek_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 }
 
@@ -130,18 +150,27 @@ void Automation::frame_end(GLFWwindow* window) {
   glFinish();
   const auto frame_end = std::chrono::steady_clock::now();
   frame_ms_.push_back(std::chrono::duration<double, std::milli>(frame_end - frame_start_).count());
+  cpu_ms_.push_back(cpu_ms(CLOCK_THREAD_CPUTIME_ID) - frame_cpu_start_);
+  process_ms_.push_back(cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - frame_process_start_);
   if (int(frame_ms_.size()) >= opt_.bench_frames) glfwSetWindowShouldClose(window, GLFW_TRUE);
 }
 
 void Automation::report() const {
   if (!opt_.bench() || frame_ms_.empty()) return;
-  double sum = 0;
-  for (double ms : frame_ms_) sum += ms;
-  std::vector<double> sorted = frame_ms_;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t i95 = std::min(sorted.size() - 1, std::size_t(double(sorted.size()) * 0.95));
-  std::printf("frames %zu mean_ms %.3f p95_ms %.3f\n", frame_ms_.size(),
-              sum / double(frame_ms_.size()), sorted[i95]);
+  auto mean_p95 = [](std::vector<double> v) {
+    double sum = 0;
+    for (double ms : v) sum += ms;
+    std::sort(v.begin(), v.end());
+    const std::size_t i95 = std::min(v.size() - 1, std::size_t(double(v.size()) * 0.95));
+    return std::pair{sum / double(v.size()), v[i95]};
+  };
+  const auto [mean, p95] = mean_p95(frame_ms_);
+  const auto [cpu_mean, cpu_p95] = mean_p95(cpu_ms_);
+  const auto [all_mean, all_p95] = mean_p95(process_ms_);
+  std::printf("frames %zu mean_ms %.3f p95_ms %.3f cpu_mean_ms %.3f cpu_p95_ms %.3f "
+              "process_cpu_mean_ms %.3f process_cpu_p95_ms %.3f seek_mean_ms %.3f\n",
+              frame_ms_.size(), mean, p95, cpu_mean, cpu_p95, all_mean, all_p95,
+              seek_ms_ / double(frame_ms_.size()));
   std::fflush(stdout);
 }
 

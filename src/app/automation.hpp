@@ -1,7 +1,11 @@
 // The automated modes of the command line: --screenshot (with --layout, --exit) once the runs
 // are in and ImGui has laid its windows out; --zoom/--center once after the first fit; and the
 // frame-time benchmark (--bench-frames N, --bench-scrub), which times each frame from its start
-// to after glFinish and prints "frames N mean_ms X p95_ms Y".
+// to after glFinish and prints "frames N mean_ms X p95_ms Y cpu_mean_ms A cpu_p95_ms B
+// process_cpu_mean_ms C process_cpu_p95_ms D seek_mean_ms E": wall time; the main thread's CPU
+// time (the app's own work and the GL calls it makes); the whole process's CPU time (with the
+// software rasteriser's threads: all the work a frame costs); both steadier than wall time on a
+// loaded machine; and the wall time of the scrub's seeks.
 #pragma once
 
 #include <chrono>
@@ -37,7 +41,8 @@ class Automation {
   bool zoomed_ = false;
   std::uint64_t lcg_ = 12345;  // --bench-scrub: a fixed-seed LCG, the same frames on every run
   std::chrono::steady_clock::time_point frame_start_;
-  std::vector<double> frame_ms_;
+  std::vector<double> frame_ms_, cpu_ms_, process_ms_;
+  double frame_cpu_start_ = 0, frame_process_start_ = 0, seek_ms_ = 0;
 };
 
 }  // namespace pl::app

@@ -289,8 +289,14 @@ void map_view_build(App& app) {
     for (std::size_t l = 0; l < kLayerCount; ++l) dl.enable(Layer(l), app.ui.layers[l]);
     const editor::Rect r = v.camera.visible_map_rect();
     const MapRect visible{r.x0, r.y0, r.x1, r.y1};
-    if (app.ui.grid_lines && v.camera.zoom() >= 8)
-      draw_grid_lines(dl, map.width(), map.height(), visible, style);
+    // Grid lines are drawn by the renderer in the terrain's pass (one pass, however many lines);
+    // the draw list only names them for the legend.
+    const bool grid_lines = app.ui.grid_lines && v.camera.zoom() >= 8 && dl.wants(Layer::Terrain);
+    if (v.renderer) v.renderer->grid = {grid_lines ? 1.0f : 0.0f, style.colour(StyleItem::GridLine)};
+    if (grid_lines) {
+      dl.set_layer(Layer::Terrain);
+      dl.uses(StyleKey::of(StyleItem::GridLine));
+    }
     draw_scene_circles(dl, scene.circles, style);
     if (app.ui.show_clearance && v.camera.zoom() >= 20) {
       const ClearanceGrid& grid =

@@ -1,5 +1,6 @@
 #include "app/renderer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -80,7 +81,7 @@ MapRenderer::MapRenderer() {
                         reinterpret_cast<const void*>(offsetof(Vertex, colour)));
   glBindVertexArray(0);
 
-  for (GLuint* t : {&texture_, &heat_texture_, &search_texture_}) {
+  for (GLuint* t : {&texture_, &heat_texture_, &search_texture_, &stamps_texture_}) {
     glGenTextures(1, t);
     glBindTexture(GL_TEXTURE_2D, *t);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -94,6 +95,7 @@ MapRenderer::~MapRenderer() {
   glDeleteTextures(1, &texture_);
   glDeleteTextures(1, &heat_texture_);
   glDeleteTextures(1, &search_texture_);
+  glDeleteTextures(1, &stamps_texture_);
   glDeleteBuffers(1, &quad_vbo_);
   glDeleteBuffers(1, &prim_vbo_);
   glDeleteVertexArrays(1, &quad_vao_);
@@ -124,13 +126,28 @@ void MapRenderer::set_heat(const Image& image) {
 
 void MapRenderer::set_search(const Image& image) {
   search_cells_.reset();  // the texture no longer shows what search_cells_ holds
+  search_stamped_ = false;
   upload_image(search_texture_, image, search_width_, search_height_);
 }
 
 void MapRenderer::update_search(const FrameState& state, std::uint64_t generation, int width,
                                 int height, const Style& style, bool open, bool closed) {
+  search_cells_.allow_stamps(true);
   const SearchTexture::Dirty d =
       search_cells_.update(state, generation, width, height, style, open, closed);
+  search_stamped_ = search_cells_.stamped();
+  if (search_stamped_) {
+    // Uploaded once per trace; the frame and the colours are uniforms (draw_texture).
+    if (d.full) {
+      glBindTexture(GL_TEXTURE_2D, stamps_texture_);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, width, height, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
+                   search_cells_.stamps().data());
+      search_width_ = width;
+      search_height_ = height;
+    }
+    return;
+  }
   const Image& image = search_cells_.image();
   if (d.full && (image.width != search_width_ || image.height != search_height_)) {
     upload_image(search_texture_, image, search_width_, search_height_);
@@ -251,7 +268,8 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   // large maps.
   const bool same_size_heat = heat && heat_width_ == tex_width_ && heat_height_ == tex_height_;
   // Text labels do not count: they are drawn by ImGui after every GL pass (labels()), so the
-  // clearance numbers of a zoomed-in view never sit between the textures.
+  // clearance numbers of a zoomed-in view never sit between the textures; nor do grid lines,
+  // which are drawn in the same pass (grid).
   auto gl_primitives = [&](Layer l) {
     const DrawBatch& b = list.batch(l);
     return list.enabled(l) ? b.primitive_count() - b.texts.size() : 0;
@@ -259,10 +277,11 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   const bool nothing_between = gl_primitives(Layer::Terrain) == 0 && gl_primitives(Layer::Clearance) == 0;
   const bool fold_search = terrain && search_tex && nothing_between &&
                            search_width_ == tex_width_ && search_height_ == tex_height_;
+  const bool with_grid = terrain && grid.width_px > 0;
   if (terrain)
     draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
                  same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0,
-                 fold_search ? search_texture_ : 0);
+                 with_grid, fold_search);
   if (heat && !same_size_heat)
     draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
 
@@ -272,7 +291,8 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
   if (split < kLayerCount) {
     flush_vertices(vp);
-    draw_texture(camera, vp, {search_texture_, search_width_, search_height_, 1.0f});
+    // The search cells alone: over a transparent base (any bound texture at opacity 0).
+    draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, false, true);
     vertices_.clear();
     for (std::size_t l = split; l < kLayerCount; ++l)
       if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
@@ -284,9 +304,12 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
 }
 
 void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
-                               GLuint heat, float heat_alpha, GLuint search) {
+                               GLuint heat, float heat_alpha, bool with_grid, bool with_search) {
   glUseProgram(map_program_);
   auto loc = [&](const char* name) { return glGetUniformLocation(map_program_, name); };
+  auto colour = [&](const char* name, Rgba c) {
+    glUniform4f(loc(name), c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f);
+  };
   glUniform2f(loc("u_map_size"), float(base.width), float(base.height));
   glUniform2f(loc("u_offset"), float(camera.offset().x), float(camera.offset().y));
   glUniform1f(loc("u_zoom"), float(camera.zoom()));
@@ -294,15 +317,26 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   glUniform1i(loc("u_terrain"), 0);
   glUniform1i(loc("u_heat"), 1);
   glUniform1i(loc("u_search"), 2);
+  glUniform1i(loc("u_stamps"), 3);
   glUniform1f(loc("u_opacity"), base.opacity);
   glUniform1f(loc("u_heat_opacity"), heat ? heat_alpha : 0.0f);
-  glUniform1i(loc("u_with_search"), search ? 1 : 0);
+  glUniform1f(loc("u_grid_width"), with_grid ? std::max(grid.width_px, 1.0f) : 0.0f);
+  colour("u_grid_colour", grid.colour);
+  glUniform1i(loc("u_with_search"), !with_search ? 0 : search_stamped_ ? 2 : 1);
+  if (with_search && search_stamped_) {
+    const SearchTexture& s = search_cells_;
+    glUniform1ui(loc("u_frame"), GLuint(s.frame()));
+    colour("u_open_colour", s.shows_open() ? s.open_colour() : Rgba{0, 0, 0, 0});
+    colour("u_closed_colour", s.shows_closed() ? s.closed_colour() : Rgba{0, 0, 0, 0});
+  }
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, base.texture);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, heat ? heat : base.texture);
   glActiveTexture(GL_TEXTURE2);
-  glBindTexture(GL_TEXTURE_2D, search ? search : base.texture);
+  glBindTexture(GL_TEXTURE_2D, with_search && !search_stamped_ ? search_texture_ : base.texture);
+  glActiveTexture(GL_TEXTURE3);
+  glBindTexture(GL_TEXTURE_2D, stamps_texture_);
   glActiveTexture(GL_TEXTURE0);
   glBindVertexArray(quad_vao_);
   glDrawArrays(GL_TRIANGLES, 0, 6);

@@ -44,6 +44,14 @@ class MapRenderer {
                      const Style& style, bool open, bool closed);
   const SearchTexture& search_cells() const { return search_cells_; }
   bool show_search = false;
+  // Lines along the cell edges, drawn in the terrain's pass (shaders/map.frag) over the terrain
+  // and the heat map, under the search cells: one pass however many lines a zoomed-in view
+  // shows. width_px 0 = none. Only with Layer::Terrain enabled, like the terrain.
+  struct GridLines {
+    float width_px = 0;
+    Rgba colour;
+  };
+  GridLines grid;
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
   // fb_height pixels tall.
   void draw(const editor::Camera& camera, const Viewport& vp, int fb_height, const DrawList& list);
@@ -68,16 +76,21 @@ class MapRenderer {
     int width = 0, height = 0;
     float opacity = 1;
   };
-  // Draws `base` over the map quad; a non-zero `heat` (at heat_opacity) and `search` texture
-  // of the same size are blended in the same pass (shaders/map.frag), heat at heat_alpha.
+  // Draws `base` over the map quad; a non-zero `heat` texture of the same size (at heat_alpha),
+  // the grid lines (with_grid) and the search cells (with_search) are blended in the same pass
+  // (shaders/map.frag).
   void draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
-                    GLuint heat = 0, float heat_alpha = 0, GLuint search = 0);
+                    GLuint heat = 0, float heat_alpha = 0, bool with_grid = false,
+                    bool with_search = false);
   void flush_vertices(const Viewport& vp);
 
   GLuint map_program_ = 0, prim_program_ = 0;
   GLuint quad_vao_ = 0, quad_vbo_ = 0;
   GLuint prim_vao_ = 0, prim_vbo_ = 0;
   GLuint texture_ = 0, heat_texture_ = 0, search_texture_ = 0;
+  // SearchTexture's stamps (RG32UI), when it keeps them instead of an image (search_stamped_).
+  GLuint stamps_texture_ = 0;
+  bool search_stamped_ = false;
   int tex_width_ = 0, tex_height_ = 0;
   int heat_width_ = 0, heat_height_ = 0;
   int search_width_ = 0, search_height_ = 0;

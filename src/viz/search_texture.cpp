@@ -86,9 +86,25 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
                                            int width, int height, const Style& style, bool open,
                                            bool closed) {
   const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
-  if (generation != generation_ || &state.trace() != trace_ || width != width_ ||
-      height != height_)
+  const bool same_trace = generation == generation_ && &state.trace() == trace_ &&
+                          width == width_ && height == height_;
+  if (!same_trace || (stamped_ && !allow_stamps_)) {
     logged_ = false;  // the log is of one trace, its cells of one map size
+    if (stamped_) valid_ = false;  // the image was dropped
+    stamped_ = false;
+  }
+  if (stamped_ && valid_) {
+    // Every frame is in the stamps, and the options and colours are the renderer's uniforms.
+    open_ = open;
+    closed_ = closed;
+    open_c_ = open_c;
+    closed_c_ = closed_c;
+    frame_ = state.frame();
+    open_nodes_ = open_count_[frame_];
+    closed_nodes_ = closed_count_[frame_];
+    last_changed_ = 0;
+    return {};
+  }
   if (!valid_ || generation != generation_ || &state.trace() != trace_ || width != width_ ||
       height != height_ || open != open_ || closed != closed_ || !(open_c == open_c_) ||
       !(closed_c == closed_c_)) {
@@ -106,7 +122,20 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
   last_changed_ = 0;
   if (state.frame() == frame_) return {};
   const Trace& t = *trace_;
-  if (!logged_) build_log(t);
+  if (!logged_) {
+    build_log(t);
+    if (allow_stamps_ && simple_ && log_first_.size() == t.frame_count() && build_stamps(t)) {
+      // The log and the image are not needed any more: every frame is in the stamps.
+      stamped_ = true;
+      log_ = {};
+      log_first_ = {};
+      img_ = Image{};
+      frame_ = state.frame();
+      open_nodes_ = open_count_[frame_];
+      closed_nodes_ = closed_count_[frame_];
+      return {0, 0, width_, height_, true};
+    }
+  }
   if (log_first_.size() != t.frame_count()) return rebuild(state);  // no log: too large
   const std::size_t from = frame_, to = state.frame();
   if (status_.size() < t.node_count()) status_.resize(t.node_count(), NodeStatus::Unseen);
@@ -193,6 +222,44 @@ void SearchTexture::build_log(const Trace& t) {
     log_first_.push_back(std::uint32_t(log_.size()));
   }
   log_.shrink_to_fit();
+}
+
+bool SearchTexture::build_stamps(const Trace& t) {
+  const CellIndexer cell(t, width_, height_);
+  stamps_.assign(2 * std::size_t(width_) * std::size_t(height_), kNever);
+  open_count_.assign(t.frame_count(), 0);
+  closed_count_.assign(t.frame_count(), 0);
+  std::uint32_t open = 0, closed = 0;
+  for (std::size_t k = 1; k < t.frame_count(); ++k) {
+    for (std::size_t n = log_first_[k - 1]; n < log_first_[k]; ++n) {
+      const std::uint32_t entry = log_[n];
+      NodeInfo info;
+      info.id = t.node_id(entry & 0x0FFFFFFFu);
+      info.space = t.node_space(entry & 0x0FFFFFFFu);
+      const auto ci = std::size_t(cell(info));  // logged nodes stand on cells
+      const auto from = NodeStatus((entry >> 28) & 3), to = NodeStatus(entry >> 30);
+      const auto f = std::uint32_t(k);
+      if (from == NodeStatus::Unseen && to == NodeStatus::Open) {
+        stamps_[2 * ci] = f;
+        ++open;
+      } else if (from == NodeStatus::Unseen && to == NodeStatus::Closed) {
+        stamps_[2 * ci] = stamps_[2 * ci + 1] = f;
+        ++closed;
+      } else if (from == NodeStatus::Open && to == NodeStatus::Closed) {
+        stamps_[2 * ci + 1] = f;
+        --open;
+        ++closed;
+      } else {  // a reopened node: two numbers cannot say when it was what
+        stamps_ = {};
+        open_count_ = {};
+        closed_count_ = {};
+        return false;
+      }
+    }
+    open_count_[k] = open;
+    closed_count_[k] = closed;
+  }
+  return true;
 }
 
 }  // namespace pl

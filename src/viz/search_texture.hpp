@@ -10,6 +10,13 @@
 // before and after, 4 bytes a change (a node changes about twice: opened, closed) and 4 bytes a
 // frame. A move between two frames reads the changes between them, not the events (three or
 // more a node) and not the frame's nodes.
+//
+// Stamps (allow_stamps): when every cell holds one node (one Cells space) and no cell's status
+// ever goes back (unseen, then open, then closed; no reopening), a cell's status at any frame
+// follows from two numbers, the frames it turned open and closed. The texture is then those
+// numbers, uploaded once per trace, and a renderer colours a cell for the frame on screen
+// (colour_at is the rule), so no move along the timeline, however long, repaints or uploads
+// anything. Scrubbing a large search otherwise rebuilds and uploads the whole image each frame.
 #pragma once
 
 #include <cstddef>
@@ -32,10 +39,32 @@ class SearchTexture {
   };
 
   // Shows `state`, a frame of the trace that `generation` names (a new trace must come with a
-  // new generation). open / closed: which statuses to paint.
+  // new generation). open / closed: which statuses to paint. In stamp mode `full` means "upload
+  // the stamps" (a new trace); moves and option changes return empty.
   Dirty update(const FrameState& state, std::uint64_t generation, int width, int height,
                const Style& style, bool open, bool closed);
+  // The painted image; not kept in stamp mode.
   const Image& image() const { return img_; }
+
+  // Lets update() switch to stamps (off by default: image() then always shows the frame).
+  void allow_stamps(bool on) { allow_stamps_ = on; }
+  bool stamped() const { return stamped_; }
+  // Per cell, row by row: the frame it turned open (closed cells that were never open: the frame
+  // they closed), then the frame it turned closed; kNever when it did not.
+  static constexpr std::uint32_t kNever = 0xFFFFFFFFu;
+  const std::vector<std::uint32_t>& stamps() const { return stamps_; }
+  std::size_t frame() const { return frame_; }
+  bool shows_open() const { return open_; }
+  bool shows_closed() const { return closed_; }
+  Rgba open_colour() const { return open_c_; }
+  Rgba closed_colour() const { return closed_c_; }
+  // Stamp mode: what the cell shows at frame(), by the rule the renderer's shader applies.
+  Rgba colour_at(std::size_t cell) const {
+    const std::uint32_t f = std::uint32_t(frame_);
+    if (f >= stamps_[2 * cell + 1]) return closed_ ? closed_c_ : Rgba{0, 0, 0, 0};
+    if (f >= stamps_[2 * cell]) return open_ ? open_c_ : Rgba{0, 0, 0, 0};
+    return {0, 0, 0, 0};
+  }
   // Whether some open / closed cell is painted (the legend).
   bool any_open() const { return open_ && open_nodes_ > 0; }
   bool any_closed() const { return closed_ && closed_nodes_ > 0; }
@@ -52,8 +81,12 @@ class SearchTexture {
   };
   Dirty rebuild(const FrameState& state);
   void paint(std::size_t cell);
-  // The status-change log of the trace (empty when the trace is too large for it).
+  // The status-change log of the trace (empty when the trace is too large for it), and the
+  // stamps when the trace allows them (stamped_).
   void build_log(const Trace& t);
+  // From the log: the stamps and the open / closed counts per frame, when every change moves a
+  // cell forward (unseen, open, closed); false otherwise.
+  bool build_stamps(const Trace& t);
 
   const Trace* trace_ = nullptr;
   Image img_;
@@ -73,6 +106,9 @@ class SearchTexture {
   std::vector<std::uint32_t> log_;
   std::vector<std::uint32_t> log_first_;
   bool logged_ = false;  // the log belongs to trace_ (built on the first move)
+  bool allow_stamps_ = false, stamped_ = false;
+  std::vector<std::uint32_t> stamps_;
+  std::vector<std::uint32_t> open_count_, closed_count_;  // stamp mode: cell nodes by frame
 };
 
 }  // namespace pl
