@@ -4,7 +4,10 @@
 // the one below, "over" with its alpha): the base (terrain, or at opacity 0 a transparent
 // bottom for a lone overlay), then optionally the heat map at u_heat_opacity, the cell grid
 // lines and the search cells. One pass instead of three matters under a software rasteriser,
-// where every full-screen layer costs milliseconds.
+// where every full-screen layer costs milliseconds. The renderer compiles one variant per
+// combination of HEAT, GRID and SEARCH (0 none, 1 texture, 2 stamps), defined after the
+// version line, so a layer that is off costs no work per pixel, whatever the rasteriser does
+// with branches on uniforms.
 in vec2 v_uv;
 in vec2 v_map;  // map units
 uniform sampler2D u_terrain;
@@ -17,10 +20,9 @@ uniform uint u_frame;
 uniform vec4 u_open_colour;    // alpha 0: open cells not shown
 uniform vec4 u_closed_colour;  // alpha 0: closed cells not shown
 uniform float u_opacity;
-uniform float u_heat_opacity;  // 0 = no heat layer in this pass
-uniform int u_with_search;     // 0 = none, 1 = the search texture, 2 = the stamps
+uniform float u_heat_opacity;
 uniform float u_zoom;          // pixels per cell
-uniform float u_grid_width;    // pixels; 0 = no grid lines
+uniform float u_grid_width;    // pixels
 uniform vec4 u_grid_colour;
 out vec4 o_colour;
 
@@ -34,23 +36,23 @@ vec4 over(vec4 below, vec3 rgb, float a) {
 void main() {
   vec4 c = texture(u_terrain, v_uv);
   c.a *= u_opacity;
-  if (u_heat_opacity > 0.0) {
-    vec4 h = texture(u_heat, v_uv);
-    c = over(c, h.rgb, h.a * u_heat_opacity);
-  }
-  if (u_grid_width > 0.0) {
-    // The pixels a line of that width along each cell edge would cover (pixel centres within
-    // half the width of the edge), as the line primitives drew them: crisp, not smoothed.
-    vec2 d = abs(fract(v_map + 0.5) - 0.5) * u_zoom;
-    if (min(d.x, d.y) < u_grid_width * 0.5) c = over(c, u_grid_colour.rgb, u_grid_colour.a);
-  }
-  if (u_with_search == 1) {
-    vec4 s = texture(u_search, v_uv);
-    c = over(c, s.rgb, s.a);
-  } else if (u_with_search == 2) {
-    uvec2 s = texture(u_stamps, v_uv).rg;
-    vec4 col = u_frame >= s.g ? u_closed_colour : u_frame >= s.r ? u_open_colour : vec4(0.0);
-    c = over(c, col.rgb, col.a);
-  }
+#if HEAT
+  vec4 h = texture(u_heat, v_uv);
+  c = over(c, h.rgb, h.a * u_heat_opacity);
+#endif
+#if GRID
+  // The pixels a line of that width along each cell edge would cover (pixel centres within
+  // half the width of the edge), as the line primitives drew them: crisp, not smoothed.
+  vec2 d = abs(fract(v_map + 0.5) - 0.5) * u_zoom;
+  if (min(d.x, d.y) < u_grid_width * 0.5) c = over(c, u_grid_colour.rgb, u_grid_colour.a);
+#endif
+#if SEARCH == 1
+  vec4 s = texture(u_search, v_uv);
+  c = over(c, s.rgb, s.a);
+#elif SEARCH == 2
+  uvec2 s = texture(u_stamps, v_uv).rg;
+  vec4 col = u_frame >= s.g ? u_closed_colour : u_frame >= s.r ? u_open_colour : vec4(0.0);
+  c = over(c, col.rgb, col.a);
+#endif
   o_colour = c;
 }

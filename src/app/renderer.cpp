@@ -12,9 +12,14 @@
 namespace pl::app {
 namespace {
 
-GLuint compile(GLenum type, const char* source, const char* name) {
+// `defines` go right after the source's first line (its #version).
+GLuint compile(GLenum type, const char* source, const char* name, const std::string& defines = {}) {
   GLuint s = glCreateShader(type);
-  glShaderSource(s, 1, &source, nullptr);
+  const std::string text(source);
+  const std::size_t eol = text.find('\n') + 1;
+  const std::string full = text.substr(0, eol) + defines + text.substr(eol);
+  const char* str = full.c_str();
+  glShaderSource(s, 1, &str, nullptr);
   glCompileShader(s);
   GLint ok = 0;
   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -26,9 +31,9 @@ GLuint compile(GLenum type, const char* source, const char* name) {
   return s;
 }
 
-GLuint link(const char* vert, const char* frag, const char* name) {
+GLuint link(const char* vert, const char* frag, const char* name, const std::string& defines = {}) {
   GLuint vs = compile(GL_VERTEX_SHADER, vert, name);
-  GLuint fs = compile(GL_FRAGMENT_SHADER, frag, name);
+  GLuint fs = compile(GL_FRAGMENT_SHADER, frag, name, defines);
   GLuint p = glCreateProgram();
   glAttachShader(p, vs);
   glAttachShader(p, fs);
@@ -50,7 +55,6 @@ Vec2 to_vec(float x, float y) { return {double(x), double(y)}; }
 }  // namespace
 
 MapRenderer::MapRenderer() {
-  map_program_ = link(shaders::k_map_vert, shaders::k_map_frag, "map");
   prim_program_ = link(shaders::k_prim_vert, shaders::k_prim_frag, "prim");
 
   const float corners[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
@@ -100,7 +104,8 @@ MapRenderer::~MapRenderer() {
   glDeleteBuffers(1, &prim_vbo_);
   glDeleteVertexArrays(1, &quad_vao_);
   glDeleteVertexArrays(1, &prim_vao_);
-  glDeleteProgram(map_program_);
+  for (GLuint p : map_programs_)
+    if (p) glDeleteProgram(p);
   glDeleteProgram(prim_program_);
 }
 
@@ -303,10 +308,22 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glDisable(GL_SCISSOR_TEST);
 }
 
+GLuint MapRenderer::map_program(bool heat, bool lines, int search) {
+  GLuint& p = map_programs_[std::size_t((heat ? 6 : 0) + (lines ? 3 : 0) + search)];
+  if (!p)
+    p = link(shaders::k_map_vert, shaders::k_map_frag, "map",
+             "#define HEAT " + std::to_string(int(heat)) + "\n#define GRID " +
+                 std::to_string(int(lines)) + "\n#define SEARCH " + std::to_string(search) + "\n");
+  return p;
+}
+
 void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
                                GLuint heat, float heat_alpha, bool with_grid, bool with_search) {
-  glUseProgram(map_program_);
-  auto loc = [&](const char* name) { return glGetUniformLocation(map_program_, name); };
+  const int search_mode = !with_search ? 0 : search_stamped_ ? 2 : 1;
+  const GLuint program = map_program(heat != 0, with_grid, search_mode);
+  glUseProgram(program);
+  // Uniforms a variant does not use have no location (-1), and setting them does nothing.
+  auto loc = [&](const char* name) { return glGetUniformLocation(program, name); };
   auto colour = [&](const char* name, Rgba c) {
     glUniform4f(loc(name), c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f);
   };
@@ -322,8 +339,7 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   glUniform1f(loc("u_heat_opacity"), heat ? heat_alpha : 0.0f);
   glUniform1f(loc("u_grid_width"), with_grid ? std::max(grid.width_px, 1.0f) : 0.0f);
   colour("u_grid_colour", grid.colour);
-  glUniform1i(loc("u_with_search"), !with_search ? 0 : search_stamped_ ? 2 : 1);
-  if (with_search && search_stamped_) {
+  if (search_mode == 2) {
     const SearchTexture& s = search_cells_;
     glUniform1ui(loc("u_frame"), GLuint(s.frame()));
     colour("u_open_colour", s.shows_open() ? s.open_colour() : Rgba{0, 0, 0, 0});

@@ -3,6 +3,7 @@
 // Text labels go to an ImGui draw list, which has the font. Only src/app includes GL.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -84,7 +85,10 @@ class MapRenderer {
                     bool with_search = false);
   void flush_vertices(const Viewport& vp);
 
-  GLuint map_program_ = 0, prim_program_ = 0;
+  // The map shader's variants (shaders/map.frag), compiled when first drawn.
+  GLuint map_program(bool heat, bool grid, int search);
+  std::array<GLuint, 12> map_programs_{};
+  GLuint prim_program_ = 0;
   GLuint quad_vao_ = 0, quad_vbo_ = 0;
   GLuint prim_vao_ = 0, prim_vbo_ = 0;
   GLuint texture_ = 0, heat_texture_ = 0, search_texture_ = 0;
