@@ -91,7 +91,8 @@ void expect_same(const Image& a, const Image& b, const char* what, std::size_t f
 Image shown(const SearchTexture& tex, int w, int h) {
   if (!tex.stamped()) return tex.image();
   Image img(w, h);
-  for (std::size_t i = 0; i < std::size_t(w) * std::size_t(h); ++i) img.set_index(i, tex.colour_at(i));
+  for (std::size_t i = 0; i < std::size_t(w) * std::size_t(h); ++i)
+    img.set_index(i, tex.colour_at(i));
   return img;
 }
 

@@ -89,8 +89,10 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
 }  // namespace
 
 Automation::Automation(const Options& opt) : opt_(opt) {
-  if (opt.bench()) frame_ms_.reserve(std::size_t(opt.bench_frames)), cpu_ms_.reserve(std::size_t(opt.bench_frames)),
-        process_ms_.reserve(std::size_t(opt.bench_frames));
+  if (!opt.bench()) return;
+  frame_ms_.reserve(std::size_t(opt.bench_frames));
+  cpu_ms_.reserve(std::size_t(opt.bench_frames));
+  process_ms_.reserve(std::size_t(opt.bench_frames));
 }
 
 namespace {
@@ -122,7 +124,8 @@ void Automation::adjust_views(App& app) {
     lcg_ = lcg_ * 6364136223846793005ull + 1442695040888963407ull;
     const auto t0 = std::chrono::steady_clock::now();
     app.seek_all(std::size_t((lcg_ >> 33) % (timeline_last(app) + 1)));
-    seek_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    seek_ms_ +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 }
 
@@ -167,10 +170,11 @@ void Automation::report() const {
   const auto [mean, p95] = mean_p95(frame_ms_);
   const auto [cpu_mean, cpu_p95] = mean_p95(cpu_ms_);
   const auto [all_mean, all_p95] = mean_p95(process_ms_);
-  std::printf("frames %zu mean_ms %.3f p95_ms %.3f cpu_mean_ms %.3f cpu_p95_ms %.3f "
-              "process_cpu_mean_ms %.3f process_cpu_p95_ms %.3f seek_mean_ms %.3f\n",
-              frame_ms_.size(), mean, p95, cpu_mean, cpu_p95, all_mean, all_p95,
-              seek_ms_ / double(frame_ms_.size()));
+  std::printf(
+      "frames %zu mean_ms %.3f p95_ms %.3f cpu_mean_ms %.3f cpu_p95_ms %.3f "
+      "process_cpu_mean_ms %.3f process_cpu_p95_ms %.3f seek_mean_ms %.3f\n",
+      frame_ms_.size(), mean, p95, cpu_mean, cpu_p95, all_mean, all_p95,
+      seek_ms_ / double(frame_ms_.size()));
   std::fflush(stdout);
 }
 

@@ -292,7 +292,8 @@ void map_view_build(App& app) {
     // Grid lines are drawn by the renderer in the terrain's pass (one pass, however many lines);
     // the draw list only names them for the legend.
     const bool grid_lines = app.ui.grid_lines && v.camera.zoom() >= 8 && dl.wants(Layer::Terrain);
-    if (v.renderer) v.renderer->grid = {grid_lines ? 1.0f : 0.0f, style.colour(StyleItem::GridLine)};
+    if (v.renderer)
+      v.renderer->grid = {grid_lines ? 1.0f : 0.0f, style.colour(StyleItem::GridLine)};
     if (grid_lines) {
       dl.set_layer(Layer::Terrain);
       dl.uses(StyleKey::of(StyleItem::GridLine));

@@ -285,8 +285,8 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   const bool with_grid = terrain && grid.width_px > 0;
   if (terrain)
     draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
-                 same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0,
-                 with_grid, fold_search);
+                 same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0, with_grid,
+                 fold_search);
   if (heat && !same_size_heat)
     draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
 
@@ -317,8 +317,9 @@ GLuint MapRenderer::map_program(bool heat, bool lines, int search) {
   return p;
 }
 
-void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
-                               GLuint heat, float heat_alpha, bool with_grid, bool with_search) {
+void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
+                               const Layer2D& base, GLuint heat, float heat_alpha, bool with_grid,
+                               bool with_search) {
   const int search_mode = !with_search ? 0 : search_stamped_ ? 2 : 1;
   const GLuint program = map_program(heat != 0, with_grid, search_mode);
   glUseProgram(program);

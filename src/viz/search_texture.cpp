@@ -86,8 +86,8 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
                                            int width, int height, const Style& style, bool open,
                                            bool closed) {
   const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
-  const bool same_trace = generation == generation_ && &state.trace() == trace_ &&
-                          width == width_ && height == height_;
+  const bool same_trace =
+      generation == generation_ && &state.trace() == trace_ && width == width_ && height == height_;
   if (!same_trace || (stamped_ && !allow_stamps_)) {
     logged_ = false;  // the log is of one trace, its cells of one map size
     if (stamped_) valid_ = false;  // the image was dropped
