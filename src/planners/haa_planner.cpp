@@ -126,15 +126,18 @@ std::vector<std::uint32_t> smooth(const std::vector<std::uint32_t>& in, int w, i
 
 const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunContext& ctx) {
   const bool same =
-      built_ && ((map.uid() == uid_ && map.version() == version_) || map.same_content(built_map_));
+      built_ && ((map.uid() == uid_ && map.version() == version_) || abs_.made_from(map));
   just_built_ = !same;
   if (!same) {
+    // An edited version of the map the abstraction was made from (or any map of its size and
+    // palette) is compared with it cell by cell, and only what the changed cells can affect is
+    // re-made; update() builds from scratch when many cells changed.
+    const bool was_built = built_;
     built_ = false;
     classes_.clear();
-    if (!abs_.build(map, params_, ctx)) return nullptr;
+    if (!(was_built ? abs_.update(map, ctx) : abs_.build(map, params_, ctx))) return nullptr;
     built_ = true;
     abstraction_bytes_ = abs_.memory_bytes();
-    built_map_ = map;
   }
   uid_ = map.uid();
   version_ = map.version();
@@ -318,12 +321,14 @@ struct HaaPlanner::AbstractProblem {
 PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunContext& ctx,
                              bool built_now) {
   PlanResult r;
-  r.stats.reserve(24);  // the keys below, without regrowing
+  r.stats.reserve(25);  // the keys below, without regrowing
   SearchObserver* obs = ctx.observer;
   const HaaBuildStats& bs = abs_.stats();
   const int w = map.width(), h = map.height();
   auto add_build_stats = [&] {
     r.stats.push_back({"built", built_now ? 1.0 : 0.0});
+    // Whether that was an update after an edit (only the affected clusters re-made).
+    r.stats.push_back({"updated", built_now && bs.incremental ? 1.0 : 0.0});
     r.stats.push_back({"build_ms", bs.build_ms});
     r.stats.push_back({"abstract_nodes", double(bs.nodes)});
     r.stats.push_back({"abstract_edges", double(bs.edges)});
@@ -574,67 +579,78 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
 namespace {
 
 void add_haa(Registry& r) {
-  r.add({"haa",
-         "hierarchical",
-         "HAA* (Harabor & Botea 2008): one clearance-annotated abstract graph of square clusters "
-         "for agents of every size up to max_size and every terrain capability; insertion, "
-         "abstract A*, refinement from cached paths. Near-optimal; the abstraction is built on "
-         "the first query and reused while the map is unchanged",
-         false,
-         {ParamDesc::integer("cluster_size",
-                    "Side of the square clusters in cells (the paper uses 10, 15, 20; 16 is the "
-                    "fastest on the dao maps)",
-                    2, 256, "16").labelled("cluster side (cells)"),
-          ParamDesc::choice("quality",
-                     "initial: every edge; hq: strongly dominated edges removed (Theorem 6, "
-                     "same optimal abstract paths); lq: clearances truncated to max_size and "
-                     "weakly dominated transitions removed (Theorem 7, smaller, longer paths)",
-                     {"initial", "hq", "lq"}, "hq").labelled("abstraction quality"),
-          ParamDesc::choice("transitions",
-                     "paper: the first pair of an entrance with maximal clearance; middle: the "
-                     "middle of the run of pairs with maximal clearance; spread: middle plus the "
-                     "entrance's far end on entrances at least half a cluster long",
-                     {"paper", "middle", "spread"}, "middle").labelled("transition placement"),
-          ParamDesc::integer("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2")
-              .labelled("largest agent size"),
-          ParamDesc::boolean("smoothing", "Shortcut the refined path with octile-canonical stretches",
-                     "false").labelled("smooth the path"),
-          ParamDesc::choice("insertion",
-                     "dijkstra: one search per cluster connects start (goal) to every abstract "
-                     "node there; astar: one A* per abstract node (the paper); auto: whichever "
-                     "promises fewer expansions in that cluster",
-                     {"auto", "dijkstra", "astar"}, "auto").labelled("start/goal insertion"),
-          ParamDesc::choice("show_graph",
-                     "What a watched query on an already built abstraction shows of it: all "
-                     "(filter by agent in the view), agent (only what this agent may use), none",
-                     {"all", "agent", "none"}, "all").labelled("graph shown"),
-          circles_param()},
-         [](const ParamSet& ps) {
-           HaaParams p;
-           p.cluster_size = ps.get_int("cluster_size");
-           const std::string q = ps.get("quality");
-           p.quality = q == "initial" ? HaaQuality::Initial
-                       : q == "lq"    ? HaaQuality::Low
-                                      : HaaQuality::High;
-           const std::string t = ps.get("transitions");
-           p.placement = t == "paper"    ? HaaPlacement::Paper
-                         : t == "spread" ? HaaPlacement::Spread
-                                         : HaaPlacement::Middle;
-           p.sizes.clear();
-           for (int s = 1; s <= ps.get_int("max_size"); ++s) p.sizes.push_back(s);
-           HaaQueryOptions o;
-           o.smoothing = ps.get_bool("smoothing");
-           const std::string ins = ps.get("insertion");
-           o.insertion = ins == "dijkstra" ? HaaQueryOptions::Insertion::Dijkstra
-                         : ins == "astar"  ? HaaQueryOptions::Insertion::AStar
-                                           : HaaQueryOptions::Insertion::Auto;
-           const std::string g = ps.get("show_graph");
-           o.graph = g == "all"     ? HaaQueryOptions::Graph::All
-                     : g == "agent" ? HaaQueryOptions::Graph::Agent
-                                    : HaaQueryOptions::Graph::None;
-           return std::make_unique<HaaPlanner>(p, o, GridWorld(ps));
-         },
-         AgentInput::Capability | AgentInput::Size});
+  r.add(
+      {"haa",
+       "hierarchical",
+       "HAA* (Harabor & Botea 2008): one clearance-annotated abstract graph of square clusters "
+       "for agents of every size up to max_size and every terrain capability; insertion, "
+       "abstract A*, refinement from cached paths. Near-optimal; the abstraction is built on "
+       "the first query and reused while the map is unchanged",
+       false,
+       {ParamDesc::integer(
+            "cluster_size",
+            "Side of the square clusters in cells (the paper uses 10, 15, 20; 16 is the "
+            "fastest on the dao maps)",
+            2, 256, "16")
+            .labelled("cluster side (cells)"),
+        ParamDesc::choice("quality",
+                          "initial: every edge; hq: strongly dominated edges removed (Theorem 6, "
+                          "same optimal abstract paths); lq: clearances truncated to max_size and "
+                          "weakly dominated transitions removed (Theorem 7, smaller, longer paths)",
+                          {"initial", "hq", "lq"}, "hq")
+            .labelled("abstraction quality"),
+        ParamDesc::choice(
+            "transitions",
+            "paper: the first pair of an entrance with maximal clearance; middle: the "
+            "middle of the run of pairs with maximal clearance; spread: middle plus the "
+            "entrance's far end on entrances at least half a cluster long",
+            {"paper", "middle", "spread"}, "middle")
+            .labelled("transition placement"),
+        ParamDesc::integer("max_size", "The abstraction serves agent sizes 1..max_size", 1, 16, "2")
+            .labelled("largest agent size"),
+        ParamDesc::boolean("smoothing", "Shortcut the refined path with octile-canonical stretches",
+                           "false")
+            .labelled("smooth the path"),
+        ParamDesc::choice(
+            "insertion",
+            "dijkstra: one search per cluster connects start (goal) to every abstract "
+            "node there; astar: one A* per abstract node (the paper); auto: whichever "
+            "promises fewer expansions in that cluster",
+            {"auto", "dijkstra", "astar"}, "auto")
+            .labelled("start/goal insertion"),
+        ParamDesc::choice(
+            "show_graph",
+            "What a watched query on an already built abstraction shows of it: all "
+            "(filter by agent in the view), agent (only what this agent may use), none",
+            {"all", "agent", "none"}, "all")
+            .labelled("graph shown"),
+        circles_param()},
+       [](const ParamSet& ps) {
+         HaaParams p;
+         p.cluster_size = ps.get_int("cluster_size");
+         const std::string q = ps.get("quality");
+         p.quality = q == "initial" ? HaaQuality::Initial
+                     : q == "lq"    ? HaaQuality::Low
+                                    : HaaQuality::High;
+         const std::string t = ps.get("transitions");
+         p.placement = t == "paper"    ? HaaPlacement::Paper
+                       : t == "spread" ? HaaPlacement::Spread
+                                       : HaaPlacement::Middle;
+         p.sizes.clear();
+         for (int s = 1; s <= ps.get_int("max_size"); ++s) p.sizes.push_back(s);
+         HaaQueryOptions o;
+         o.smoothing = ps.get_bool("smoothing");
+         const std::string ins = ps.get("insertion");
+         o.insertion = ins == "dijkstra" ? HaaQueryOptions::Insertion::Dijkstra
+                       : ins == "astar"  ? HaaQueryOptions::Insertion::AStar
+                                         : HaaQueryOptions::Insertion::Auto;
+         const std::string g = ps.get("show_graph");
+         o.graph = g == "all"     ? HaaQueryOptions::Graph::All
+                   : g == "agent" ? HaaQueryOptions::Graph::Agent
+                                  : HaaQueryOptions::Graph::None;
+         return std::make_unique<HaaPlanner>(p, o, GridWorld(ps));
+       },
+       AgentInput::Capability | AgentInput::Size});
   // HAA* answers Annotated A*'s queries (size and capability) near-optimally.
   r.set_reference("haa", "annotated-astar");
 }
