@@ -967,21 +967,40 @@ void HaaAbstraction::assemble(SearchObserver* obs) {
           {int(cell % std::uint32_t(w_)), int(cell / std::uint32_t(w_)), int(c), true});
     }
   edges_.resize(total_edges);
-  path_cells_.resize(total_cells);
+  // Paths stay where they are: a unit's block of path_cells_ is written when the unit was
+  // re-made (appended) or when the garbage of replaced blocks outgrows the live ones (all laid
+  // out again). Indices of paths do not matter, only their cells.
+  std::size_t fresh = 0;
+  for (const std::vector<Unit>* units : {&segments_, &clusters_})
+    for (const Unit& u : *units)
+      if (u.placed == kNoNode)
+        fresh += u.edges.empty() ? 0 : (u.cells.empty() ? 2 * u.edges.size() : u.cells.size());
+  if (path_cells_.size() + fresh > 2 * total_cells + 4096) {
+    path_cells_.clear();
+    for (std::vector<Unit>* units : {&segments_, &clusters_})
+      for (Unit& u : *units) u.placed = kNoNode;
+  }
   // Element-wise assignment keeps the entrances' transition vectors (no allocation per
   // entrance after the first assembly).
   entrances_.resize(total_entrances);
-  std::size_t ne = 0, np = 0, nen = 0;
-  for (const Unit& u : segments_) {
+  std::size_t ne = 0, nen = 0;
+  for (Unit& u : segments_) {
     const std::uint32_t base = std::uint32_t(ne);
+    if (u.placed == kNoNode) {
+      u.placed = std::uint32_t(path_cells_.size());
+      for (const Edge& e : u.edges) {
+        path_cells_.push_back(e.a);
+        path_cells_.push_back(e.b);
+      }
+    }
+    std::uint32_t np = u.placed;
     for (const Edge& e : u.edges) {
       Edge& g = edges_[ne++];
       g = e;
       g.a = std::uint32_t(node_of_cell_[e.a]);
       g.b = std::uint32_t(node_of_cell_[e.b]);
-      g.path_offset = std::uint32_t(np);
-      path_cells_[np++] = e.a;
-      path_cells_[np++] = e.b;
+      g.path_offset = np;
+      np += 2;
     }
     for (const Entrance& en : u.entrances) {
       Entrance& g = entrances_[nen++];
@@ -992,16 +1011,17 @@ void HaaAbstraction::assemble(SearchObserver* obs) {
     stats_.transitions += u.transitions;
     stats_.removed_strong += u.removed_strong;
   }
-  for (const Unit& u : clusters_) {
-    const std::uint32_t base = std::uint32_t(np);
-    std::copy(u.cells.begin(), u.cells.end(), path_cells_.begin() + std::ptrdiff_t(np));
-    np += u.cells.size();
+  for (Unit& u : clusters_) {
+    if (u.placed == kNoNode) {
+      u.placed = std::uint32_t(path_cells_.size());
+      path_cells_.insert(path_cells_.end(), u.cells.begin(), u.cells.end());
+    }
     for (const Edge& e : u.edges) {
       Edge& g = edges_[ne++];
       g = e;
       g.a = std::uint32_t(node_of_cell_[e.a]);
       g.b = std::uint32_t(node_of_cell_[e.b]);
-      g.path_offset += base;
+      g.path_offset += u.placed;
     }
     stats_.removed_strong += u.removed_strong;
     stats_.searches += u.searches;
@@ -1168,24 +1188,18 @@ void HaaAbstraction::weak_dominance(SearchObserver* obs) {
 }
 
 void HaaAbstraction::finish(SearchObserver* obs) {
-  // Drop removed edges and their cached paths: after dominance most of the initial edges are
-  // gone, and their paths are most of the memory.
+  // Drop the edges weak dominance removed (strong dominance already dropped its own, with their
+  // paths, inside the units).
   if (std::any_of(edges_.begin(), edges_.end(), [](const Edge& e) { return !e.alive; })) {
     std::vector<std::uint32_t> remap(edges_.size(), kNoNode);
+    // Their paths stay in path_cells_ (the units' blocks are kept whole for later updates).
     std::vector<Edge> kept;
-    std::vector<std::uint32_t> cells;
     for (std::uint32_t i = 0; i < edges_.size(); ++i) {
-      Edge e = edges_[i];
-      if (!e.alive) continue;
+      if (!edges_[i].alive) continue;
       remap[i] = std::uint32_t(kept.size());
-      const std::uint32_t off = std::uint32_t(cells.size());
-      cells.insert(cells.end(), path_cells_.begin() + e.path_offset,
-                   path_cells_.begin() + e.path_offset + e.path_length);
-      e.path_offset = off;
-      kept.push_back(e);
+      kept.push_back(edges_[i]);
     }
     edges_ = std::move(kept);
-    path_cells_ = std::move(cells);
     for (Entrance& en : entrances_) {
       std::vector<std::uint32_t> t;
       for (std::uint32_t ei : en.transitions)

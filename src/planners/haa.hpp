@@ -200,6 +200,8 @@ class HaaAbstraction {
                                        // clusters: the member cells, by cell index
     std::vector<Edge> removed;         // watched builds: what strong dominance removed
     std::size_t transitions = 0, removed_strong = 0;
+    // Where the unit's paths lie in path_cells_ (kNoNode: not placed since it was re-made).
+    std::uint32_t placed = 0xffffffffu;
     std::uint64_t searches = 0, expanded = 0;
   };
   // Border segments: vertical borders first (border k between cluster columns k - 1 and k,
