@@ -478,12 +478,14 @@ TEST(Haa, PlannerCachesTheAbstractionAndReportsPhases) {
                           stat(first, "refinement_expanded")));
   EXPECT_GT(stat(first, "abstract_nodes"), 0.0);
   EXPECT_LT(stat(first, "node_percent"), 100.0);
-  // A copy of the map (new uid, same cells) reuses it; an edit rebuilds.
+  // A copy of the map (new uid, same cells) reuses it; an edit updates it (a part re-made).
   Scene copy;
   copy.map = scene.map;
   EXPECT_EQ(stat(planner->plan(copy, q), "built"), 0.0);
   copy.map.set(30, 25, kBlocked);
-  EXPECT_EQ(stat(planner->plan(copy, q), "built"), 1.0);
+  const PlanResult edited = planner->plan(copy, q);
+  EXPECT_EQ(stat(edited, "built"), 1.0);
+  EXPECT_EQ(stat(edited, "updated"), 1.0);
 
   // A watched build shows every build phase, then the query's.
   auto fresh = Registry::builtin().create("haa", {{"quality", "lq"}, {"cluster_size", "8"}});

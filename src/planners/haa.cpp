@@ -2,12 +2,12 @@
 #include "planners/haa.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <thread>
 #include <type_traits>
-#include <atomic>
 
 #include "core/error.hpp"
 
@@ -300,16 +300,16 @@ std::size_t HaaAbstraction::memory_bytes() const {
   for (auto& c : clearance_) b += c.capacity() * sizeof(std::uint16_t);
   b += arc_begin_.capacity() * sizeof(std::uint32_t) + arcs_.capacity() * sizeof(Arc);
   for (auto& a : cluster_nodes_) b += a.capacity() * sizeof(std::uint32_t);
+  for (auto& f : footprint_) b += f.capacity() * sizeof(CapabilityMask);
+  b += cells_.capacity() + refs_.capacity() * sizeof(std::uint32_t);
+  for (const std::vector<Unit>* units : {&segments_, &clusters_})
+    for (const Unit& u : *units) {
+      b += sizeof(Unit) + u.edges.capacity() * sizeof(Edge) +
+           (u.cells.capacity() + u.nodes.capacity()) * sizeof(std::uint32_t) +
+           u.entrances.capacity() * sizeof(Entrance);
+      for (const Entrance& en : u.entrances) b += en.transitions.capacity() * sizeof(std::uint32_t);
+    }
   return b;
-}
-
-std::uint32_t HaaAbstraction::node_at(int x, int y) {
-  std::int32_t& slot = node_of_cell_[std::size_t(y) * std::size_t(w_) + std::size_t(x)];
-  if (slot < 0) {
-    slot = std::int32_t(nodes_.size());
-    nodes_.push_back({x, y, cluster_of(x, y), true});
-  }
-  return std::uint32_t(slot);
 }
 
 bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const RunContext& ctx) {
@@ -328,57 +328,24 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
   ncy_ = (h_ + cs - 1) / cs;
   stats_.clusters = std::size_t(ncx_) * std::size_t(ncy_);
   caps_ = params_.capabilities.empty() ? haa_default_capabilities(map) : params_.capabilities;
-  for (TerrainId t : map.cells()) present_ |= CapabilityMask(1) << t;
+  cells_ = map.cells();
+  palette_ = map.palette();
+  terrain_count_.assign(256, 0);
+  for (TerrainId t : cells_) ++terrain_count_[t];
+  for (TerrainId t : cells_) present_ |= CapabilityMask(1) << t;
   present_ &= map.palette().all_passable();
   const Palette& pal = map.palette();
   if (!pal.uniform_costs()) {
-    cost_.resize(map.cells().size());
-    for (std::size_t i = 0; i < cost_.size(); ++i) cost_[i] = float(pal[map.cells()[i]].cost);
+    cost_.resize(cells_.size());
+    for (std::size_t i = 0; i < cost_.size(); ++i) cost_[i] = float(pal[cells_[i]].cost);
     min_cost_ = pal.min_cost(present_ ? present_ : pal.all_passable());
   }
   for (CapabilityMask c : caps_) clearance_.push_back(true_clearance(map, c));
-  // The terrains under a size-s agent standing at each cell (its s x s square, clipped to the
-  // map), for the intra-edges' capability annotation; dropped after the build.
-  footprint_.assign(params_.sizes.size(), {});
-  {
-    std::vector<CapabilityMask> rows(map.cells().size());  // terrains of cells x..x+s-1
-    for (std::size_t si = 0; si < params_.sizes.size(); ++si) {
-      const int s = params_.sizes[si];
-      for (int y = 0; y < h_; ++y)
-        for (int x = 0; x < w_; ++x) {
-          CapabilityMask m = 0;
-          for (int fx = x; fx < std::min(w_, x + s); ++fx)
-            m |= CapabilityMask(1)
-                 << map.cells()[std::size_t(y) * std::size_t(w_) + std::size_t(fx)];
-          rows[std::size_t(y) * std::size_t(w_) + std::size_t(x)] = m;
-        }
-      std::vector<CapabilityMask>& f = footprint_[si];
-      f.assign(map.cells().size(), 0);
-      for (int y = 0; y < h_; ++y)
-        for (int x = 0; x < w_; ++x) {
-          CapabilityMask m = 0;
-          for (int fy = y; fy < std::min(h_, y + s); ++fy)
-            m |= rows[std::size_t(fy) * std::size_t(w_) + std::size_t(x)];
-          f[std::size_t(y) * std::size_t(w_) + std::size_t(x)] = m;
-        }
-    }
-  }
-  node_of_cell_.assign(map.cells().size(), -1);
-
-  // The base graph: traversable cells (any passable terrain) and their octile adjacencies
-  // without corner cutting, each counted once.
-  {
-    const CapabilityMask all = pal.all_passable();
-    auto free_at = [&](int x, int y) { return map.passable(x, y, all); };
-    for (int y = 0; y < h_; ++y)
-      for (int x = 0; x < w_; ++x) {
-        if (!free_at(x, y)) continue;
-        ++stats_.base_nodes;
-        stats_.base_edges += free_at(x + 1, y) + free_at(x, y + 1);
-        stats_.base_edges += free_at(x + 1, y + 1) && free_at(x + 1, y) && free_at(x, y + 1);
-        stats_.base_edges += free_at(x - 1, y + 1) && free_at(x - 1, y) && free_at(x, y + 1);
-      }
-  }
+  footprint_.assign(params_.sizes.size(), std::vector<CapabilityMask>(cells_.size(), 0));
+  make_footprint(0, 0, w_, h_);
+  node_of_cell_.assign(cells_.size(), -1);
+  refs_.assign(cells_.size(), 0);
+  count_base(0, 0, w_, h_, 1);
 
   SearchObserver* obs = ctx.observer;
   if (obs) {
@@ -390,55 +357,296 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     }
     obs->frame();
   }
-  scan_entrances(obs);
+  watched_ = obs != nullptr;
+  segments_.assign(segment_count(), Unit());
+  for (std::size_t s = 0; s < segments_.size(); ++s) scan_segment(s, segments_[s]);
   if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
-  if (!intra_edges(ctx)) {
+  clusters_.assign(stats_.clusters, Unit());
+  std::vector<std::uint32_t> all(stats_.clusters);
+  for (std::uint32_t c = 0; c < all.size(); ++c) all[c] = c;
+  if (!make_clusters(all, ctx)) {
     *this = HaaAbstraction();
     threads_ = threads;
     return false;
   }
-  footprint_ = {};
-  if (params_.quality == HaaQuality::Low) {
-    const int smax = params_.sizes.back();
-    for (Edge& e : edges_) e.clearance = std::min(e.clearance, smax);
-  }
-  if (params_.quality != HaaQuality::Initial) strong_dominance(obs);
-  if (params_.quality == HaaQuality::Low) weak_dominance(obs);
-  finish(obs);
+  stats_.rescanned_borders = segments_.size();
+  stats_.rebuilt_clusters = clusters_.size();
+  assemble(obs);
+  watched_ = false;
   stats_.build_ms = clock.ms();
   if (ctx.progress) ctx.progress->store(1.0f, std::memory_order_relaxed);
   return true;
 }
 
-// Scans every border between two adjacent clusters once per capability. A run of pairs ends at
-// the border's end (so a run touching a cluster corner is closed there, not dropped), at a pair
-// with a cell outside the capability (the scan then restarts at the next free pair), and where
-// the clearance of either side rises (a new entrance starts at that pair).
-void HaaAbstraction::scan_entrances(SearchObserver* obs) {
+bool HaaAbstraction::made_from(const GridMap& map) const {
+  return w_ > 0 && map.width() == w_ && map.height() == h_ && map.palette() == palette_ &&
+         map.cells() == cells_;
+}
+
+// What an edit of the cells in E = [ex0, ex1) x [ey0, ey1) can change:
+//   - true clearance looks right and down, so it changes only at cells up and left of E, and
+//     update_clearance() recomputes exactly the cells whose clearance may change, row by row
+//     from E's bottom up, stopping where nothing changed (in open areas that can be far);
+//   - the terrains under a size-s agent's footprint change at most s - 1 cells up and left;
+//   - D, the bounding box of E and of every cell whose clearance or footprint changed, holds
+//     everything a unit reads that changed: a border segment is re-scanned when its cells meet
+//     D, a cluster is rebuilt when its cells meet D or one of its border segments was
+//     re-scanned (its nodes may have changed);
+//   - node re-use (the Middle placement) lets a horizontal border see the nodes that vertical
+//     borders put at its two corner cells, so it is re-scanned when one of those was.
+bool HaaAbstraction::update(const GridMap& map, const RunContext& ctx, std::size_t max_changed) {
+  const Stopwatch clock;
+  if (w_ == 0 || map.width() != w_ || map.height() != h_ || !(map.palette() == palette_))
+    return build(map, params_, ctx);
+  const std::vector<TerrainId>& now = map.cells();
+  if (max_changed == 0) max_changed = std::max<std::size_t>(64, cells_.size() / 32);
+  int ex0 = w_, ey0 = h_, ex1 = 0, ey1 = 0;
+  std::size_t changed = 0;
+  std::vector<std::uint32_t> count = terrain_count_;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (now[i] == cells_[i]) continue;
+    if (++changed > max_changed) return build(map, params_, ctx);
+    const int x = int(i % std::size_t(w_)), y = int(i / std::size_t(w_));
+    ex0 = std::min(ex0, x);
+    ey0 = std::min(ey0, y);
+    ex1 = std::max(ex1, x + 1);
+    ey1 = std::max(ey1, y + 1);
+    --count[cells_[i]];
+    ++count[now[i]];
+  }
+  stats_.incremental = true;
+  stats_.rescanned_borders = stats_.rebuilt_clusters = 0;
+  if (changed == 0) {
+    stats_.build_ms = clock.ms();
+    return true;
+  }
+  // The capabilities, the heuristic's scale and what agents may use depend on the terrains
+  // present: a change there is a new abstraction.
+  CapabilityMask present = 0;
+  for (std::size_t t = 0; t < count.size(); ++t)
+    if (count[t]) present |= CapabilityMask(1) << t;
+  if ((present & palette_.all_passable()) != present_) return build(map, params_, ctx);
+  terrain_count_ = std::move(count);
+  // The base graph's counts: an adjacency is counted at its upper (then left) cell.
+  const int bx0 = std::max(0, ex0 - 1), by0 = std::max(0, ey0 - 1), bx1 = std::min(w_, ex1 + 1);
+  count_base(bx0, by0, bx1, ey1, -1);
+  for (int y = ey0; y < ey1; ++y)
+    for (int x = ex0; x < ex1; ++x) {
+      const std::size_t i = std::size_t(y) * std::size_t(w_) + std::size_t(x);
+      cells_[i] = now[i];
+      if (!cost_.empty()) cost_[i] = float(palette_[now[i]].cost);
+    }
+  count_base(bx0, by0, bx1, ey1, 1);
+  const int reach = params_.sizes.back() - 1;
+  int dx0 = std::max(0, ex0 - reach), dy0 = std::max(0, ey0 - reach);
+  make_footprint(dx0, dy0, ex1, ey1);
+  for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
+    int mx = dx0, my = dy0;
+    update_clearance(ci, ex0, ey0, ex1, ey1, mx, my);
+    dx0 = std::min(dx0, mx);
+    dy0 = std::min(dy0, my);
+  }
+  // D = [dx0, ex1) x [dy0, ey1).
   const int cs = params_.cluster_size;
-  struct Pair {
-    int ax, ay, bx, by;
+  const std::size_t nv = vertical_segments();
+  std::vector<std::uint8_t> dirty(segments_.size(), 0);
+  auto meets = [&](int x0, int y0, int x1, int y1) {  // [x0, x1) x [y0, y1) meets D
+    return x0 < ex1 && dx0 < x1 && y0 < ey1 && dy0 < y1;
   };
-  std::vector<Pair> pairs;
-  std::vector<std::uint32_t> pending;  // transitions chosen, reported after the scan phase
-  if (obs) obs->phase("scan entrances");
-  auto close_run = [&](std::size_t ci, bool vertical, int i0, int i1) {
+  for (int k = 1; k < ncx_; ++k)
+    for (int sg = dy0 / cs; sg <= (ey1 - 1) / cs; ++sg)
+      if (meets(k * cs - 1, sg * cs, k * cs + 1, sg * cs + cs)) {
+        dirty[std::size_t(k - 1) * std::size_t(ncy_) + std::size_t(sg)] = 1;
+        for (int kh : {sg, sg + 1})
+          for (int sh : {k - 1, k})
+            if (kh >= 1 && kh < ncy_ && sh < ncx_)
+              dirty[nv + std::size_t(kh - 1) * std::size_t(ncx_) + std::size_t(sh)] = 1;
+      }
+  for (int k = 1; k < ncy_; ++k)
+    for (int sg = dx0 / cs; sg <= (ex1 - 1) / cs; ++sg)
+      if (meets(sg * cs, k * cs - 1, sg * cs + cs, k * cs + 1))
+        dirty[nv + std::size_t(k - 1) * std::size_t(ncx_) + std::size_t(sg)] = 1;
+  std::vector<std::uint8_t> rebuild(clusters_.size(), 0);
+  for (int cy = dy0 / cs; cy <= (ey1 - 1) / cs; ++cy)
+    for (int cx = dx0 / cs; cx <= (ex1 - 1) / cs; ++cx) rebuild[std::size_t(cy * ncx_ + cx)] = 1;
+  // Vertical segments first: the horizontal ones see their nodes.
+  for (std::size_t s = 0; s < segments_.size(); ++s) {
+    if (!dirty[s]) continue;
+    scan_segment(s, segments_[s]);
+    ++stats_.rescanned_borders;
+    const Entrance probe = segment_clusters(s);
+    rebuild[std::size_t(probe.cluster_a)] = rebuild[std::size_t(probe.cluster_b)] = 1;
+  }
+  std::vector<std::uint32_t> which;
+  for (std::uint32_t c = 0; c < rebuild.size(); ++c)
+    if (rebuild[c]) which.push_back(c);
+  stats_.rebuilt_clusters = which.size();
+  watched_ = ctx.observer != nullptr;
+  if (!make_clusters(which, ctx)) {
+    const int threads = threads_;
+    *this = HaaAbstraction();
+    threads_ = threads;
+    return false;
+  }
+  assemble(ctx.observer);
+  watched_ = false;
+  stats_.build_ms = clock.ms();
+  return true;
+}
+
+// Recomputes clearance(x, y) = 1 + min(right, down, down-right) (0 outside the capability)
+// bottom-up and right to left from E's bottom-right corner. Row y needs work from E's right
+// edge down to the leftmost of: E's left edge (rows of E), one left of the leftmost change in
+// the row below, and any cell whose right neighbour just changed. Returns (through min_x,
+// min_y) the top-left corner of the changes.
+void HaaAbstraction::update_clearance(std::size_t ci, int ex0, int ey0, int ex1, int ey1,
+                                      int& min_x, int& min_y) {
+  ClearanceGrid& cl = clearance_[ci];
+  const CapabilityMask cap = caps_[ci];
+  constexpr int kNone = std::numeric_limits<int>::max();
+  int lo_below = kNone;  // leftmost change in the row below
+  for (int y = ey1 - 1; y >= 0; --y) {
+    const bool in_edit = y >= ey0;
+    if (!in_edit && lo_below == kNone) break;
+    const int start = std::min(in_edit ? ex0 : kNone, lo_below == kNone ? kNone : lo_below - 1);
+    int lo = kNone;
+    bool prev_changed = false;
+    for (int x = ex1 - 1; x >= 0; --x) {
+      if (x < start && !prev_changed) break;
+      const std::size_t i = std::size_t(y) * std::size_t(w_) + std::size_t(x);
+      std::uint16_t v = 0;
+      if (cap >> cells_[i] & 1u)
+        v = (y == h_ - 1 || x == w_ - 1)
+                ? 1
+                : std::uint16_t(
+                      std::min({cl[i + 1], cl[i + std::size_t(w_)], cl[i + std::size_t(w_) + 1]}) +
+                      1);
+      prev_changed = v != cl[i];
+      if (prev_changed) {
+        cl[i] = v;
+        lo = x;
+      }
+    }
+    lo_below = lo;
+    if (lo != kNone) {
+      min_x = std::min(min_x, lo);
+      min_y = std::min(min_y, y);
+    }
+  }
+}
+
+// The terrains under a size-s agent standing at each cell of [x0, x1) x [y0, y1) (its s x s
+// square, clipped to the map), for the intra-edges' capability annotation.
+void HaaAbstraction::make_footprint(int x0, int y0, int x1, int y1) {
+  const int rw = x1 - x0;
+  std::vector<CapabilityMask> rows;  // terrains of cells x..x+s-1
+  for (std::size_t si = 0; si < params_.sizes.size(); ++si) {
+    const int s = params_.sizes[si];
+    const int ry1 = std::min(h_, y1 + s - 1);
+    rows.assign(std::size_t(rw) * std::size_t(ry1 - y0), 0);
+    for (int y = y0; y < ry1; ++y)
+      for (int x = x0; x < x1; ++x) {
+        CapabilityMask m = 0;
+        for (int fx = x; fx < std::min(w_, x + s); ++fx)
+          m |= CapabilityMask(1) << cells_[std::size_t(y) * std::size_t(w_) + std::size_t(fx)];
+        rows[std::size_t(y - y0) * std::size_t(rw) + std::size_t(x - x0)] = m;
+      }
+    std::vector<CapabilityMask>& f = footprint_[si];
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) {
+        CapabilityMask m = 0;
+        for (int fy = y; fy < std::min(ry1, y + s); ++fy)
+          m |= rows[std::size_t(fy - y0) * std::size_t(rw) + std::size_t(x - x0)];
+        f[std::size_t(y) * std::size_t(w_) + std::size_t(x)] = m;
+      }
+  }
+}
+
+// The base graph: traversable cells (any passable terrain) and their octile adjacencies
+// without corner cutting, each counted at its upper (or left) cell; adds (sign 1) or removes
+// (sign -1) the counts of the cells of [x0, x1) x [y0, y1).
+void HaaAbstraction::count_base(int x0, int y0, int x1, int y1, int sign) {
+  const CapabilityMask all = palette_.all_passable();
+  auto free_at = [&](int x, int y) {
+    return x >= 0 && y >= 0 && x < w_ && y < h_ &&
+           (all >> cells_[std::size_t(y) * std::size_t(w_) + std::size_t(x)] & 1u);
+  };
+  std::size_t nodes = 0, edges = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) {
+      if (!free_at(x, y)) continue;
+      ++nodes;
+      edges += free_at(x + 1, y) + free_at(x, y + 1);
+      edges += free_at(x + 1, y + 1) && free_at(x + 1, y) && free_at(x, y + 1);
+      edges += free_at(x - 1, y + 1) && free_at(x - 1, y) && free_at(x, y + 1);
+    }
+  if (sign > 0) {
+    stats_.base_nodes += nodes;
+    stats_.base_edges += edges;
+  } else {
+    stats_.base_nodes -= nodes;
+    stats_.base_edges -= edges;
+  }
+}
+
+// The two clusters of a border segment (in an Entrance's fields), and its first pair.
+HaaAbstraction::Entrance HaaAbstraction::segment_clusters(std::size_t seg) const {
+  const int cs = params_.cluster_size;
+  Entrance en;
+  en.vertical = seg < vertical_segments();
+  if (en.vertical) {
+    const int k = int(seg / std::size_t(ncy_)) + 1, sg = int(seg % std::size_t(ncy_));
+    en.x = k * cs - 1;
+    en.y = sg * cs;
+    en.cluster_a = sg * ncx_ + k - 1;
+    en.cluster_b = en.cluster_a + 1;
+    en.length = std::min(h_, en.y + cs) - en.y;
+  } else {
+    const std::size_t s2 = seg - vertical_segments();
+    const int k = int(s2 / std::size_t(ncx_)) + 1, sg = int(s2 % std::size_t(ncx_));
+    en.x = sg * cs;
+    en.y = k * cs - 1;
+    en.cluster_a = (k - 1) * ncx_ + sg;
+    en.cluster_b = en.cluster_a + ncx_;
+    en.length = std::min(w_, en.x + cs) - en.x;
+  }
+  return en;
+}
+
+// Scans one border segment once per capability. A run of pairs ends at the segment's end (so a
+// run touching a cluster corner is closed there, not dropped), at a pair with a cell outside
+// the capability (the scan then restarts at the next free pair), and where the clearance of
+// either side rises (a new entrance starts at that pair). Re-scanning first withdraws the
+// segment's old transitions from refs_.
+void HaaAbstraction::scan_segment(std::size_t seg, Unit& out) {
+  const Entrance where = segment_clusters(seg);
+  const bool vertical = where.vertical;
+  const std::uint32_t mine = vertical ? 1u : 1u << 16;
+  // A vertical border sees only nodes of vertical borders (made before any horizontal one).
+  const std::uint32_t visible = vertical ? 0xffffu : 0xffffffffu;
+  for (std::uint32_t cell : out.nodes) refs_[cell] -= mine;
+  out = Unit();
+  struct Pair {
+    std::uint32_t a, b;  // cells
+  };
+  std::vector<Pair> pairs(std::size_t(where.length));
+  for (int i = 0; i < where.length; ++i) {
+    const int ax = vertical ? where.x : where.x + i, ay = vertical ? where.y + i : where.y;
+    const std::uint32_t a = std::uint32_t(ay * w_ + ax);
+    pairs[std::size_t(i)] = {a, vertical ? a + 1 : a + std::uint32_t(w_)};
+  }
+  std::vector<int> m;
+  auto close_run = [&](std::size_t ci, int i0, int i1) {
     const ClearanceGrid& cl = clearance_[ci];
-    auto at = [&](int x, int y) {
-      return int(cl[std::size_t(y) * std::size_t(w_) + std::size_t(x)]);
-    };
-    Entrance en;
-    en.vertical = vertical;
+    Entrance en = where;
     en.capability = caps_[ci];
-    en.x = pairs[std::size_t(i0)].ax;
-    en.y = pairs[std::size_t(i0)].ay;
-    en.cluster_a = cluster_of(en.x, en.y);
-    en.cluster_b = cluster_of(pairs[std::size_t(i0)].bx, pairs[std::size_t(i0)].by);
+    en.x = int(pairs[std::size_t(i0)].a % std::uint32_t(w_));
+    en.y = int(pairs[std::size_t(i0)].a / std::uint32_t(w_));
     en.length = i1 - i0;
-    std::vector<int> m(std::size_t(i1 - i0));
+    m.resize(std::size_t(i1 - i0));
     for (int i = i0; i < i1; ++i) {
       const Pair& p = pairs[std::size_t(i)];
-      m[std::size_t(i - i0)] = std::min(at(p.ax, p.ay), at(p.bx, p.by));
+      m[std::size_t(i - i0)] = std::min(int(cl[p.a]), int(cl[p.b]));
     }
     en.clearance = *std::max_element(m.begin(), m.end());
     std::vector<int> chosen;
@@ -456,9 +664,7 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
       int best = mid, best_off = (last + 1) / 4 + 1;
       for (int k = 0; k <= last; ++k) {
         const Pair& p = pairs[std::size_t(i0 + k)];
-        const bool reused =
-            node_of_cell_[std::size_t(p.ay) * std::size_t(w_) + std::size_t(p.ax)] >= 0 &&
-            node_of_cell_[std::size_t(p.by) * std::size_t(w_) + std::size_t(p.bx)] >= 0;
+        const bool reused = (refs_[p.a] & visible) != 0 && (refs_[p.b] & visible) != 0;
         if (reused && std::abs(k - mid) < best_off) {
           best = k;
           best_off = std::abs(k - mid);
@@ -475,134 +681,96 @@ void HaaAbstraction::scan_entrances(SearchObserver* obs) {
         break;
       case HaaPlacement::Spread:
         chosen = {middle()};
-        if (en.length >= std::max(3, cs / 2) && en.length - 1 != chosen[0])
+        if (en.length >= std::max(3, params_.cluster_size / 2) && en.length - 1 != chosen[0])
           chosen.push_back(en.length - 1);
         break;
     }
     for (int k : chosen) {
       const Pair& p = pairs[std::size_t(i0 + k)];
       Edge e;
-      e.a = node_at(p.ax, p.ay);
-      e.b = node_at(p.bx, p.by);
+      e.a = p.a;
+      e.b = p.b;
       e.capability = caps_[ci];
       e.clearance = m[std::size_t(k)];
       e.weight = 1.0;
-      if (!cost_.empty())
-        e.weight =
-            terrain_step_cost(1.0, cost_[std::size_t(p.ay) * std::size_t(w_) + std::size_t(p.ax)],
-                              cost_[std::size_t(p.by) * std::size_t(w_) + std::size_t(p.bx)]);
+      if (!cost_.empty()) e.weight = terrain_step_cost(1.0, cost_[p.a], cost_[p.b]);
       e.inter = true;
-      e.path_offset = std::uint32_t(path_cells_.size());
       e.path_length = 2;
-      path_cells_.push_back(std::uint32_t(p.ay * w_ + p.ax));
-      path_cells_.push_back(std::uint32_t(p.by * w_ + p.bx));
-      en.transitions.push_back(std::uint32_t(edges_.size()));
-      pending.push_back(std::uint32_t(edges_.size()));
-      edges_.push_back(e);
-      ++stats_.transitions;
+      refs_[p.a] += mine;
+      refs_[p.b] += mine;
+      out.nodes.push_back(p.a);
+      out.nodes.push_back(p.b);
+      en.transitions.push_back(std::uint32_t(out.edges.size()));
+      out.edges.push_back(e);
+      ++out.transitions;
     }
-    if (obs) {
-      const Pair& a = pairs[std::size_t(i0)];
-      const Pair& b = pairs[std::size_t(i1 - 1)];
-      Shape s =
-          vertical ? Shape::segment({double(a.bx), double(a.by)}, {double(b.bx), double(b.by + 1)})
-                   : Shape::segment({double(a.bx), double(a.by)}, {double(b.bx + 1), double(b.by)});
-      s.tag = std::uint32_t(entrances_.size());
-      obs->mark(s.require(en.capability, en.clearance), Role::Entrance);
-    }
-    entrances_.push_back(std::move(en));
-    ++stats_.entrances;
+    out.entrances.push_back(std::move(en));
   };
-  for (int pass = 0; pass < 2; ++pass) {
-    const bool vertical = pass == 0;
-    // Vertical borders: between cluster columns, at x = k * cs; horizontal: at y = k * cs.
-    const int borders = vertical ? ncx_ - 1 : ncy_ - 1;
-    const int segments = vertical ? ncy_ : ncx_;
-    for (int k = 1; k <= borders; ++k) {
-      for (int sgm = 0; sgm < segments; ++sgm) {
-        pairs.clear();
-        const int from = sgm * cs, to = std::min(vertical ? h_ : w_, from + cs);
-        for (int i = from; i < to; ++i)
-          pairs.push_back(vertical ? Pair{k * cs - 1, i, k * cs, i}
-                                   : Pair{i, k * cs - 1, i, k * cs});
-        for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
-          const ClearanceGrid& cl = clearance_[ci];
-          auto at = [&](int x, int y) {
-            return int(cl[std::size_t(y) * std::size_t(w_) + std::size_t(x)]);
-          };
-          int start = -1, prev_a = 0, prev_b = 0;
-          for (int i = 0; i < int(pairs.size()); ++i) {
-            const Pair& p = pairs[std::size_t(i)];
-            const int ca = at(p.ax, p.ay), cb = at(p.bx, p.by);
-            if (ca == 0 || cb == 0) {
-              if (start >= 0) close_run(ci, vertical, start, i);
-              start = -1;
-            } else if (start < 0) {
-              start = i;
-            } else if (ca > prev_a || cb > prev_b) {
-              close_run(ci, vertical, start, i);
-              start = i;
-            }
-            prev_a = ca;
-            prev_b = cb;
-          }
-          if (start >= 0) close_run(ci, vertical, start, int(pairs.size()));
-        }
-        if (obs) obs->frame();
+  for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
+    const ClearanceGrid& cl = clearance_[ci];
+    int start = -1, prev_a = 0, prev_b = 0;
+    for (int i = 0; i < int(pairs.size()); ++i) {
+      const Pair& p = pairs[std::size_t(i)];
+      const int ca = cl[p.a], cb = cl[p.b];
+      if (ca == 0 || cb == 0) {
+        if (start >= 0) close_run(ci, start, i);
+        start = -1;
+      } else if (start < 0) {
+        start = i;
+      } else if (ca > prev_a || cb > prev_b) {
+        close_run(ci, start, i);
+        start = i;
       }
+      prev_a = ca;
+      prev_b = cb;
     }
+    if (start >= 0) close_run(ci, start, int(pairs.size()));
   }
-  if (obs) {
-    obs->phase("choose transitions");
-    for (std::uint32_t ei : pending) {
-      const Edge& e = edges_[ei];
-      Shape s = Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y),
-                               centre(nodes_[e.b].x, nodes_[e.b].y));
-      s.tag = ei;
-      obs->mark(s.require(e.capability, e.clearance), Role::Transition);
-    }
-    obs->frame();
-  }
+  unit_dominance(out);
 }
 
 // One Dijkstra inside the cluster per (abstract node, capability, size): it yields the optimal
 // lengths to every other node of the cluster at once, where one A* per pair would expand the
 // cluster's cells over and over. The Dijkstra from the i-th node stops once the later nodes the
 // agent can stand on are settled (their distances and parents are then final, so the edges are
-// those of a full search). Clusters are independent: they are shared out among threads, each
-// with its own LocalSearch and output, and the outputs are appended in cluster order, so the
-// abstraction is the same whatever the number of threads.
-void HaaAbstraction::cluster_intra_edges(std::size_t c,
-                                         const std::vector<std::uint32_t>& mem,
-                                         LocalSearch& search, ClusterEdges& out) const {
+// those of a full search). The nodes are the cluster's cells that carry transitions, by cell
+// index.
+void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const {
+  out = Unit();
   std::vector<std::uint32_t> path, wanted;
   LocalSearch::Area area;
   cluster_rect(int(c), area.x0, area.y0, area.x1, area.y1);
-  for (std::size_t ci = 0; ci < caps_.size(); ++ci) {
+  std::vector<std::uint32_t>& mem = out.nodes;
+  for (int y = area.y0; y < area.y1; ++y) {
+    const bool edge_row = y == area.y0 || y == area.y1 - 1;
+    for (int x = area.x0; x < area.x1; x = (edge_row || x == area.x1 - 1) ? x + 1 : area.x1 - 1) {
+      const std::uint32_t cell = std::uint32_t(y * w_ + x);
+      if (refs_[cell]) mem.push_back(cell);
+    }
+  }
+  for (std::size_t ci = 0; ci < caps_.size() && mem.size() >= 2; ++ci) {
     const ClearanceGrid& cl = clearance_[ci];
     auto at = [&](std::uint32_t cell) { return int(cl[cell]); };
     for (std::size_t si = 0; si < params_.sizes.size(); ++si) {
       const int s = params_.sizes[si];
       bool prepared = false;  // the area for (c, s), made when the first source needs it
       for (std::size_t i = 0; i + 1 < mem.size(); ++i) {
-        const Node& src = nodes_[mem[i]];
-        if (at(std::uint32_t(src.y * w_ + src.x)) < s) continue;
+        const int sx = int(mem[i]) % w_, sy = int(mem[i]) / w_;
+        if (at(mem[i]) < s) continue;
         wanted.clear();
-        for (std::size_t j = i + 1; j < mem.size(); ++j) {
-          const std::uint32_t cell = std::uint32_t(nodes_[mem[j]].y * w_ + nodes_[mem[j]].x);
-          if (at(cell) >= s) wanted.push_back(cell);
-        }
+        for (std::size_t j = i + 1; j < mem.size(); ++j)
+          if (at(mem[j]) >= s) wanted.push_back(mem[j]);
         if (wanted.empty()) continue;
         if (!prepared) search.prepare(area, w_, h_, cl.data(), s, cost_, min_cost_);
         prepared = true;
-        search.dijkstra(src.x, src.y, wanted);
+        search.dijkstra(sx, sy, wanted);
         ++out.searches;
         out.expanded += search.expanded();
         for (std::size_t j = i + 1; j < mem.size(); ++j) {
-          const Node& dst = nodes_[mem[j]];
-          const double d = search.distance(dst.x, dst.y);
+          const int tx = int(mem[j]) % w_, ty = int(mem[j]) / w_;
+          const double d = search.distance(tx, ty);
           if (!std::isfinite(d)) continue;
-          search.path_to(dst.x, dst.y, path);
+          search.path_to(tx, ty, path);
           // The clearance the whole path offers: its cells and the side cells of its diagonal
           // moves (which must be free for the agent as well).
           int pc = std::numeric_limits<int>::max();
@@ -661,124 +829,262 @@ void HaaAbstraction::cluster_intra_edges(std::size_t c,
       }
     }
   }
+  unit_dominance(out);
 }
 
-bool HaaAbstraction::intra_edges(const RunContext& ctx) {
-  SearchObserver* obs = ctx.observer;
-  if (obs) obs->phase("intra edges");
-  std::vector<std::vector<std::uint32_t>> members(std::size_t(ncx_) * std::size_t(ncy_));
-  for (std::uint32_t i = 0; i < nodes_.size(); ++i)
-    members[std::size_t(nodes_[i].cluster)].push_back(i);
-  const std::size_t nclusters = members.size();
-  std::vector<ClusterEdges> out(nclusters);
+// Makes the intra-edges of the clusters `which`. Clusters are independent: they are shared out
+// among threads, each with its own LocalSearch, and each writes only its own unit, so the
+// abstraction is the same whatever the number of threads.
+bool HaaAbstraction::make_clusters(const std::vector<std::uint32_t>& which, const RunContext& ctx) {
   std::atomic<std::size_t> next{0}, done{0};
   std::atomic<bool> stopped{false};
+  const std::size_t n = which.size();
   auto work = [&] {
     LocalSearch search;
     for (;;) {
-      const std::size_t c = next.fetch_add(1, std::memory_order_relaxed);
-      if (c >= nclusters || stopped.load(std::memory_order_relaxed)) return;
+      const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= n || stopped.load(std::memory_order_relaxed)) return;
       if (ctx.cancelled()) {
         stopped.store(true, std::memory_order_relaxed);
         return;
       }
-      if (members[c].size() >= 2) cluster_intra_edges(c, members[c], search, out[c]);
+      cluster_unit(which[k], search, clusters_[which[k]]);
       const std::size_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
       if (ctx.progress && (d & 15) == 0)
-        ctx.progress->store(0.05f + 0.85f * float(d) / float(nclusters),
-                            std::memory_order_relaxed);
+        ctx.progress->store(0.05f + 0.85f * float(d) / float(n), std::memory_order_relaxed);
     }
   };
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   // Unless told, a thread per hardware thread, with at least 8 clusters each.
-  const std::size_t nthreads =
-      threads_ > 0 ? std::min<std::size_t>(std::size_t(threads_), nclusters)
-                   : std::min<std::size_t>(hw, (nclusters + 7) / 8);
+  const std::size_t nthreads = threads_ > 0 ? std::min<std::size_t>(std::size_t(threads_), n)
+                                            : std::min<std::size_t>(hw, (n + 7) / 8);
   {
     std::vector<std::jthread> pool;
     for (std::size_t t = 1; t < nthreads; ++t) pool.emplace_back(work);
     work();
   }
-  if (stopped) return false;
-  std::size_t total_edges = edges_.size(), total_cells = path_cells_.size();
-  for (const ClusterEdges& o : out) {
-    total_edges += o.edges.size();
-    total_cells += o.cells.size();
-  }
-  edges_.reserve(total_edges);
-  path_cells_.reserve(total_cells);
-  for (std::size_t c = 0; c < nclusters; ++c) {
-    ClusterEdges& o = out[c];
-    stats_.searches += o.searches;
-    stats_.expanded += o.expanded;
-    const std::uint32_t offset = std::uint32_t(path_cells_.size());
-    path_cells_.insert(path_cells_.end(), o.cells.begin(), o.cells.end());
-    for (Edge e : o.edges) {
-      e.path_offset += offset;
-      if (obs) {
-        Shape sh = Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y),
-                                  centre(nodes_[e.b].x, nodes_[e.b].y));
-        sh.tag = std::uint32_t(edges_.size());
-        obs->mark(sh.require(e.capability, e.clearance), Role::Candidate);
-      }
-      edges_.push_back(e);
-    }
-    o = ClusterEdges();
-    if (obs && members[c].size() >= 2) obs->frame();
-  }
-  return true;
+  return !stopped;
 }
 
-// Theorem 6: between the same two nodes, an edge whose capability is a subset of another's,
-// whose clearance is at least the other's and whose weight is equal makes the other redundant.
-// Exact duplicates keep the first. The relation is a strict order, so whatever removes an edge
-// survives or is itself removed by one that covers both.
-void HaaAbstraction::strong_dominance(SearchObserver* obs) {
-  if (obs) obs->phase("dominance (strong)");
-  std::vector<std::uint32_t> order(edges_.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto key = [&](std::uint32_t i) {
-    const Edge& e = edges_[i];
-    return std::pair{std::min(e.a, e.b), std::max(e.a, e.b)};
-  };
-  {
-    // By node pair, then index (what a stable sort by pair gives), on precomputed keys.
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(edges_.size());
-    for (std::uint32_t i = 0; i < keyed.size(); ++i) {
-      const auto [lo, hi] = key(i);
-      keyed[i] = {std::uint64_t(lo) << 32 | hi, i};
-    }
-    std::sort(keyed.begin(), keyed.end());
-    for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+// Within one unit: Low quality truncates clearances to the largest size; then Theorem 6
+// (unless Initial): between the same two nodes, an edge whose capability is a subset of
+// another's, whose clearance is at least the other's and whose weight is equal makes the other
+// redundant. Exact duplicates keep the first. The relation is a strict order, so whatever
+// removes an edge survives or is itself removed by one that covers both. Removed edges are
+// dropped (with their paths) and the entrances' transitions renumbered.
+void HaaAbstraction::unit_dominance(Unit& u) const {
+  if (params_.quality == HaaQuality::Low) {
+    const int smax = params_.sizes.back();
+    for (Edge& e : u.edges) e.clearance = std::min(e.clearance, smax);
   }
+  if (params_.quality == HaaQuality::Initial || u.edges.size() < 2) return;
+  // By node pair, then index, on precomputed keys.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(u.edges.size());
+  for (std::uint32_t i = 0; i < keyed.size(); ++i) {
+    const Edge& e = u.edges[i];
+    keyed[i] = {std::uint64_t(std::min(e.a, e.b)) << 32 | std::max(e.a, e.b), i};
+  }
+  std::sort(keyed.begin(), keyed.end());
   auto dominates = [&](std::uint32_t ia, std::uint32_t ib) {
-    const Edge& a = edges_[ia];
-    const Edge& b = edges_[ib];
+    const Edge& a = u.edges[ia];
+    const Edge& b = u.edges[ib];
     if ((a.capability & ~b.capability) != 0 || a.clearance < b.clearance) return false;
     if (!same_weight(a.weight, b.weight) && a.weight > b.weight) return false;
     const bool strictly = a.capability != b.capability || a.clearance > b.clearance ||
                           !same_weight(a.weight, b.weight);
     return strictly || ia < ib;
   };
-  for (std::size_t g0 = 0; g0 < order.size();) {
+  std::size_t removed = 0;
+  for (std::size_t g0 = 0; g0 < keyed.size();) {
     std::size_t g1 = g0 + 1;
-    while (g1 < order.size() && key(order[g1]) == key(order[g0])) ++g1;
+    while (g1 < keyed.size() && keyed[g1].first == keyed[g0].first) ++g1;
     for (std::size_t i = g0; i < g1; ++i)
       for (std::size_t j = g0; j < g1; ++j) {
-        if (i == j || !dominates(order[j], order[i])) continue;
-        Edge& e = edges_[order[i]];
-        e.alive = false;
-        ++stats_.removed_strong;
-        if (obs)
-          obs->test(Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y),
-                                   centre(nodes_[e.b].x, nodes_[e.b].y))
-                        .require(e.capability, e.clearance),
-                    false);
+        if (i == j || !dominates(keyed[j].second, keyed[i].second)) continue;
+        u.edges[keyed[i].second].alive = false;
+        ++removed;
         break;
       }
     g0 = g1;
   }
-  if (obs) obs->frame();
+  if (removed == 0) return;
+  u.removed_strong = removed;
+  std::vector<std::uint32_t> remap(u.edges.size(), kNoNode);
+  std::vector<Edge> kept;
+  std::vector<std::uint32_t> cells;
+  kept.reserve(u.edges.size() - removed);
+  for (std::uint32_t i = 0; i < u.edges.size(); ++i) {
+    Edge e = u.edges[i];
+    if (!e.alive) {
+      if (watched_) u.removed.push_back(e);
+      continue;
+    }
+    remap[i] = std::uint32_t(kept.size());
+    if (!e.inter) {
+      const std::uint32_t off = std::uint32_t(cells.size());
+      cells.insert(cells.end(), u.cells.begin() + e.path_offset,
+                   u.cells.begin() + e.path_offset + e.path_length);
+      e.path_offset = off;
+    }
+    kept.push_back(e);
+  }
+  u.edges = std::move(kept);
+  u.cells = std::move(cells);
+  for (Entrance& en : u.entrances) {
+    std::size_t n = 0;
+    for (std::uint32_t ei : en.transitions)
+      if (remap[ei] != kNoNode) en.transitions[n++] = remap[ei];
+    en.transitions.resize(n);
+  }
+}
+
+// Lays the units out: nodes by cluster, then cell; the borders' inter-edges in scan order, then
+// the clusters' intra-edges in cluster order; then weak dominance (Low) and the arcs.
+void HaaAbstraction::assemble(SearchObserver* obs) {
+  for (const Node& n : nodes_)
+    node_of_cell_[std::size_t(n.y) * std::size_t(w_) + std::size_t(n.x)] = -1;
+  nodes_.clear();
+  stats_.entrances = stats_.transitions = stats_.removed_strong = 0;
+  stats_.removed_weak = stats_.removed_nodes = 0;
+  stats_.nodes = stats_.edges = stats_.inter_edges = stats_.intra_edges = 0;
+  stats_.searches = stats_.expanded = 0;
+  std::size_t total_edges = 0, total_cells = 0, total_nodes = 0, total_entrances = 0;
+  for (const Unit& u : segments_) {
+    total_edges += u.edges.size();
+    total_cells += 2 * u.edges.size();
+    total_entrances += u.entrances.size();
+  }
+  for (const Unit& u : clusters_) {
+    total_edges += u.edges.size();
+    total_cells += u.cells.size();
+    total_nodes += u.nodes.size();
+  }
+  nodes_.reserve(total_nodes);
+  for (std::size_t c = 0; c < clusters_.size(); ++c)
+    for (std::uint32_t cell : clusters_[c].nodes) {
+      node_of_cell_[cell] = std::int32_t(nodes_.size());
+      nodes_.push_back(
+          {int(cell % std::uint32_t(w_)), int(cell / std::uint32_t(w_)), int(c), true});
+    }
+  edges_.resize(total_edges);
+  // Paths stay where they are: a unit's block of path_cells_ is written when the unit was
+  // re-made (appended) or when the garbage of replaced blocks outgrows the live ones (all laid
+  // out again). Indices of paths do not matter, only their cells.
+  std::size_t fresh = 0;
+  for (const std::vector<Unit>* units : {&segments_, &clusters_})
+    for (const Unit& u : *units)
+      if (u.placed == kNoNode)
+        fresh += u.edges.empty() ? 0 : (u.cells.empty() ? 2 * u.edges.size() : u.cells.size());
+  if (path_cells_.size() + fresh > 2 * total_cells + 4096) {
+    path_cells_.clear();
+    for (std::vector<Unit>* units : {&segments_, &clusters_})
+      for (Unit& u : *units) u.placed = kNoNode;
+  }
+  // Element-wise assignment keeps the entrances' transition vectors (no allocation per
+  // entrance after the first assembly).
+  entrances_.resize(total_entrances);
+  std::size_t ne = 0, nen = 0;
+  for (Unit& u : segments_) {
+    const std::uint32_t base = std::uint32_t(ne);
+    if (u.placed == kNoNode) {
+      u.placed = std::uint32_t(path_cells_.size());
+      for (const Edge& e : u.edges) {
+        path_cells_.push_back(e.a);
+        path_cells_.push_back(e.b);
+      }
+    }
+    std::uint32_t np = u.placed;
+    for (const Edge& e : u.edges) {
+      Edge& g = edges_[ne++];
+      g = e;
+      g.a = std::uint32_t(node_of_cell_[e.a]);
+      g.b = std::uint32_t(node_of_cell_[e.b]);
+      g.path_offset = np;
+      np += 2;
+    }
+    for (const Entrance& en : u.entrances) {
+      Entrance& g = entrances_[nen++];
+      g = en;
+      for (std::uint32_t& t : g.transitions) t += base;
+    }
+    stats_.entrances += u.entrances.size();
+    stats_.transitions += u.transitions;
+    stats_.removed_strong += u.removed_strong;
+  }
+  for (Unit& u : clusters_) {
+    if (u.placed == kNoNode) {
+      u.placed = std::uint32_t(path_cells_.size());
+      path_cells_.insert(path_cells_.end(), u.cells.begin(), u.cells.end());
+    }
+    for (const Edge& e : u.edges) {
+      Edge& g = edges_[ne++];
+      g = e;
+      g.a = std::uint32_t(node_of_cell_[e.a]);
+      g.b = std::uint32_t(node_of_cell_[e.b]);
+      g.path_offset += u.placed;
+    }
+    stats_.removed_strong += u.removed_strong;
+    stats_.searches += u.searches;
+    stats_.expanded += u.expanded;
+  }
+  if (obs) report_units(obs);
+  if (params_.quality == HaaQuality::Low) weak_dominance(obs);
+  finish(obs);
+}
+
+// What a watched build shows, phase by phase: entrances (a frame per border segment), the
+// transitions, the intra-edges (a frame per cluster, the dominated ones included) and what
+// strong dominance removed.
+void HaaAbstraction::report_units(SearchObserver* obs) const {
+  auto segment_of = [&](const Edge& e) {
+    return Shape::segment(centre(int(e.a) % w_, int(e.a) / w_),
+                          centre(int(e.b) % w_, int(e.b) / w_));
+  };
+  obs->phase("scan entrances");
+  std::uint32_t ei = 0;
+  for (const Unit& u : segments_) {
+    for (const Entrance& en : u.entrances) {
+      Shape s = en.vertical ? Shape::segment({double(en.x + 1), double(en.y)},
+                                             {double(en.x + 1), double(en.y + en.length)})
+                            : Shape::segment({double(en.x), double(en.y + 1)},
+                                             {double(en.x + en.length), double(en.y + 1)});
+      s.tag = ei++;
+      obs->mark(s.require(en.capability, en.clearance), Role::Entrance);
+    }
+    obs->frame();
+  }
+  obs->phase("choose transitions");
+  for (std::uint32_t i = 0; i < edges_.size(); ++i) {
+    const Edge& e = edges_[i];
+    if (!e.inter) continue;
+    Shape s =
+        Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y), centre(nodes_[e.b].x, nodes_[e.b].y));
+    s.tag = i;
+    obs->mark(s.require(e.capability, e.clearance), Role::Transition);
+  }
+  obs->frame();
+  obs->phase("intra edges");
+  std::uint32_t next = 0;
+  while (next < edges_.size() && edges_[next].inter) ++next;
+  for (const Unit& u : clusters_) {
+    for (std::size_t k = 0; k < u.edges.size(); ++k, ++next) {
+      const Edge& e = edges_[next];
+      Shape sh = Shape::segment(centre(nodes_[e.a].x, nodes_[e.a].y),
+                                centre(nodes_[e.b].x, nodes_[e.b].y));
+      sh.tag = next;
+      obs->mark(sh.require(e.capability, e.clearance), Role::Candidate);
+    }
+    for (const Edge& e : u.removed)
+      obs->mark(segment_of(e).require(e.capability, e.clearance), Role::Candidate);
+    if (u.nodes.size() >= 2) obs->frame();
+  }
+  if (params_.quality == HaaQuality::Initial) return;
+  obs->phase("dominance (strong)");
+  for (const std::vector<Unit>* units : {&segments_, &clusters_})
+    for (const Unit& u : *units)
+      for (const Edge& e : u.removed)
+        obs->test(segment_of(e).require(e.capability, e.clearance), false);
+  obs->frame();
 }
 
 // Theorem 7 and Corollary 8 (after truncating clearances to the largest size): between two
@@ -882,24 +1188,18 @@ void HaaAbstraction::weak_dominance(SearchObserver* obs) {
 }
 
 void HaaAbstraction::finish(SearchObserver* obs) {
-  // Drop removed edges and their cached paths: after dominance most of the initial edges are
-  // gone, and their paths are most of the memory.
-  {
+  // Drop the edges weak dominance removed (strong dominance already dropped its own, with their
+  // paths, inside the units).
+  if (std::any_of(edges_.begin(), edges_.end(), [](const Edge& e) { return !e.alive; })) {
     std::vector<std::uint32_t> remap(edges_.size(), kNoNode);
+    // Their paths stay in path_cells_ (the units' blocks are kept whole for later updates).
     std::vector<Edge> kept;
-    std::vector<std::uint32_t> cells;
     for (std::uint32_t i = 0; i < edges_.size(); ++i) {
-      Edge e = edges_[i];
-      if (!e.alive) continue;
+      if (!edges_[i].alive) continue;
       remap[i] = std::uint32_t(kept.size());
-      const std::uint32_t off = std::uint32_t(cells.size());
-      cells.insert(cells.end(), path_cells_.begin() + e.path_offset,
-                   path_cells_.begin() + e.path_offset + e.path_length);
-      e.path_offset = off;
-      kept.push_back(e);
+      kept.push_back(edges_[i]);
     }
     edges_ = std::move(kept);
-    path_cells_ = std::move(cells);
     for (Entrance& en : entrances_) {
       std::vector<std::uint32_t> t;
       for (std::uint32_t ei : en.transitions)
@@ -907,7 +1207,8 @@ void HaaAbstraction::finish(SearchObserver* obs) {
       en.transitions = std::move(t);
     }
   }
-  cluster_nodes_.assign(std::size_t(ncx_) * std::size_t(ncy_), {});
+  cluster_nodes_.resize(std::size_t(ncx_) * std::size_t(ncy_));
+  for (auto& members : cluster_nodes_) members.clear();
   for (std::uint32_t n = 0; n < nodes_.size(); ++n)
     if (nodes_[n].alive) {
       cluster_nodes_[std::size_t(nodes_[n].cluster)].push_back(n);

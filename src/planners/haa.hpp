@@ -67,6 +67,10 @@ struct HaaBuildStats {
   std::size_t removed_strong = 0, removed_weak = 0, removed_nodes = 0;
   std::uint64_t searches = 0, expanded = 0;  // intra-edge Dijkstras
   double build_ms = 0;
+  // The last update(): borders re-scanned and clusters whose intra-edges were rebuilt (the
+  // whole map after a full build).
+  std::size_t rescanned_borders = 0, rebuilt_clusters = 0;
+  bool incremental = false;  // the last change was an update(), not a build()
   double node_percent() const {
     return base_nodes ? 100.0 * double(nodes) / double(base_nodes) : 0;
   }
@@ -123,6 +127,16 @@ class HaaAbstraction {
   // (phases "scan entrances", "choose transitions", "intra edges", "dominance", "abstraction")
   // with marks and tests only: no node events, so a trace's expansion counter stays the query's.
   bool build(const GridMap& map, const HaaParams& params, const RunContext& ctx = {});
+  // Brings a built abstraction up to date with `map`, an edited version of the map it was
+  // built (or last updated) from: the cells that differ are found by comparison, and only the
+  // borders and clusters they can affect are re-made (see docs/haa.md). The result equals
+  // build(map, params()) field by field. Falls back to build() when the size, palette or the
+  // set of terrains present changed, or when more than `max_changed` cells differ. Returns
+  // false when cancelled (the abstraction is then empty).
+  bool update(const GridMap& map, const RunContext& ctx = {}, std::size_t max_changed = 0);
+  // The map's terrains the abstraction was made from.
+  // Whether `map` has the size, palette and terrains the abstraction was made from.
+  bool made_from(const GridMap& map) const;
   // Threads the build shares its clusters' intra-edges among (0 = one per hardware thread).
   // The abstraction is the same for any number.
   void set_threads(int n) { threads_ = n; }
@@ -171,17 +185,41 @@ class HaaAbstraction {
   std::size_t memory_bytes() const;
 
  private:
-  void scan_entrances(SearchObserver* obs);
-  std::uint32_t node_at(int x, int y);
-  struct ClusterEdges {  // one cluster's intra-edges, paths in `cells`
-    std::vector<Edge> edges;
-    std::vector<std::uint32_t> cells;
+  // The abstraction is kept in units that depend only on the map around them, so that an
+  // edit re-makes only the units it can affect: one per border segment between two adjacent
+  // clusters (its entrances and transitions) and one per cluster (its intra-edges). Units name
+  // nodes by cell (y * width + x); assemble() numbers them canonically (by cluster, then cell)
+  // and lays the units out in a fixed order, so the arrays depend only on the units' contents.
+  // Each unit holds its edges after strong dominance, which only compares edges between the
+  // same two nodes: those always belong to one unit.
+  struct Unit {
+    std::vector<Edge> edges;           // a, b: cells; path_offset into `cells`
+    std::vector<std::uint32_t> cells;  // intra-edge paths (inter-edges are [a, b])
+    std::vector<Entrance> entrances;   // borders: transitions index `edges`
+    std::vector<std::uint32_t> nodes;  // borders: both cells of every transition made;
+                                       // clusters: the member cells, by cell index
+    std::vector<Edge> removed;         // watched builds: what strong dominance removed
+    std::size_t transitions = 0, removed_strong = 0;
+    // Where the unit's paths lie in path_cells_ (kNoNode: not placed since it was re-made).
+    std::uint32_t placed = 0xffffffffu;
     std::uint64_t searches = 0, expanded = 0;
   };
-  bool intra_edges(const RunContext& ctx);
-  void cluster_intra_edges(std::size_t c, const std::vector<std::uint32_t>& members,
-                           LocalSearch& search, ClusterEdges& out) const;
-  void strong_dominance(SearchObserver* obs);
+  // Border segments: vertical borders first (border k between cluster columns k - 1 and k,
+  // segment = cluster row), then horizontal ones; the order of the full scan.
+  std::size_t vertical_segments() const { return std::size_t(std::max(0, ncx_ - 1)) * ncy_; }
+  std::size_t segment_count() const {
+    return vertical_segments() + std::size_t(std::max(0, ncy_ - 1)) * ncx_;
+  }
+  void scan_segment(std::size_t seg, Unit& out);
+  void cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const;
+  bool make_clusters(const std::vector<std::uint32_t>& which, const RunContext& ctx);
+  void unit_dominance(Unit& u) const;
+  void assemble(SearchObserver* obs);
+  void report_units(SearchObserver* obs) const;
+  Entrance segment_clusters(std::size_t seg) const;
+  void update_clearance(std::size_t ci, int ex0, int ey0, int ex1, int ey1, int& min_x, int& min_y);
+  void count_base(int x0, int y0, int x1, int y1, int sign);
+  void make_footprint(int x0, int y0, int x1, int y1);
   void weak_dominance(SearchObserver* obs);
   void finish(SearchObserver* obs);
 
@@ -191,8 +229,16 @@ class HaaAbstraction {
   int w_ = 0, h_ = 0, ncx_ = 0, ncy_ = 0;
   CapabilityMask present_ = 0;
   std::vector<CapabilityMask> caps_;
-  std::vector<ClearanceGrid> clearance_;  // by capability index
-  std::vector<std::vector<CapabilityMask>> footprint_;  // by size index, during the build
+  std::vector<ClearanceGrid> clearance_;                // by capability index
+  std::vector<std::vector<CapabilityMask>> footprint_;  // by size index
+  std::vector<TerrainId> cells_;                        // the map the units were made from
+  Palette palette_;                                     // the map's, to detect a change
+  std::vector<std::uint32_t> terrain_count_;            // cells per terrain
+  // Transitions made at each cell: by vertical borders in the low 16 bits, by horizontal ones
+  // in the high 16 bits (a horizontal scan sees the vertical borders' nodes, not vice versa).
+  std::vector<std::uint32_t> refs_;
+  std::vector<Unit> segments_, clusters_;
+  bool watched_ = false;  // units keep what strong dominance removed, to report it
   std::vector<float> cost_;
   double min_cost_ = 1.0;
   std::vector<Node> nodes_;
@@ -221,9 +267,7 @@ struct HaaOrder {
 
 // HaaOrder for searches whose h is always 0 (the Dijkstras): the same order, one key fewer.
 struct HaaDijkstraOrder {
-  bool less(OpenEntry a, OpenEntry b) const {
-    return a.f < b.f || (a.f == b.f && a.node < b.node);
-  }
+  bool less(OpenEntry a, OpenEntry b) const { return a.f < b.f || (a.f == b.f && a.node < b.node); }
   int less_bits(OpenEntry a, OpenEntry b) const {
     return int(a.f < b.f) | (int(a.f == b.f) & int(a.node < b.node));
   }
@@ -335,7 +379,6 @@ class HaaPlanner final : public Planner {
   bool built_ = false;
   bool just_built_ = false;  // the last abstraction() call built it
   std::uint64_t uid_ = 0, version_ = 0;
-  GridMap built_map_;         // content check when a copy of the same map (new uid) comes back
   ClearanceCache clearance_;  // for agents whose capability the abstraction does not hold
   LocalSearch local_;
   // The abstract search (core/search.hpp) over the abstract nodes, start (N) and goal (N + 1):

@@ -126,15 +126,18 @@ std::vector<std::uint32_t> smooth(const std::vector<std::uint32_t>& in, int w, i
 
 const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunContext& ctx) {
   const bool same =
-      built_ && ((map.uid() == uid_ && map.version() == version_) || map.same_content(built_map_));
+      built_ && ((map.uid() == uid_ && map.version() == version_) || abs_.made_from(map));
   just_built_ = !same;
   if (!same) {
+    // An edited version of the map the abstraction was made from (or any map of its size and
+    // palette) is compared with it cell by cell, and only what the changed cells can affect is
+    // re-made; update() builds from scratch when many cells changed.
+    const bool was_built = built_;
     built_ = false;
     classes_.clear();
-    if (!abs_.build(map, params_, ctx)) return nullptr;
+    if (!(was_built ? abs_.update(map, ctx) : abs_.build(map, params_, ctx))) return nullptr;
     built_ = true;
     abstraction_bytes_ = abs_.memory_bytes();
-    built_map_ = map;
   }
   uid_ = map.uid();
   version_ = map.version();
@@ -318,12 +321,14 @@ struct HaaPlanner::AbstractProblem {
 PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunContext& ctx,
                              bool built_now) {
   PlanResult r;
-  r.stats.reserve(24);  // the keys below, without regrowing
+  r.stats.reserve(25);  // the keys below, without regrowing
   SearchObserver* obs = ctx.observer;
   const HaaBuildStats& bs = abs_.stats();
   const int w = map.width(), h = map.height();
   auto add_build_stats = [&] {
     r.stats.push_back({"built", built_now ? 1.0 : 0.0});
+    // Whether that was an update after an edit (only the affected clusters re-made).
+    r.stats.push_back({"updated", built_now && bs.incremental ? 1.0 : 0.0});
     r.stats.push_back({"build_ms", bs.build_ms});
     r.stats.push_back({"abstract_nodes", double(bs.nodes)});
     r.stats.push_back({"abstract_edges", double(bs.edges)});
@@ -579,7 +584,7 @@ void add_haa(Registry& r) {
          "HAA* (Harabor & Botea 2008): one clearance-annotated abstract graph of square clusters "
          "for agents of every size up to max_size and every terrain capability; insertion, "
          "abstract A*, refinement from cached paths. Near-optimal; the abstraction is built on "
-         "the first query and reused while the map is unchanged",
+         "the first query, reused while the map is unchanged and updated after an edit",
          false,
          {ParamDesc::integer("cluster_size",
                     "Side of the square clusters in cells (the paper uses 10, 15, 20; 16 is the "
