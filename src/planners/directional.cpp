@@ -530,6 +530,7 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
     res.length = length;
     res.stats.push_back({"cost", pool_.g_value(out.last)});
     res.stats.push_back({"reversed edges", double(reversed)});
+    res.stats.push_back({"illegal turns", 0});  // every edge's swept cells were tested
     if (SearchObserver* o = ctx.observer) {
       o->counter("expanded", double(res.expanded));
       o->counter("curves tested", double(p.tested));
