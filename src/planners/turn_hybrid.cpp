@@ -85,6 +85,7 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
   go.smooth = false;
   go.turns = TurnPostprocess::Turns::None;
   go.square = opt.square;
+  go.allow_point = true;
   if (ctx.observer) ctx.observer->phase("4-connected A*");
   const PlanResult grid = grid_.run(map, q, go, ctx);
   res.expanded = grid.expanded;

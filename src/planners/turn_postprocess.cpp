@@ -60,7 +60,8 @@ struct TurnPostprocess::Problem {
       const int nx = x + kDx[d], ny = y + kDy[d];
       if (!free_cell(nx, ny)) continue;
       if ((d & 1) && (!free_cell(nx, y) || !free_cell(x, ny))) continue;
-      if (walkable(*map, cap, a, {nx + 0.5, ny + 0.5}, *fp)) m |= std::uint16_t(1u << d);
+      // A point needs no more than the passable cells and no corner cutting checked above.
+      if (!(fp->size > 0) || walkable(*map, cap, a, {nx + 0.5, ny + 0.5}, *fp)) m |= std::uint16_t(1u << d);
     }
     fits[c] = m;
     return m;
@@ -140,7 +141,8 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
   if (!(q.turning_radius > 0) && opt.turns != Turns::None)
     return fail("astar-turns needs a turning radius > 0 (--turning-radius)", true);
   const Footprint fp = opt.square ? Footprint::square(double(std::max(1, q.size))) : Footprint::disc(q.radius);
-  if (!(fp.size > 0)) return fail("astar-turns needs a footprint of positive size (--radius)", true);
+  if (!(fp.size > 0) && !opt.allow_point)
+    return fail("astar-turns needs a footprint of positive size (--radius)", true);
   const int w = map.width(), h = map.height();
   if (std::uint64_t(w) * std::uint64_t(h) * 9 > kMaxNodes)
     return fail("map too large for astar-turns (cells x 9 directions over 2^24 nodes)", false);

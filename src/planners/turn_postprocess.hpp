@@ -48,6 +48,9 @@ class TurnPostprocess {
     Turns turns = Turns::Curved;
     double turn_penalty = 0;  // per 45 degrees of direction change
     bool square = false;      // footprint: square of the agent's size, else disc of its radius
+    // A footprint of size 0 (a point agent) is refused unless set (the hybrid planner's search
+    // accepts it: its moves are then those of plain grid A*).
+    bool allow_point = false;
   };
 
   PlanResult run(const GridMap& map, const Query& q, const Options& opt, const RunContext& ctx);
