@@ -3,6 +3,7 @@
 // profile puts them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,7 @@
 
 #include "app_run.hpp"
 #include "core/curves.hpp"
+#include "core/footprint.hpp"
 #include "editor/camera.hpp"
 
 #ifdef PATHLAB_APP
@@ -122,6 +124,72 @@ TEST(AppDrive, AgentsMidDriveAreDrawnAtTheirPose) {
     EXPECT_GT(c[2], c[0] + 60) << "pixel (" << x << ", " << y << ") is not the sprite's body";
     EXPECT_GT(c[2], c[1] + 30) << "pixel (" << x << ", " << y << ") is not the sprite's body";
   }
+}
+
+// Issue 11 item 8: the hit-check mask of one (start heading, end heading, offset) on request,
+// through the planner's own parameters (the app knows no planner): at the mask's frame the
+// cells the table marks for that curve are drawn over the map at the start cell, and cells
+// outside the mask are not. The mask's cells are computed here from the curve, not the table.
+TEST(AppDrive, HitCheckMaskOnRequest) {
+  if (!pl::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const auto file = std::filesystem::temp_directory_path() / "pathlab_mask_scene.json";
+  {
+    std::FILE* f = std::fopen(file.string().c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("{\"pathlab_scene\": 1, \"map\": {\"width\": 14, \"height\": 10, \"rows\": [\n", f);
+    for (int y = 0; y < 10; ++y) {
+      std::string row(14, '.');
+      for (int x = 0; x < 14; ++x)
+        if ((x == 7 && y >= 2 && y <= 3) || (y == 7 && x >= 9 && x <= 11)) row[std::size_t(x)] = '@';
+      std::fprintf(f, "  \"%s\"%s\n", row.c_str(), y < 9 ? "," : "");
+    }
+    std::fputs("]}, \"agents\": [{\"name\": \"car\", \"radius\": 0.6, \"turning_radius\": 2, "
+               "\"start\": [4.5, 2.5, 0], \"goal\": [11.5, 5.5, 1.5707963267948966]}]}\n", f);
+    std::fclose(f);
+  }
+  // Heading 0 (east) to heading 2 (south), two cells across and two down: a quarter circle of
+  // the turning radius, 2.
+  const Shot s = take("--scene '" + file.string() + "' --planner directional --set show_mask=true " +
+                          "--set mask_from=0 --set mask_to=2 --set mask_dx=2 --set mask_dy=2 --frame 1",
+                      "hit_check_mask");
+  ASSERT_EQ(s.run.status, 0) << s.run.cmd << "\n" << s.run.err;
+  ASSERT_FALSE(s.px.empty());
+  const auto& views = s.run.layout.at("views");
+  ASSERT_EQ(views.size(), 1u);
+  const auto& v = views[0];
+  EXPECT_EQ(v.at("frame"), 1);
+  const std::string phase = v.at("phase");
+  EXPECT_EQ(phase.rfind("hit-check mask: heading 0 -> 2, offset (2, 2)", 0), 0u) << phase;
+  const pl::Curve c = pl::dubins({4.5, 2.5, 0}, {6.5, 4.5, pl::kPi / 2}, 2);
+  ASSERT_NEAR(c.length, pl::kPi, 1e-9);
+  const std::vector<pl::CellXY> cells = pl::swept_cells(c.pieces(), pl::Footprint::disc(0.6));
+  pl::editor::Camera cam(v.at("viewport")[2].get<int>(), v.at("viewport")[3].get<int>());
+  cam.set_view(v.at("zoom"), {v.at("offset")[0], v.at("offset")[1]});
+  // A point near a cell's corner: away from the curve, the poses and the outline.
+  auto yellow_at = [&](int x, int y) {
+    const pl::Vec2 p = cam.map_to_screen({x + 0.2, y + 0.8});
+    const auto px = s.at(v.at("viewport")[0].get<int>() + int(p.x), v.at("viewport")[1].get<int>() + int(p.y));
+    return px[0] > 200 && px[1] > 170 && px[2] < 170;
+  };
+  int in = 0, in_ok = 0, out = 0, out_ok = 0;
+  auto masked = [&](int x, int y) {
+    return std::find(cells.begin(), cells.end(), pl::CellXY{x, y}) != cells.end();
+  };
+  const auto blocked = [](int x, int y) { return (x == 7 && y >= 2 && y <= 3) || (y == 7 && x >= 9 && x <= 11); };
+  for (int y = 0; y < 10; ++y)
+    for (int x = 0; x < 14; ++x) {
+      if (blocked(x, y) || (x == 4 && y == 2) || (x == 11 && y == 5)) continue;  // start, goal
+      if (masked(x, y)) {
+        ++in;
+        in_ok += yellow_at(x, y);
+      } else {
+        ++out;
+        out_ok += !yellow_at(x, y);
+      }
+    }
+  ASSERT_GE(in, 8);
+  EXPECT_EQ(in_ok, in);
+  EXPECT_EQ(out_ok, out);
 }
 
 #endif  // PATHLAB_APP

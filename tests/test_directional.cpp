@@ -5,6 +5,7 @@
 // changes; what the hook sees (rejected curves with the blocked cells that rejected them).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -308,6 +309,94 @@ TEST(Directional, HookReportsCurvesAndTheCellsThatRejectedThem) {
   const PlanResult u = p->plan(scene_of(m), q);
   EXPECT_EQ(u.length, r.length);
   EXPECT_EQ(u.expanded, r.expanded);
+}
+
+// Issue 11 item 8: the hit-check mask of any (start heading, end heading, offset) on request,
+// as its own phase before the search: the cells it marks are the ones the footprint swept along
+// that curve covers (computed here from the curve, not the table), placed at the start cell,
+// and those blocked on the map are marked as rejecting it.
+class MaskRecorder : public SearchObserver {
+ public:
+  std::vector<std::string> phases;
+  std::vector<CellXY> cells, blocked;
+  std::vector<Shape> poses;
+  int curve_pieces = 0;
+  bool in_mask() const { return !phases.empty() && phases.back().rfind("hit-check mask", 0) == 0; }
+  void phase(std::string_view n) override { phases.emplace_back(n); }
+  void test(const Shape&, bool) override { curve_pieces += in_mask(); }
+  void mark(const Shape& s, Role role) override {
+    if (!in_mask()) return;
+    if (role == Role::Candidate) cells.push_back({int(s.a.x), int(s.a.y)});
+    if (role == Role::Rejected) blocked.push_back({int(s.a.x), int(s.a.y)});
+    if (role == Role::Transition) poses.push_back(s);
+  }
+};
+
+TEST(Directional, HitCheckMaskOnRequest) {
+  const GridMap m = from_rows({
+      "............",
+      "............",
+      "....@.......",
+      "............",
+      "............",
+      "............",
+  });
+  const CapabilityMask cap = m.palette().movingai_default_capability();
+  Query q;
+  q.start = {2.5, 2.5, 0};
+  q.goal = {10.5, 3.5, 0};
+  q.turning_radius = 1.5;
+  q.radius = 0.5;
+  struct Case {
+    int from, to, dx, dy;
+  };
+  for (const Case c : {Case{0, 1, 2, 1}, Case{0, 0, 2, 0}, Case{2, 6, -1, 1}, Case{7, 3, 0, -2}}) {
+    auto p = Registry::builtin().create(
+        "directional", {{"show_mask", "true"}, {"mask_from", std::to_string(c.from)},
+                        {"mask_to", std::to_string(c.to)}, {"mask_dx", std::to_string(c.dx)},
+                        {"mask_dy", std::to_string(c.dy)}});
+    MaskRecorder rec;
+    RunContext ctx;
+    ctx.observer = &rec;
+    p->plan(scene_of(m), q, ctx);
+    // After the table build's phase (when the tables were built), before the search's.
+    ASSERT_GE(rec.phases.size(), 2u);
+    EXPECT_EQ(rec.phases[rec.phases.size() - 2].rfind("hit-check mask", 0), 0u) << rec.phases[rec.phases.size() - 2];
+    EXPECT_EQ(rec.phases.back(), "search");
+    const double step = kTwoPi / 8;
+    const Curve curve = dubins({2.5, 2.5, c.from * step}, {2.5 + c.dx, 2.5 + c.dy, c.to * step}, 1.5);
+    std::vector<CellXY> want = swept_cells(curve.pieces(), Footprint::disc(0.5));
+    auto key = [](CellXY a, CellXY b) { return std::pair(a.y, a.x) < std::pair(b.y, b.x); };
+    std::sort(want.begin(), want.end(), key);
+    std::vector<CellXY> got = rec.cells;
+    std::sort(got.begin(), got.end(), key);
+    EXPECT_EQ(got, want) << c.from << "->" << c.to << " (" << c.dx << "," << c.dy << ")";
+    std::vector<CellXY> want_blocked;
+    for (CellXY w : want)
+      if (!m.passable(w.x, w.y, cap)) want_blocked.push_back(w);
+    std::sort(rec.blocked.begin(), rec.blocked.end(), key);
+    EXPECT_EQ(rec.blocked, want_blocked);
+    EXPECT_GT(rec.curve_pieces, 0);
+    ASSERT_EQ(rec.poses.size(), 2u);
+    EXPECT_NEAR(rec.poses[1].a.x, 2.5 + c.dx, 1e-9);
+    EXPECT_NEAR(rec.poses[1].a.y, 2.5 + c.dy, 1e-9);
+  }
+  // Off by default: no mask phase.
+  MaskRecorder rec;
+  RunContext ctx;
+  ctx.observer = &rec;
+  Registry::builtin().create("directional", {})->plan(scene_of(m), q, ctx);
+  for (const std::string& ph : rec.phases) EXPECT_NE(ph.rfind("hit-check mask", 0), 0u) << ph;
+  // An offset beyond the neighbourhood's rings says so instead of showing a mask.
+  MaskRecorder far;
+  ctx.observer = &far;
+  Registry::builtin()
+      .create("directional", {{"show_mask", "true"}, {"neighbours", "8"}, {"mask_dx", "2"}})
+      ->plan(scene_of(m), q, ctx);
+  ASSERT_GE(far.phases.size(), 2u);
+  EXPECT_NE(far.phases[far.phases.size() - 2].find("not a neighbour"), std::string::npos)
+      << far.phases[far.phases.size() - 2];
+  EXPECT_TRUE(far.cells.empty());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // curved turns that hit blocked cells report them through the hook and validate rejects them.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "cli_util.hpp"
 #include "pieces_json.hpp"
 #include "core/curves.hpp"
+#include "core/footprint.hpp"
 #include "core/io.hpp"
 #include "planners/planner.hpp"
 
@@ -150,6 +152,52 @@ TEST(AstarTurns, CurvedTurnsReportTheCellsTheyHit) {
   const PlanResult rr = raw->plan(sc, q);
   ASSERT_TRUE(rr.found);
   EXPECT_LT(stat(r, "waypoints"), stat(rr, "waypoints"));
+}
+
+// turns=none is Pinter's Figure 1b (A* + smoothing): straight lines between the waypoints,
+// each corner counted as an illegal turn. The A* under it takes only moves the footprint fits
+// along: with a disc of radius 0.6 (wider than half a cell) beside a block, every line of the
+// path is walkable for the disc. Before, A* hugged the block and curved turns looped there.
+TEST(AstarTurns, NoneIsTheSmoothedPolylineOnMovesTheFootprintFits) {
+  GridMap m(40, 24);
+  const TerrainId wall = m.palette().default_obstacle();
+  for (int y = 0; y < 24; ++y)
+    for (int x = 0; x < 40; ++x)
+      if (x == 0 || y == 0 || x == 39 || y == 23 || (x >= 15 && x <= 24 && y >= 7 && y <= 16) ||
+          (x == 30 && y >= 12))
+        m.set(x, y, wall);
+  Scene sc;
+  sc.map = m;
+  Query q;
+  q.start = {3.5, 20.5, 0};
+  q.goal = {35.5, 3.5, 0};
+  q.radius = 0.6;
+  q.turning_radius = 2;
+  const CapabilityMask cap = m.palette().movingai_default_capability();
+  for (const char* smoothing : {"simple", "none"}) {
+    const PlanResult r =
+        Registry::builtin().create("astar-turns", {{"turns", "none"}, {"smoothing", smoothing}})->plan(sc, q);
+    ASSERT_TRUE(r.found) << smoothing << ": " << r.message;
+    int corners = 0;
+    double heading = q.start.heading, length = 0;
+    for (const PathPiece& p : r.pieces) {
+      ASSERT_EQ(p.kind, PathPiece::Kind::Line);
+      EXPECT_TRUE(walkable(m, cap, p.line.a, p.line.b, Footprint::disc(0.6)))
+          << smoothing << ": (" << p.line.a.x << "," << p.line.a.y << ") -> (" << p.line.b.x << "," << p.line.b.y << ")";
+      const double dir = std::atan2(p.line.b.y - p.line.a.y, p.line.b.x - p.line.a.x);
+      corners += std::abs(std::remainder(dir - heading, kTwoPi)) > 1e-9;
+      heading = dir;
+      length += p.length();
+    }
+    EXPECT_EQ(stat(r, "illegal turns"), corners) << smoothing;
+    EXPECT_NEAR(r.length, length, 1e-9);
+    EXPECT_GT(corners, 0);
+  }
+  // Curved turns on that path: legal here, and no loop (a loop of radius 2 alone is 12.6).
+  const PlanResult c = Registry::builtin().create("astar-turns", {{"turns", "curved"}})->plan(sc, q);
+  ASSERT_TRUE(c.found);
+  EXPECT_EQ(stat(c, "illegal turns"), 0);
+  EXPECT_LT(c.length, 45.0);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <random>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -805,6 +806,35 @@ bool check_difference(const Scene& s, Pose start, Pose goal) {
     EXPECT_EQ(culled.batch(Layer::Search).lines.size(), inside);
   }
   return saw_both_sides;
+}
+
+// Issue 11 (readability of turning searches): passed tests of earlier frames stay off the map
+// unless their history is asked for; those of the frame on screen show.
+TEST(Draw, PassedTestsOfEarlierFramesOnlyOnRequest) {
+  TraceRecorder rec;
+  rec.test(Shape::segment({0, 0}, {1, 0}), true);  // frame 1
+  rec.mark(Shape::segment({0, 5}, {1, 5}), Role::Candidate);
+  rec.frame();
+  rec.test(Shape::segment({0, 1}, {1, 1}), true);  // frame 2
+  rec.frame();
+  const Trace t = rec.take();
+  TraceCursor cur(t);
+  cur.seek(2);
+  const Style& st = Style::standard();
+  auto rows = [&](bool history, Role role) {
+    SearchDrawOptions o;
+    o.passed_history = history;
+    DrawList list;
+    draw_search_state(list, cur.state(), st, o);
+    std::set<float> r;
+    for (const LinePrim& l : list.batch(Layer::Shapes).lines)
+      if (l.colour == st.colour(role)) r.insert(l.y0);
+    return r;
+  };
+  EXPECT_EQ(rows(false, Role::Accepted), (std::set<float>{1.f}));
+  EXPECT_EQ(rows(true, Role::Accepted), (std::set<float>{0.f, 1.f}));
+  // What a planner marks (what it keeps) stays either way.
+  EXPECT_EQ(rows(false, Role::Candidate), (std::set<float>{5.f}));
 }
 
 // Issue 10 item 7: goal, current node and "test failed" are told apart, and neither the

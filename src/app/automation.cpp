@@ -65,12 +65,13 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
     const Pose pose = v.drive.built && drive.valid() ? drive.pose_at(app.views.drive.time) : Pose{};
     std::fprintf(f, "%s{\"name\": %s, \"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, %.17g], "
                  "\"planner\": \"%s\", \"frame\": %zu, \"found\": %s, \"length\": %.17g, \"message\": %s, "
-                 "\"path_problem\": %s, \"travel_time\": %.17g, \"drive_pose\": [%.17g, %.17g, %.17g]}",
+                 "\"path_problem\": %s, \"travel_time\": %.17g, \"drive_pose\": [%.17g, %.17g, %.17g], \"phase\": %s}",
                  i ? ", " : "", quoted(names[i]).c_str(), v.viewport.x, v.viewport.y, v.viewport.width, v.viewport.height,
                  v.camera.zoom(), v.camera.offset().x, v.camera.offset().y, v.planner.c_str(),
                  v.cursor ? v.cursor->frame() : std::size_t(0), v.result.found ? "true" : "false",
                  v.result.length, quoted(v.result.message).c_str(), quoted(v.path_problem).c_str(),
-                 drive.valid() ? drive.travel_time() : -1.0, pose.x, pose.y, pose.heading);
+                 drive.valid() ? drive.travel_time() : -1.0, pose.x, pose.y, pose.heading,
+                 quoted(v.cursor ? std::string(v.cursor->state().phase()) : std::string()).c_str());
   }
   // What ImGui had to clip (app/clip_report.hpp) and whether the text drawn over the views
   // stays in its view: tests assert nothing is clipped.

@@ -314,6 +314,7 @@ void map_view_build(App& app) {
       o.parent_arrows = app.ui.show_parent_arrows && v.camera.zoom() >= 12;
       o.hidden_roles = app.ui.hidden_roles;
       o.rejected_history = app.ui.rejected_history;
+      o.passed_history = app.ui.passed_history;
       if (app.ui.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size())) {
         const Agent& a = scene.agents[std::size_t(v.agent)];
         o.agent = SearchDrawOptions::AgentFilter{scene.capability_of(a), a.size};

@@ -58,6 +58,10 @@ void section_overlays(App& app) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Off: only the failed tests of the frame on screen, so the graph a planner\n"
                         "built and its path stay readable. On: everything it tried and rejected.");
+    ImGui::Checkbox("passed tests of every frame", &app.ui.passed_history);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Off: only the passed tests of the frame on screen, so the result reads\n"
+                        "first. On: every candidate a planner tried and accepted.");
     // The legend of what is on screen; planner shapes can be hidden by role here (e.g. hide
     // "accepted" and "rejected" tests to see only the edges a search touched).
     const DrawList& list = app.view().draw_list;

@@ -43,17 +43,17 @@ const std::vector<Preset>& presets() {
       {"anyangle-smoothing", "Any-angle: corner A* + smoothing vs Theta* vs exact",
        {"corner-astar", "theta", "visibility"}, {{{"smoothing", "true"}}, {}, {}}},
 
-      // Turning vehicles (issue 11, item 10): Pinter's Figure 1 a-d (A*; A* smoothed with
-      // turns tightened until legal, as close to "smoothing only" as astar-turns goes; curved
-      // turns on the smoothed path, ignoring obstacles; Directional-24), and Directional-24
-      // against the article's hybrid. The table shows illegal turns and travel time.
+      // Turning vehicles (issue 11, item 10): Pinter's Figure 1 a-d (A*; A* + smoothing, lines
+      // only; curved turns on the smoothed path, ignoring obstacles; Directional-24), and
+      // Directional-24 against the article's hybrid and Hybrid A* (Dolgov). The table shows
+      // length, illegal turns, travel time and planning time.
       {"pinter-figure1", "Turning: Pinter Figure 1 (A*, smoothed, curved turns, Directional-24)",
        {"astar", "astar-turns", "astar-turns", "directional"},
-       {{}, {{"smoothing", "simple"}, {"turns", "tighter"}}, {{"smoothing", "simple"}, {"turns", "curved"}},
+       {{}, {{"smoothing", "simple"}, {"turns", "none"}}, {{"smoothing", "simple"}, {"turns", "curved"}},
         {{"neighbours", "24"}}},
        false, 2.0},
-      {"directional-hybrid", "Turning: Directional-24 vs hybrid", {"directional", "hybrid"},
-       {{{"neighbours", "24"}}, {}}, false, 2.0},
+      {"directional-hybrid", "Turning: Directional-24 vs hybrid vs Hybrid A*",
+       {"directional", "hybrid", "hybrid-astar"}, {{{"neighbours", "24"}}, {}, {}}, false, 2.0},
   };
   return p;
 }

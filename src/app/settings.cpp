@@ -31,7 +31,7 @@ void read(const json& j, const char* key, T& out) {
 // The on/off settings, by their names in the file: one list serves reading and writing.
 template <class AppT>
 auto flags(AppT& app) {
-  return std::array<std::pair<const char*, decltype(&app.ui.grid_lines)>, 13>{{
+  return std::array<std::pair<const char*, decltype(&app.ui.grid_lines)>, 14>{{
       {"grid_lines", &app.ui.grid_lines},
       {"parent_arrows", &app.ui.show_parent_arrows},
       {"only_usable_shapes", &app.ui.only_usable_shapes},
@@ -45,6 +45,7 @@ auto flags(AppT& app) {
       {"compare_figures", &app.ui.compare_figures},
       {"map_legend", &app.ui.map_legend},
       {"failed_tests_history", &app.ui.rejected_history},
+      {"passed_tests_history", &app.ui.passed_history},
   }};
 }
 

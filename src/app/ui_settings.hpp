@@ -34,6 +34,7 @@ struct UiSettings {
   bool only_usable_shapes = true;
   // Failed tests of every frame so far; off: only the frame on screen's (SearchDrawOptions).
   bool rejected_history = false;
+  bool passed_history = false;  // passed tests of earlier frames too (else the frame's only)
   // Planner shapes of these roles are hidden (legend checkboxes in the Display tab).
   std::bitset<std::size_t(Role::Count)> hidden_roles;
   bool show_difference = true;  // compare: cells expanded by one view and not the other

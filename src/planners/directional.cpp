@@ -85,6 +85,51 @@ bool DirectionalSearch::build_tables(const Options& opt, double r, const Footpri
   return true;
 }
 
+// The mask is placed with its start cell on `at`: the cells it marks are the ones a search
+// standing there would test; those blocked on this map are the ones that would reject the edge.
+void DirectionalSearch::report_mask(const GridMap& map, CellXY at, const Options& opt,
+                                    SearchObserver& o) const {
+  const int rings = nb_ == 8 ? 1 : nb_ == 24 ? 2 : 3;
+  const int dx = opt.mask_dx, dy = opt.mask_dy;
+  const int from = ((opt.mask_from % k_) + k_) % k_, to = ((opt.mask_to % k_) + k_) % k_;
+  const std::string what = "hit-check mask: heading " + std::to_string(from) + " -> " +
+                           std::to_string(to) + ", offset (" + std::to_string(dx) + ", " +
+                           std::to_string(dy) + ")";
+  if ((dx == 0 && dy == 0) || std::max(std::abs(dx), std::abs(dy)) > rings) {
+    o.phase(what + " is not a neighbour of Directional-" + std::to_string(nb_));
+    o.frame();
+    return;
+  }
+  // Offsets are stored row-major over the (2 rings + 1)^2 square without its centre.
+  int idx = (dy + rings) * (2 * rings + 1) + (dx + rings);
+  if (idx > rings * (2 * rings + 1) + rings) --idx;
+  const Edge& e = edges_from(from)[std::size_t(idx) * std::size_t(k_) + std::size_t(to)];
+  const std::span<const CellXY> cells = cells_of(e);
+  o.phase(what + ", " + std::to_string(cells.size()) + " cells");
+  o.counter("mask cells", double(cells.size()));
+  int hits = 0;
+  for (CellXY c : cells) {
+    const int x = at.x + c.x, y = at.y + c.y;
+    o.mark(Shape::cell(x, y), Role::Candidate);
+    const bool inside = x >= 0 && y >= 0 && x < map.width() && y < map.height();
+    if (!inside || !map.passable(x, y, cap_)) {
+      ++hits;
+      o.mark(Shape::cell(x, y), Role::Rejected);
+    }
+  }
+  o.counter("mask cells blocked here", double(hits));
+  Curve c = e.curve;
+  c.start.x += at.x;
+  c.start.y += at.y;
+  std::vector<PathPiece> pieces;
+  c.append_pieces(pieces);
+  for (const PathPiece& p : pieces)
+    o.test(p.kind == PathPiece::Kind::Arc ? Shape::arc(p.arc) : Shape::segment(p.line.a, p.line.b), hits == 0);
+  o.mark(Shape::pose(c.start), Role::Transition);
+  o.mark(Shape::pose(c.end()), Role::Transition);
+  o.frame();
+}
+
 void DirectionalSearch::prepare_map(const GridMap& map, CapabilityMask cap) {
   const int m = margin_ + 1;
   if (map.uid() != map_uid_ || map.version() != map_version_ || cap != cap_ || m != map_margin_) {
@@ -388,6 +433,7 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
     }
     prepare_map(map, q.capability);
     res.prepare_ms = prep.ms();
+    if (opt.show_mask && ctx.observer) report_mask(map, *sc, opt, *ctx.observer);
     if (!built) res.prepare_ms = 0;
   }
   if (!map.passable(sc->x, sc->y, q.capability) || !map.passable(gc->x, gc->y, q.capability))
@@ -484,6 +530,7 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
     res.length = length;
     res.stats.push_back({"cost", pool_.g_value(out.last)});
     res.stats.push_back({"reversed edges", double(reversed)});
+    res.stats.push_back({"illegal turns", 0});  // every edge's swept cells were tested
     if (SearchObserver* o = ctx.observer) {
       o->counter("expanded", double(res.expanded));
       o->counter("curves tested", double(p.tested));
@@ -677,6 +724,11 @@ DirectionalSearch::Options options_from(const ParamSet& ps) {
               : rv == "no" ? DirectionalSearch::Options::Reverse::No
                            : DirectionalSearch::Options::Reverse::Agent;
   o.reverse_penalty = ps.get_double("reverse_penalty");
+  o.show_mask = ps.get_bool("show_mask");
+  o.mask_from = ps.get_int("mask_from");
+  o.mask_to = ps.get_int("mask_to");
+  o.mask_dx = ps.get_int("mask_dx");
+  o.mask_dy = ps.get_int("mask_dy");
   return o;
 }
 
@@ -712,6 +764,17 @@ void add(Registry& r) {
                             {"agent", "yes", "no"}, "agent"),
           ParamDesc::real("reverse_penalty", "Cost factor of an edge driven backwards", 1, 100, "2")
               .labelled("reverse penalty"),
+          ParamDesc::boolean("show_mask",
+                             "Before searching, show the hit-check mask of one table entry "
+                             "(start heading, end heading, offset) at the start cell: its curve, "
+                             "the cells it marks as hit, and which of them are blocked there",
+                             "false")
+              .labelled("show hit-check mask"),
+          ParamDesc::integer("mask_from", "Mask: start heading index (0 = east, clockwise)", 0, 15, "0")
+              .labelled("mask start heading"),
+          ParamDesc::integer("mask_to", "Mask: end heading index", 0, 15, "1").labelled("mask end heading"),
+          ParamDesc::integer("mask_dx", "Mask: offset to the end cell, x", -3, 3, "2").labelled("mask dx"),
+          ParamDesc::integer("mask_dy", "Mask: offset to the end cell, y", -3, 3, "1").labelled("mask dy"),
           circles_param()},
          [](const ParamSet& ps) {
            return std::make_unique<DirectionalPlanner>(GridWorld(ps), options_from(ps));

@@ -52,6 +52,12 @@ class DirectionalSearch {
     // `reverse_penalty`. Agent: when the query's agent can reverse.
     enum class Reverse : std::uint8_t { Agent, No, Yes } reverse = Reverse::Agent;
     double reverse_penalty = 2;
+    // Issue 11 item 8: show one hit-check mask on request. When set, a watched run first reports
+    // a phase with the table entry (start heading `mask_from` -> end heading `mask_to`, offset
+    // (mask_dx, mask_dy)) placed at the start cell: its curve, the cells it marks as hit and
+    // its two poses. Heading indices are taken modulo the heading count.
+    bool show_mask = false;
+    int mask_from = 0, mask_to = 1, mask_dx = 2, mask_dy = 1;
   };
 
   // One table entry: the curve from (0.5, 0.5, start heading) to the offset cell's centre at
@@ -102,6 +108,7 @@ class DirectionalSearch {
  private:
   struct Problem;
   bool build_tables(const Options& opt, double turning_radius, const Footprint& fp);
+  void report_mask(const GridMap& map, CellXY at, const Options& opt, SearchObserver& o) const;
   void prepare_map(const GridMap& map, CapabilityMask cap);
   void build_distance(const GridMap& map, int gx, int gy);
 

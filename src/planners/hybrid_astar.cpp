@@ -513,6 +513,9 @@ PlanResult HybridAStarPlanner::plan(const Scene& scene, const Query& q, const Ru
   if (r.points.empty() || !(r.points.back() == s.goal)) r.points.push_back(s.goal);
   r.length = path_length(r.pieces);
   r.found = true;
+  // Legal by construction (every primitive and shot swept against the map): for the compare
+  // table's illegal-turn column, beside the post-processing methods that do make them.
+  r.stats.push_back({"illegal turns", 0});
   if (ctx.observer) ctx.observer->path(r.pieces);
   return done();
 }

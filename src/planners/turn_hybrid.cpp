@@ -77,8 +77,15 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
       return fail("no path: start and goal are in different regions (fail fast, no search)", false);
   }
   // 1. 4-connected A*.
-  GridSearch::Options go;
+  // Only moves the footprint fits along: on passable cells alone the path hugs walls a disc
+  // wider than half a cell does not fit beside, Smoothing-48 gives up along them from both
+  // ends, and the failing section is too long to repair (the Figure 1 scene's block).
+  TurnPostprocess::Options go;
   go.eight_connected = false;
+  go.smooth = false;
+  go.turns = TurnPostprocess::Turns::None;
+  go.square = opt.square;
+  go.allow_point = true;
   if (ctx.observer) ctx.observer->phase("4-connected A*");
   const PlanResult grid = grid_.run(map, q, go, ctx);
   res.expanded = grid.expanded;
@@ -120,6 +127,14 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
       const auto apart = [&](const Pose& a, const Pose& c) {
         return std::max(std::abs(a.x - c.x), std::abs(a.y - c.y));
       };
+      // When the two passes overlap (the backward one got past where the forward one
+      // failed), their failure points can lie far apart although every part of the path is
+      // covered: the section to repair is where the forward pass stopped. Keep the backward
+      // poses beyond it only; the rule below then grows that section to about `window`.
+      if (n - 1 - b.indices[ib] <= f.indices[ia]) {
+        while (ia > 0 && f.indices[ia] >= n - 1) --ia;
+        while (ib > 0 && n - 1 - b.indices[ib] <= f.indices[ia]) --ib;
+      }
       fa = f.indices[ia];
       fb = n - 1 - b.indices[ib];
       if (apart(f.poses[ia], b.poses[ib]) > opt.window)
@@ -198,7 +213,8 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
                {"backward poses", double(bwd.size())},
                {"Smoothing-48 forward reached", double(fa)},
                {"curve tests", double(tests)},
-               {"waypoints", double(kept.size())}};
+               {"waypoints", double(kept.size())},
+               {"illegal turns", 0}};  // every kept curve was checked again above
   res.message = mid.empty() && bwd.empty()
                     ? "Smoothing-48 forward made the whole path"
                     : mid.empty() ? "Smoothing-48 backward made the whole path"

@@ -3,7 +3,7 @@
 //
 //   0. fail fast: 4-connected components of the cells the capability may enter (cached per map
 //      and capability); start and goal in different components -> no path, before any search;
-//   1. 4-connected grid A*; no path -> failure;
+//   1. 4-connected grid A* on the moves the footprint fits along; no path -> failure;
 //   2. Smoothing-48 forward along it (DirectionalSearch::along); success -> step 6;
 //   3. Smoothing-48 backward, from the goal facing back along the path;
 //   4. the farthest points both passes reached, a and b: more than 12 cells apart in x or y ->
@@ -24,7 +24,7 @@
 
 #include "core/search.hpp"
 #include "planners/directional.hpp"
-#include "planners/grid_search.hpp"
+#include "planners/turn_postprocess.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -46,7 +46,8 @@ class TurnHybrid {
   // 4-connected component labels of the passable cells (-1 = blocked), rebuilt on change.
   const std::vector<std::int32_t>& components(const GridMap& map, CapabilityMask cap);
 
-  GridSearch grid_;
+  // The 4-connected A* with the footprint (astar-turns' search, no smoothing, no turns).
+  TurnPostprocess grid_;
   DirectionalSearch directional_;  // Smoothing-48 (Directional-48 tables)
   DirectionalSearch repair_;       // Directional-8 (its own tables, so neither is rebuilt)
   std::vector<std::int32_t> labels_;

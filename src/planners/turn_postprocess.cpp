@@ -32,6 +32,9 @@ struct TurnPostprocess::Problem {
   const GridMap* map;
   CapabilityMask cap;
   const std::uint8_t* forbidden;
+  std::uint16_t* fits;  // see TurnPostprocess::fits_
+  const Footprint* fp;
+  Vec2 start_pos;
   int w, h, gx, gy;
   bool eight;
   double penalty, hscale;
@@ -48,15 +51,33 @@ struct TurnPostprocess::Problem {
     hv = hscale * (eight ? octile_distance(dx, dy) : dx + dy);
     f = g + hv;
   }
+  std::uint16_t moves_that_fit(int c, bool from_start) const {
+    if (fits[c] & 0x100u) return fits[c];
+    const int x = c % w, y = c / w;
+    const Vec2 a = from_start ? start_pos : Vec2{x + 0.5, y + 0.5};
+    std::uint16_t m = 0x100u;
+    for (int d = 0; d < 8; d += eight ? 1 : 2) {
+      const int nx = x + kDx[d], ny = y + kDy[d];
+      if (!free_cell(nx, ny)) continue;
+      if ((d & 1) && (!free_cell(nx, y) || !free_cell(x, ny))) continue;
+      // A disc narrower than half a cell (a point too) needs no more than the passable cells
+      // and no corner cutting checked above: every other cell lies at least 0.5 from a move
+      // between centres. Skipping walkable() there keeps the common case as fast as before.
+      const bool thin = !(fp->size > 0) || (fp->shape == Footprint::Shape::Disc && fp->size < 0.5 && !from_start);
+      if (thin || walkable(*map, cap, a, {nx + 0.5, ny + 0.5}, *fp)) m |= std::uint16_t(1u << d);
+    }
+    fits[c] = m;
+    return m;
+  }
   template <class Out>
   void expand(std::uint32_t n, double g, Out& out) const {
     const int c = int(n / 9), pd = int(n % 9), x = c % w, y = c / w;
     const double cost_here = map->palette()[map->at(x, y)].cost;
+    const std::uint16_t fit = moves_that_fit(c, n == start_node);
     for (int d = 0; d < 8; d += eight ? 1 : 2) {
       if (forbidden[c] >> d & 1u) continue;
+      if (!(fit >> d & 1u)) continue;
       const int nx = x + kDx[d], ny = y + kDy[d];
-      if (!free_cell(nx, ny)) continue;
-      if ((d & 1) && (!free_cell(nx, y) || !free_cell(x, ny))) continue;
       int turn = 0;
       if (pd != kNoDir) {
         turn = std::abs(d - pd);
@@ -72,12 +93,16 @@ struct TurnPostprocess::Problem {
 };
 
 std::vector<CellXY> TurnPostprocess::astar(const GridMap& map, CapabilityMask cap, CellXY s,
-                                           CellXY g, const Options& opt, const RunContext& ctx,
+                                           CellXY g, Vec2 start, const Footprint& fp,
+                                           const Options& opt, const RunContext& ctx,
                                            std::uint64_t& expanded) {
   Problem p;
   p.map = &map;
   p.cap = cap;
   p.forbidden = forbidden_.data();
+  p.fits = fits_.data();
+  p.fp = &fp;
+  p.start_pos = start;
   p.w = map.width();
   p.h = map.height();
   p.gx = g.x;
@@ -116,10 +141,11 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
   };
   const auto sc = cell_of(map, q.start), gc = cell_of(map, q.goal);
   if (!sc || !gc) return fail(outside_reason(map, q.start, q.goal), true);
-  if (!(q.turning_radius > 0))
+  if (!(q.turning_radius > 0) && opt.turns != Turns::None)
     return fail("astar-turns needs a turning radius > 0 (--turning-radius)", true);
   const Footprint fp = opt.square ? Footprint::square(double(std::max(1, q.size))) : Footprint::disc(q.radius);
-  if (!(fp.size > 0)) return fail("astar-turns needs a footprint of positive size (--radius)", true);
+  if (!(fp.size > 0) && !opt.allow_point)
+    return fail("astar-turns needs a footprint of positive size (--radius)", true);
   const int w = map.width(), h = map.height();
   if (std::uint64_t(w) * std::uint64_t(h) * 9 > kMaxNodes)
     return fail("map too large for astar-turns (cells x 9 directions over 2^24 nodes)", false);
@@ -129,6 +155,7 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
                                start_ok ? *gc : *sc),
                 false);
   forbidden_.assign(std::size_t(w) * std::size_t(h), 0);
+  fits_.assign(std::size_t(w) * std::size_t(h), 0);
   const auto blocked = [&](int x, int y) { return !map.passable(x, y, q.capability); };
   const auto walk = [&](Vec2 a, Vec2 b) { return walkable(map, q.capability, a, b, fp); };
 
@@ -173,7 +200,7 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
   std::vector<Turn> turns;
   std::size_t raw_cells = 0, tests = 0;
   for (;;) {
-    const std::vector<CellXY> cells = astar(map, q.capability, *sc, *gc, opt, ctx, expanded);
+    const std::vector<CellXY> cells = astar(map, q.capability, *sc, *gc, q.start.position(), fp, opt, ctx, expanded);
     if (cells.empty()) {
       res.expanded = expanded;
       return fail(recalcs ? "no path: every route left after forbidding " + std::to_string(recalcs) +
@@ -197,6 +224,7 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
     } else {
       wps = pts;
     }
+    if (opt.turns == Turns::None) break;
     if (ctx.observer) ctx.observer->phase("turns");
     turns = curve_through(wps, opt.turns == Turns::Tighter);
     if (opt.turns != Turns::Recalc) break;
@@ -224,6 +252,23 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
   int illegal = 0;
   double length = 0;
   res.points.push_back({q.start.x, q.start.y, normalize_angle(q.start.heading)});
+  if (opt.turns == Turns::None) {
+    // Straight lines between the waypoints. Every change of direction (the start heading
+    // included) is a turn of radius 0, which no turning radius allows: counted as illegal.
+    double heading = normalize_angle(q.start.heading);
+    for (std::size_t i = 1; i < wps.size(); ++i) {
+      if (distance(wps[i - 1], wps[i]) < 1e-12) continue;
+      const double dir = std::atan2(wps[i].y - wps[i - 1].y, wps[i].x - wps[i - 1].x);
+      illegal += std::abs(normalize_angle(dir - heading + kPi) - kPi) > 1e-9;
+      heading = dir;
+      PathPiece piece;
+      piece.line = {wps[i - 1], wps[i]};
+      res.pieces.push_back(piece);
+      length += piece.length();
+      res.points.push_back({wps[i].x, wps[i].y, normalize_angle(dir)});
+    }
+    tightest = 0;
+  }
   for (const Turn& t : turns) {
     t.curve.append_pieces(res.pieces);
     length += t.curve.length;
@@ -245,7 +290,10 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
                {"A* path cells", double(raw_cells)},
                {"waypoints", double(wps.size())},
                {"walkable tests", double(tests)}};
-  if (illegal) res.message = std::to_string(illegal) + " turn(s) overlap blocked cells (curved turns ignore obstacles)";
+  if (illegal)
+    res.message = std::to_string(illegal) + (opt.turns == Turns::None
+                                                 ? " corner(s) turned on the spot (turns=none ignores the turning radius)"
+                                                 : " turn(s) overlap blocked cells (curved turns ignore obstacles)");
   if (SearchObserver* o = ctx.observer) {
     o->counter("illegal turns", illegal);
     o->path(res.pieces);
@@ -313,8 +361,10 @@ void add(Registry& r) {
                             {"simple", "presmooth48", "none"}, "simple"),
           ParamDesc::choice("turns",
                             "curved: arc then line to each waypoint, obstacles ignored; tighter: "
-                            "radius shrinks until legal; recalc: forbid the move and search again",
-                            {"curved", "tighter", "recalc"}, "curved"),
+                            "radius shrinks until legal; recalc: forbid the move and search again; "
+                            "none: straight lines between the waypoints, each corner an illegal "
+                            "turn on the spot (Pinter's Figure 1b: A* + smoothing)",
+                            {"curved", "tighter", "recalc", "none"}, "curved"),
           ParamDesc::real("turn_penalty", "A* cost per 45 degrees of direction change", 0, 100, "0")
               .labelled("turn penalty"),
           ParamDesc::choice("footprint", "disc of the agent's radius, or square of its size",
@@ -328,6 +378,7 @@ void add(Registry& r) {
            const std::string& t = ps.get("turns");
            o.turns = t == "tighter" ? TurnPostprocess::Turns::Tighter
                      : t == "recalc" ? TurnPostprocess::Turns::Recalc
+                     : t == "none"   ? TurnPostprocess::Turns::None
                                      : TurnPostprocess::Turns::Curved;
            o.turn_penalty = ps.get_double("turn_penalty");
            o.square = ps.get("footprint") == "square";

@@ -2,7 +2,9 @@
 // Methods"; issue 11 items 2 and 3), registered as the planner `astar-turns`:
 //
 //   search     A* over cells x arrival direction (8- or 4-connected, no corner cutting) with a
-//              turn penalty per 45 degrees of direction change ("A* with a turn penalty");
+//              turn penalty per 45 degrees of direction change ("A* with a turn penalty"),
+//              taking only moves along which the agent's footprint fits (Walkable between the
+//              cell centres), so the path it hands on can be made legal;
 //   smoothing  none, or simple: Pinter's Listing 1 (core/smoothing.hpp's greedy_smooth) with
 //              Walkable(A, B) for the agent's footprint (core/footprint.hpp); or presmooth48:
 //              Pinter's Smoothing-48 along the A* path (DirectionalSearch::along) followed by
@@ -19,6 +21,8 @@
 //              recalc:  path recalculation with forbidden moves: the first illegal curve forbids
 //                       the A* move that leaves its start waypoint that way, and the search runs
 //                       again (at most 64 times).
+//              none:    no curves: straight lines between the waypoints (Figure 1b, A* +
+//                       smoothing); every corner is a turn on the spot, counted as illegal.
 // Which promise each keeps: curved none (illegal turns are reported, not avoided); tighter
 // keeps the footprint clear but not the turning radius; recalc keeps both, or fails.
 #pragma once
@@ -35,7 +39,8 @@ namespace pl {
 
 class TurnPostprocess {
  public:
-  enum class Turns : std::uint8_t { Curved, Tighter, Recalc };
+  // None: the (smoothed) polyline itself, every corner a turn on the spot (Pinter's Figure 1b).
+  enum class Turns : std::uint8_t { Curved, Tighter, Recalc, None };
   struct Options {
     bool eight_connected = true;
     bool smooth = true;
@@ -43,24 +48,34 @@ class TurnPostprocess {
     Turns turns = Turns::Curved;
     double turn_penalty = 0;  // per 45 degrees of direction change
     bool square = false;      // footprint: square of the agent's size, else disc of its radius
+    // A footprint of size 0 (a point agent) is refused unless set (the hybrid planner's search
+    // accepts it: its moves are then those of plain grid A*).
+    bool allow_point = false;
   };
 
   PlanResult run(const GridMap& map, const Query& q, const Options& opt, const RunContext& ctx);
   size_t memory_bytes() const {
-    return pool_.memory_bytes() + open_.memory_bytes() + forbidden_.capacity() + directional_.memory_bytes();
+    return pool_.memory_bytes() + open_.memory_bytes() + forbidden_.capacity() +
+           fits_.capacity() * sizeof(std::uint16_t) + directional_.memory_bytes();
   }
 
  private:
   struct Problem;
   // Grid A* with arrival directions and forbidden moves; the path's cells, empty when none.
-  std::vector<CellXY> astar(const GridMap& map, CapabilityMask cap, CellXY s, CellXY g,
-                            const Options& opt, const RunContext& ctx, std::uint64_t& expanded);
+  std::vector<CellXY> astar(const GridMap& map, CapabilityMask cap, CellXY s, CellXY g, Vec2 start,
+                            const Footprint& fp, const Options& opt, const RunContext& ctx,
+                            std::uint64_t& expanded);
 
   PlanResult presmoothed(const GridMap& map, const Query& q, const Options& opt,
                          const std::vector<CellXY>& cells, const RunContext& ctx, PlanResult res);
 
   DirectionalSearch directional_;  // Smoothing-48's tables and padded map
   std::vector<std::uint8_t> forbidden_;  // per cell: bit d = the move in direction d is forbidden
+  // Per cell, filled as A* expands it: bit d = the footprint fits along the move in direction
+  // d (walkable between the cell centres; from the start pose for the start cell); bit 8 =
+  // computed. Without it A* hugs walls the agent does not fit along, and neither smoothing
+  // nor any turn method can make that path legal.
+  std::vector<std::uint16_t> fits_;
   NodePool<double> pool_;
   OpenList<> open_;
 };

@@ -309,6 +309,7 @@ void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
     }
     if (o.shape_history && r.frame + o.shape_history <= frame) continue;
     if (!o.rejected_history && r.role == Role::Rejected && r.frame != frame) continue;
+    if (!o.passed_history && r.is_test && r.ok && r.frame != frame) continue;
     if (!rejected_at.empty() && r.role != Role::Rejected && r.shape.kind != Shape::Kind::Polyline)
       if (const auto it = rejected_at.find(geometry_key(r.shape)); it != rejected_at.end())
         if (const auto f = it->second.lower_bound(r.frame); f != it->second.end()) {

@@ -60,6 +60,10 @@ struct SearchDrawOptions {
   // screen, so what a planner tried and threw away does not drown the graph it built, and a
   // shape a later test rejected (same geometry and requirement) is withdrawn with it.
   bool rejected_history = true;
+  // Passed tests (Role::Accepted) of earlier frames too; false: only those of the frame on
+  // screen, so the result reads first and a planner that accepts thousands of candidates
+  // (every curve a turning search tried) does not bury it. What a planner keeps it marks.
+  bool passed_history = true;
   bool path = true;  // the latest path() (Layer::Path)
   // Only nodes and shapes of this level (0 = base grid; abstract layers above); nullopt = all.
   std::optional<int> level;
