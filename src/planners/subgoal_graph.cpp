@@ -355,7 +355,8 @@ void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<Vec2
     return true;
   };
   const std::size_t mark = out.size();
-  out.reserve(mark + std::size_t(i + k));
+  // No exact reserve here: a path appends one route per edge, and reserving each to its exact
+  // size reallocated (and copied) the whole path every time, quadratic in its length.
   if (walk(x0, y0, sx, sy, cx, cy)) return;
   // A pair found from the other side only: diagonals first from (x1, y1), reversed.
   out.resize(mark);
