@@ -540,8 +540,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   return r;
 }
 
-PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalConfig& cfg,
-                              const RunContext& ctx) {
+PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const SubgoalConfig& cfg,
+                                 const RunContext& ctx) {
   const Stopwatch clock;
   PlanResult r;
   CapabilityMask cap = q.capability;
@@ -652,6 +652,14 @@ PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalC
     r = search<OctileCost, false>(ep[0], ep[1], ctx, std::move(r));
   r.memory_bytes = memory_bytes();
   r.time_ms = clock.ms();
+  return r;
+}
+
+PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalConfig& cfg,
+                              const RunContext& ctx) {
+  PlanResult r = answer(map, q, cfg, ctx);
+  // The cells form reproduces 8-connected optima; the corners form joins cell corners freely.
+  r.metric = cfg.anyangle || cfg.theta ? PlanResult::Metric::AnyAngle : PlanResult::Metric::Grid8Optimal;
   return r;
 }
 

@@ -56,6 +56,7 @@ class SubgoalSearch {
   };
 
  private:
+  PlanResult answer(const GridMap& map, const Query& q, const SubgoalConfig& cfg, const RunContext& ctx);
   template <class Cost, bool Theta>
   struct Problem;
   template <class Cost, bool Theta>
