@@ -9,6 +9,9 @@
 #include <iterator>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
+
+#include <stb/stb_image.h>  // the implementation is in libstb
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +51,27 @@ inline AppRun run_app_at(const std::string& app, const std::string& args, const 
   std::ifstream layout(png.string() + ".json");
   if (layout.good()) r.layout = nlohmann::json::parse(layout);
   return r;
+}
+
+// A run with --screenshot and the picture it wrote (RGBA rows; empty when none was written).
+struct AppShot {
+  AppRun run;
+  int w = 0, h = 0;
+  std::vector<unsigned char> px;
+};
+
+inline AppShot take_app_shot(const std::string& app, const std::string& args,
+                             const std::string& name, int w, int h, const std::string& cfg) {
+  AppShot s;
+  s.run = run_app_at(app, args, name, w, h, true, cfg);
+  const auto png = std::filesystem::temp_directory_path() / ("pathlab_" + name + ".png");
+  int comp = 0;
+  unsigned char* data = stbi_load(png.string().c_str(), &s.w, &s.h, &comp, 4);
+  if (data) {
+    s.px.assign(data, data + std::size_t(s.w) * std::size_t(s.h) * 4);
+    stbi_image_free(data);
+  }
+  return s;
 }
 
 }  // namespace pl::test

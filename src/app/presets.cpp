@@ -42,6 +42,11 @@ const std::vector<Preset>& presets() {
        {"theta", "lazy-theta", "block-astar", "visibility"}, {}},
       {"anyangle-smoothing", "Any-angle: corner A* + smoothing vs Theta* vs exact",
        {"corner-astar", "theta", "visibility"}, {{{"smoothing", "true"}}, {}, {}}},
+      // The subgoal-graph paper's question (Uras & Koenig 2015): A* and Theta* on the grid
+      // against A* and Theta* on the N-level subgoal graph; the table's time column is the point.
+      {"subgoal-anyangle", "Subgoal graphs: A*, Theta* on the grid vs on S_N",
+       {"astar", "theta", "subgoal", "subgoal"},
+       {{}, {}, {{"levels", "n"}}, {{"levels", "n"}, {"search", "theta"}}}},
 
       // Turning vehicles (issue 11, item 10): Pinter's Figure 1 a-d (A*; A* + smoothing, lines
       // only; curved turns on the smoothed path, ignoring obstacles; Directional-24), and

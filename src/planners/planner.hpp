@@ -49,6 +49,12 @@ struct PlanResult {
   bool bad_query = false;
   // Planner-specific figures, e.g. expansions per phase.
   std::vector<std::pair<std::string, double>> stats;
+  // What this run's length is, against an 8-connected optimum (MovingAI's scenario files), when
+  // a planner's parameters change it (the registry's `optimal` is one flag per planner):
+  // Grid8Optimal promises that optimum; AnyAngle paths join arbitrary points, so they may be
+  // shorter and are not expected to match. Unknown: the registry's flag decides.
+  enum class Metric : std::uint8_t { Unknown, Grid8Optimal, AnyAngle };
+  Metric metric = Metric::Unknown;
 };
 
 

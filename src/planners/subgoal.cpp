@@ -54,6 +54,8 @@ struct SubgoalSearch::Problem {
   double h0 = 1;
   double off = 0;  // 0.5 in the cells form: where a vertex is drawn
   std::uint64_t los_tests = 0;
+  Cost* rg = nullptr;              // Theta*: best cost over real edges, per node
+  std::uint32_t* rpar = nullptr;   // and the predecessor it comes from
 
   void point(std::uint32_t v, double& x, double& y) const {
     if (v < n) {
@@ -108,52 +110,74 @@ struct SubgoalSearch::Problem {
     return d;
   }
 
+  // Theta* here is lazy (Nash, Koenig & Tovey 2010): a successor hangs from the expanded
+  // node's parent without a test; the test is made once, when the successor is expanded, and
+  // if it fails the successor falls back to its best real edge (rg, rpar). Every link of a
+  // path is thus a graph edge or a tested sight line; a dense top level makes many more
+  // relaxations than expansions, so this saves most of the (long) tests.
   template <class Out>
   void relax_to(std::uint32_t par, const Cost& gpar, std::uint32_t u, const Cost& edge, Out& out) {
     if constexpr (Theta) {
-      // Theta*: hang u from the expanded node's parent when that parent sees u.
+      const Cost real = gpar + edge;
+      if (!pool->seen(u) || real < rg[u]) {
+        rg[u] = real;
+        rpar[u] = par;
+      }
       const std::uint32_t pp = pool->parent(par);
       int px, py, ux, uy;
       if (pp != kNoNode && vertex(pp, px, py) && vertex(u, ux, uy)) {
         const double gp = pool->g_value(pp) + euclid(px, py, ux, uy);
-        if (!(pool->seen(u) && pool->g_value(u) <= gp)) {
-          ++los_tests;
-          const bool ok = G->corners().visible(px, py, ux, uy);
-          using L = std::decay_t<decltype(out.listener())>;
-          if constexpr (L::kActive)
-            out.listener().test(Shape::segment({double(px), double(py)}, {double(ux), double(uy)}), ok);
-          if (ok) {
-            out.reach_via(pp, pp, u, gp);
-            return;
-          }
+        if (u != goal_node) {
+          out.reach_via(pp, pp, u, gp);
+          return;
+        }
+        // The goal is never expanded: its shortcut is tested now.
+        if (!(pool->seen(u) && pool->g_value(u) <= gp) && sees(pp, u, out)) {
+          out.reach_via(pp, pp, u, gp);
+          return;
         }
       }
     }
     out.reach(u, gpar + edge);
   }
+  template <class Out>
+  bool sees(std::uint32_t a, std::uint32_t b, Out& out) {
+    int ax, ay, bx, by;
+    vertex(a, ax, ay);
+    vertex(b, bx, by);
+    ++los_tests;
+    const bool ok = G->corners().visible(ax, ay, bx, by);
+    using L = std::decay_t<decltype(out.listener())>;
+    if constexpr (L::kActive)
+      out.listener().test(Shape::segment({double(ax), double(ay)}, {double(bx), double(by)}), ok);
+    return ok;
+  }
 
   template <class Out>
-  void expand(std::uint32_t v, const Cost& gv, Out& out) {
+  void expand(std::uint32_t v, const Cost& g_popped, Out& out) {
+    Cost gv = g_popped;
+    if constexpr (Theta) {
+      // The lazy test: a node hanging from a grandparent must see it, else its real edge.
+      const std::uint32_t pv = pool->parent(v);
+      if (v < n && pv != kNoNode && pv != rpar[v] && !sees(pv, v, out)) {
+        typename NodePool<Cost>::Node& node = pool->nodes()[v];
+        node.g = rg[v];
+        node.parent = rpar[v];
+        gv = rg[v];
+      }
+    }
     if (v == start_node) {
-      for (const Conn& c : self->sconn_) out.reach(c.sub, gv + conn_cost<Cost>(c));
+      for (const Conn& c : self->sconn_) relax_to(v, gv, c.sub, conn_cost<Cost>(c), out);
       if (direct) out.reach(goal_node, gv + direct_cost);
       return;
     }
     if (v >= n) return;
-    // Up: edges to higher ranks (from the top level: to the top level); they come first in
-    // each list. Down: into the goal's ascending set, by the reversed edges gathered per query.
-    const auto es = G->edges(v);
-    if (G->top(v)) {
-      for (const SubgoalGraph::Edge& e : es) {
-        if (!G->top(e.to)) break;
-        relax_edge(v, gv, e, out);
-      }
-    } else {
-      const std::uint32_t rv = G->rank(v);
-      for (const SubgoalGraph::Edge& e : es) {
-        if (G->rank(e.to) <= rv) break;
-        relax_edge(v, gv, e, out);
-      }
+    // Up: edges to higher ranks (from the top level: to the top level). Down: into the goal's
+    // ascending set, by the reversed edges gathered per query.
+    const std::uint32_t end = G->up_end(v);
+    for (std::uint32_t k = G->up_begin(v); k < end; ++k) {
+      if constexpr (kOctile) relax_to(v, gv, G->up_to(k), G->up_oc(k), out);
+      else relax_to(v, gv, G->up_to(k), G->up_w(k), out);
     }
     const std::uint32_t stamp = self->stamp_;
     if (self->dmark_[v] == stamp)
@@ -178,7 +202,8 @@ std::size_t SubgoalSearch::memory_bytes() const {
          dmark_.capacity() * 4 + dhead_.capacity() * 4 + down_.capacity() * sizeof(Down) +
          smark_.capacity() * 4 + gw_.capacity() * 8 + goc_.capacity() * 8 +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
-         conn_at_.capacity() * 4 + pool_oc_.memory_bytes() + pool_d_.memory_bytes() +
+         conn_at_.capacity() * 4 + route_.capacity() * sizeof(Vec2) + cand_.capacity() * sizeof(Cand) +
+         (rg_.capacity() * 8 + rpar_.capacity() * 4) + pool_oc_.memory_bytes() + pool_d_.memory_bytes() +
          open_.memory_bytes();
 }
 
@@ -196,16 +221,19 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
     conn_at_[sub] = std::uint32_t(out.size());
     out.push_back({sub, w, oc, cx, cy});
   };
+  // Corners form: the candidates of all (up to four) corners first, each subgoal's in order of
+  // length, so that line of sight is tested only until the shortest visible one is found
+  // (most subgoals are reached from several corners; the test is the connection's cost).
+  cand_.clear();
   auto from_vertex = [&](int vx, int vy, double leg) {
     if (!graph_.usable(vx, vy)) return;
     const std::uint32_t self = graph_.subgoal_at(vx, vy);
     if (self != kNoNode) add(self, leg, OctileCost{}, vx, vy);
     graph_.direct_h_reachable(vx, vy, [&](std::uint32_t t, OctileCost oc) {
       if (t == self) return;
-      const int tx = graph_.x(t), ty = graph_.y(t);
       if (corners) {
-        if (!graph_.corners().visible(vx, vy, tx, ty)) return;
-        add(t, leg + euclid(vx, vy, tx, ty), oc, vx, vy);
+        const int tx = graph_.x(t), ty = graph_.y(t);
+        cand_.push_back({t, leg + euclid(vx, vy, tx, ty), oc, vx, vy});
       } else {
         add(t, oc.value(), oc, vx, vy);
       }
@@ -217,6 +245,26 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
     for (int dy = 0; dy <= 1; ++dy)
       for (int dx = 0; dx <= 1; ++dx)
         from_vertex(e.x + dx, e.y + dy, euclid(e.px, e.py, e.x + dx, e.y + dy));
+  }
+  if (cand_.empty()) return;
+  std::sort(cand_.begin(), cand_.end(), [](const Cand& a, const Cand& b) {
+    // Equal lengths: the corners in the order they were visited (row, then column).
+    if (a.sub != b.sub) return a.sub < b.sub;
+    if (a.w != b.w) return a.w < b.w;
+    return a.cy != b.cy ? a.cy < b.cy : a.cx < b.cx;
+  });
+  for (std::size_t i = 0; i < cand_.size();) {
+    const std::uint32_t t = cand_[i].sub;
+    // A subgoal that is also the endpoint's own corner already has its (zero-leg) connection.
+    const bool own = conn_at_[t] < out.size() && out[conn_at_[t]].sub == t;
+    for (; i < cand_.size() && cand_[i].sub == t; ++i) {
+      const Cand& c = cand_[i];
+      if (own && out[conn_at_[t]].w <= c.w) continue;
+      if (!graph_.corners().visible(c.cx, c.cy, graph_.x(t), graph_.y(t))) continue;
+      add(t, c.w, c.oc, c.cx, c.cy);
+      break;
+    }
+    while (i < cand_.size() && cand_[i].sub == t) ++i;
   }
 }
 
@@ -310,15 +358,14 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     stack_.pop_back();
     ++goal_side;
     if (graph_.top(v)) continue;
-    const std::uint32_t rv = graph_.rank(v);
-    for (const SubgoalGraph::Edge& e : graph_.edges(v)) {
-      if (graph_.rank(e.to) <= rv) break;  // ascending edges come first
-      const std::uint32_t t = e.to;
+    const std::uint32_t end = graph_.up_end(v);
+    for (std::uint32_t k = graph_.up_begin(v); k < end; ++k) {
+      const std::uint32_t t = graph_.up_to(k);
       if (dmark_[t] != stamp_) {
         dmark_[t] = stamp_;
         dhead_[t] = kNoNode;
       }
-      down_.push_back({v, dhead_[t], &e});
+      down_.push_back({v, dhead_[t], &graph_.up_edge(v, k)});
       dhead_[t] = std::uint32_t(down_.size() - 1);
       if (up_[t] != stamp_ && !graph_.top(t)) {
         up_[t] = stamp_;
@@ -385,6 +432,12 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   p.s = s;
   p.g = g;
   p.off = corners ? 0.0 : 0.5;
+  if constexpr (Theta) {
+    rg_.resize(std::size_t(n) + 2);
+    rpar_.resize(std::size_t(n) + 2);
+    p.rg = rg_.data();
+    p.rpar = rpar_.data();
+  }
   // A direct route between the endpoints (the graph cannot see one that passes no subgoal).
   int dsx = s.x, dsy = s.y, dgx = g.x, dgy = g.y;
   if (!corners) {
@@ -433,7 +486,14 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   if (!corners) {
     // Refine: each high-level edge into its grid route (partitioning edges through the
     // subgoals they replace).
-    std::vector<Vec2> v{{double(s.x), double(s.y)}};
+    // One buffer across queries, sized once from the path's move count (no reallocation).
+    std::vector<Vec2>& v = route_;
+    v.clear();
+    if constexpr (std::is_same_v<Cost, OctileCost>) {
+      const OctileCost& moves = pool.g(out.last);
+      v.reserve(std::size_t(moves.straight) + std::size_t(moves.diagonal) + 1);
+    }
+    v.push_back({double(s.x), double(s.y)});
     for (std::size_t i = 1; i < chain.size(); ++i) {
       const std::uint32_t a = chain[i - 1], b = chain[i];
       int ax, ay, bx, by;
@@ -480,8 +540,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   return r;
 }
 
-PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalConfig& cfg,
-                              const RunContext& ctx) {
+PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const SubgoalConfig& cfg,
+                                 const RunContext& ctx) {
   const Stopwatch clock;
   PlanResult r;
   CapabilityMask cap = q.capability;
@@ -592,6 +652,14 @@ PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalC
     r = search<OctileCost, false>(ep[0], ep[1], ctx, std::move(r));
   r.memory_bytes = memory_bytes();
   r.time_ms = clock.ms();
+  return r;
+}
+
+PlanResult SubgoalSearch::run(const GridMap& map, const Query& q, const SubgoalConfig& cfg,
+                              const RunContext& ctx) {
+  PlanResult r = answer(map, q, cfg, ctx);
+  // The cells form reproduces 8-connected optima; the corners form joins cell corners freely.
+  r.metric = cfg.anyangle || cfg.theta ? PlanResult::Metric::AnyAngle : PlanResult::Metric::Grid8Optimal;
   return r;
 }
 

@@ -56,6 +56,7 @@ class SubgoalSearch {
   };
 
  private:
+  PlanResult answer(const GridMap& map, const Query& q, const SubgoalConfig& cfg, const RunContext& ctx);
   template <class Cost, bool Theta>
   struct Problem;
   template <class Cost, bool Theta>
@@ -85,6 +86,13 @@ class SubgoalSearch {
   std::vector<std::uint32_t> conn_at_;
   std::uint32_t stamp_ = 0;
   std::vector<Conn> sconn_, gconn_;
+  using Cand = Conn;  // a connection before its line-of-sight test
+  std::vector<Cand> cand_;
+  std::vector<Vec2> route_;  // the refined path, reused across queries
+  // Theta* on the graph (lazy): per node the best cost and predecessor over real graph edges,
+  // the fallback when the grandparent the node hangs from turns out not to see it.
+  std::vector<double> rg_;
+  std::vector<std::uint32_t> rpar_;
   std::vector<std::uint32_t> stack_;
   NodePool<OctileCost> pool_oc_;
   NodePool<double> pool_d_;

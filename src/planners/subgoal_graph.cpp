@@ -159,6 +159,23 @@ void SubgoalGraph::build(
   }
   off_[n] = std::uint32_t(edges_.size());
   edges_.shrink_to_fit();
+  up_off_.assign(std::size_t(n) + 1, 0);
+  up_to_.clear();
+  up_oc_.clear();
+  up_w_.clear();
+  for (std::uint32_t s = 0; s < n; ++s) {
+    up_off_[s] = std::uint32_t(up_to_.size());
+    for (const Edge& e : edges(s)) {
+      if (top(s) ? !top(e.to) : rank_[e.to] <= rank_[s]) break;
+      up_to_.push_back(e.to);
+      if (form == Form::Cells) up_oc_.push_back(e.oc);
+      else up_w_.push_back(e.w);
+    }
+  }
+  up_off_[n] = std::uint32_t(up_to_.size());
+  up_to_.shrink_to_fit();
+  up_oc_.shrink_to_fit();
+  up_w_.shrink_to_fit();
 }
 
 void SubgoalGraph::partition(
@@ -355,7 +372,8 @@ void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<Vec2
     return true;
   };
   const std::size_t mark = out.size();
-  out.reserve(mark + std::size_t(i + k));
+  // No exact reserve here: a path appends one route per edge, and reserving each to its exact
+  // size reallocated (and copied) the whole path every time, quadratic in its length.
   if (walk(x0, y0, sx, sy, cx, cy)) return;
   // A pair found from the other side only: diagonals first from (x1, y1), reversed.
   out.resize(mark);
@@ -376,6 +394,8 @@ std::size_t SubgoalGraph::memory_bytes() const {
   std::size_t m = v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 +
                   sy_.capacity() * 4 + spos_.capacity() * 4 + level_.capacity() +
                   rank_.capacity() * 4 + off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
+                  (up_off_.capacity() + up_to_.capacity()) * 4 + up_oc_.capacity() * sizeof(OctileCost) +
+                  up_w_.capacity() * 8 +
                   cg_.memory_bytes();
   return m;
 }

@@ -74,6 +74,18 @@ class SubgoalGraph {
   std::span<const Edge> edges(std::uint32_t s) const {
     return {edges_.data() + off_[s], edges_.data() + off_[s + 1]};
   }
+  // The ascending edges of s (to higher ranks; from the top level: to the top level), the only
+  // ones a query follows forwards, as parallel arrays: a search reads a target and a cost per
+  // arc, 12 bytes, not a 24-byte Edge plus the target's rank.
+  std::uint32_t up_begin(std::uint32_t s) const { return up_off_[s]; }
+  std::uint32_t up_end(std::uint32_t s) const { return up_off_[s + 1]; }
+  std::uint32_t up_to(std::uint32_t k) const { return up_to_[k]; }
+  const OctileCost& up_oc(std::uint32_t k) const { return up_oc_[k]; }  // cells form
+  double up_w(std::uint32_t k) const { return up_w_[k]; }                // corners form
+  // The index (into edges(s)) of the edge behind arc k of s: ascending edges are a prefix.
+  const Edge& up_edge(std::uint32_t s, std::uint32_t k) const {
+    return edges_[off_[s] + (k - up_off_[s])];
+  }
   const BuildStats& stats() const { return stats_; }
   const CornerGrid& corners() const { return cg_; }  // corners form only
   std::size_t memory_bytes() const;
@@ -133,6 +145,9 @@ class SubgoalGraph {
   std::vector<std::uint32_t> rank_;
   std::vector<std::uint32_t> off_;
   std::vector<Edge> edges_;
+  std::vector<std::uint32_t> up_off_, up_to_;
+  std::vector<OctileCost> up_oc_;
+  std::vector<double> up_w_;
   CornerGrid cg_;
   BuildStats stats_;
 };
