@@ -27,11 +27,16 @@ void use_registry(const Registry& r) { g_registry = &r; }
 // ---- Run
 
 Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
-         int agent, bool record)
-    : scene_(scene), planner_(std::move(planner)), params_(std::move(params)), agent_(agent) {
+         int agent, bool record, std::unique_ptr<Planner> reuse)
+    : scene_(scene),
+      planner_(std::move(planner)),
+      params_(std::move(params)),
+      agent_(agent),
+      planner_obj_(std::move(reuse)) {
   worker_ = std::thread([this, record] {
     try {
-      auto p = registry().create(planner_, params_);
+      if (!planner_obj_) planner_obj_ = registry().create(planner_, params_);
+      Planner* p = planner_obj_.get();
       TraceRecorder recorder;
       RunContext ctx;
       ctx.observer = record ? &recorder : nullptr;
@@ -69,6 +74,12 @@ void Run::join() {
   if (worker_.joinable()) worker_.join();
 }
 
+std::unique_ptr<Planner> Run::take_planner() {
+  join();
+  if (cancel_.load(std::memory_order_relaxed) || !error.empty() || result.cancelled) return nullptr;
+  return std::move(planner_obj_);
+}
+
 // ---- View
 
 void View::select_planner(const std::string& name) {
@@ -81,6 +92,7 @@ void View::select_planner(const std::string& name) {
 
 void View::take(Run& finished, std::uint64_t doc_version) {
   finished.join();
+  keep_planner(finished);
   cursor.reset();
   path_problem.clear();
   if (!finished.error.empty()) {
@@ -105,8 +117,20 @@ void View::take(Run& finished, std::uint64_t doc_version) {
   search_key = {};
 }
 
+void View::keep_planner(Run& finished) {
+  kept_planner = finished.take_planner();
+  kept_name = finished.planner();
+  kept_params = finished.params();
+}
+
+std::unique_ptr<Planner> View::reusable_planner() {
+  if (kept_planner && (kept_name != planner || kept_params != params)) kept_planner.reset();
+  return std::move(kept_planner);
+}
+
 void View::clear_run() {
   run.reset();
+  kept_planner.reset();
   cursor.reset();
   trace.reset();
   result = {};
@@ -450,8 +474,15 @@ void App::preset_compare(const std::vector<std::string>& planners,
 
 void App::start_run(View& v) {
   views.playing = false;
-  v.run.reset();  // cancels and joins a run in progress
-  v.run = std::make_unique<Run>(scene(), v.planner, v.params, v.agent);
+  if (v.run) {
+    // A run in progress is cancelled (its planner is then not kept); a finished one that was
+    // never shown still hands its planner on.
+    if (!v.run->finished()) v.run->cancel();
+    v.keep_planner(*v.run);
+    v.run.reset();
+  }
+  v.run = std::make_unique<Run>(scene(), v.planner, v.params, v.agent, /*record=*/true,
+                                v.reusable_planner());
   v.run_doc_version = document.doc.version();
 }
 

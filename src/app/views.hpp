@@ -27,9 +27,11 @@ namespace pl::app {
 // A planner run on a worker thread. The UI polls finished(); the Trace moves to the view then.
 class Run {
  public:
-  // record = false: no trace (a reference run only needs the result).
+  // record = false: no trace (a reference run only needs the result). `reuse`: a planner made
+  // for this same name and parameters by an earlier run (what it keeps between queries, such
+  // as a graph cache, then serves this one); null makes a new one from the registry.
   Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
-      int agent, bool record = true);
+      int agent, bool record = true, std::unique_ptr<Planner> reuse = nullptr);
   ~Run();
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
@@ -43,6 +45,10 @@ class Run {
   const std::map<std::string, std::string>& params() const { return params_; }
   int agent() const { return agent_; }
   const Scene& scene() const { return scene_; }
+  // After join(): the planner, for the next run with the same name and parameters. Null when
+  // the run was cancelled or threw: a planner stopped part-way may hold half-made state, and
+  // the app cannot know, so it starts afresh then.
+  std::unique_ptr<Planner> take_planner();
 
   PlanResult result;
   std::unique_ptr<Trace> trace;
@@ -57,6 +63,8 @@ class Run {
   int agent_;
   std::atomic<bool> cancel_{false}, done_{false};
   std::atomic<float> progress_{0};
+  // Owned by the worker until done_; handed back by take_planner() after join().
+  std::unique_ptr<Planner> planner_obj_;
   std::thread worker_;
 };
 
@@ -69,6 +77,13 @@ struct View {
   int agent = 0;  // the scene agent this view plans for
   std::unique_ptr<Run> run;
   std::uint64_t run_doc_version = 0;  // document version the pending run plans on
+  // The planner of the last finished run and the set-up it was made for: the next run with the
+  // same planner and parameters reuses it, so whatever it keeps between queries (the circles
+  // planner's graph cache) serves a live replan while the user drags. Never shared between two
+  // runs at once: a run owns it from start to join.
+  std::unique_ptr<Planner> kept_planner;
+  std::string kept_name;
+  std::map<std::string, std::string> kept_params;
 
   // The finished run on screen and what it was made for (to tell when it is stale).
   bool has_run = false;
@@ -130,6 +145,10 @@ struct View {
   // Replaces what the view shows with a finished run.
   void take(Run& finished, std::uint64_t doc_version);
   void clear_run();
+  // Keeps the planner of a joined run for the next one (Run::take_planner).
+  void keep_planner(Run& finished);
+  // The kept planner when it was made for the current planner and parameters, else null.
+  std::unique_ptr<Planner> reusable_planner();
 };
 
 // Views, left to right, and what they share. Iterates and indexes like the list of views.

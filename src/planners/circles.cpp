@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -97,6 +98,8 @@ class CircleGrid {
   }
 
   double cell() const { return cell_; }
+  // Longer than any segment within the grid.
+  double diagonal() const { return cell_ * (nx_ + ny_ + 2); }
   std::size_t memory_bytes() const {
     return (start_.capacity() + items_.capacity()) * sizeof(std::uint32_t);
   }
@@ -171,45 +174,47 @@ class TangentShadow {
   void finish(double rk, double r_max) {
     rk_ = rk;
     r_max_ = r_max;
-    std::array<double, kCoarse> coarse;
-    constexpr int per = kBins / kCoarse;
-    for (int c = 0; c < kCoarse; ++c) {
-      double m = 0;
-      for (int i = c * per; i < (c + 1) * per; ++i)
-        m = std::max({m, t2_[size_t(i)], t2_[size_t(kBins + i)]});
-      coarse[size_t(c)] = m;
-    }
-    // The windows' coarse bins are fixed (windows() below); the array is doubled so that a
-    // window that wraps past 2 pi is one run.
-    std::array<double, 2 * kCoarse> twice;
-    std::copy(coarse.begin(), coarse.end(), twice.begin());
-    std::copy(coarse.begin(), coarse.end(), twice.begin() + kCoarse);
-    const auto& win = windows();
-    for (int t = 0; t < kTiers; ++t)
-      for (int q = 0; q < kSectors; ++q) {
-        double m = 0;
-        for (const auto& [first, count] : win[size_t(t)][size_t(q)])
-          for (int c = first; c < first + count; ++c) m = std::max(m, twice[size_t(c)]);
-        far_[size_t(t)][size_t(q)] = m;
-      }
+    // Per bin, the larger first bound of its two directions (infinite while either is open),
+    // and a sparse table of its maxima over runs of 2^l bins (circular), so that the largest
+    // bound over any window of bins is two lookups.
+    std::array<std::array<double, kBins>, kLevels>& sp = sparse_;
+    for (int i = 0; i < kBins; ++i)
+      sp[0][size_t(i)] = std::max(t1_[size_t(i)], t1_[size_t(kBins + i)]);
+    for (int l = 1; l < kLevels; ++l)
+      for (int i = 0; i < kBins; ++i)
+        sp[size_t(l)][size_t(i)] = std::max(
+            sp[size_t(l - 1)][size_t(i)], sp[size_t(l - 1)][size_t((i + (1 << (l - 1))) & kMask)]);
+    // The whole-pair table is filled as culls_pair asks (a query meets a few hundred entries).
+    for (auto& row : far_) row.fill(kUnknown);
   }
 
   // Whether every bitangent between the shadowed circle and a circle of radius rb at centre
   // offset v is culled, without computing them. A bitangent of circles d apart touches the
   // shadowed circle at angle phi +- theta (phi the direction of v) with |theta - pi/2| at most
-  // asin((rk + r_max) / d), and is at least sqrt(d^2 - (rk + rb)^2) long; for d of at least
-  // 2, 4, 8 or 16 (rk + r_max), `far_` holds the largest second bound over those angles, per
-  // sector of directions (sectors of the "diamond angle", which needs no arctangent).
+  // asin((rk + rb) / d), and is at least sqrt(d^2 - (rk + rb)^2) long. For d of at least
+  // kTierSpan[t] (rk + r_max), `far_` holds the largest first bound over those angles, per
+  // sector of directions (sectors of the "diamond angle", which needs no arctangent). The first
+  // bound serves even when its circle is the other circle of the pair (where bound() takes
+  // the second): that circle's bound is its centre distance, more than any such bitangent's
+  // length, so when every bitangent is longer than the bounds, none of them is that circle's.
   bool culls_pair(Vec2 v, double rb) const {
-    const double d2 = dot(v, v), unit = rk_ + r_max_;
-    int t = -1;
-    while (t + 1 < kTiers && d2 >= sq(unit * double(2 << (t + 1)))) ++t;
-    if (t < 0) return false;
-    const double bound = far_[size_t(t)][size_t(sector_of(v))];
-    return d2 - sq(rk_ + rb) >= sq(bound);
+    const double d2 = dot(v, v), unit2 = sq(rk_ + r_max_);
+    if (d2 < unit2 * kTierSpan[0] * kTierSpan[0]) return false;
+    int t = 0;
+    while (t + 1 < kTiers && d2 >= unit2 * (kTierSpan[size_t(t + 1)] * kTierSpan[size_t(t + 1)]))
+      ++t;
+    const int q = sector_of(v);
+    double& bound = far_[size_t(t)][size_t(q)];
+    if (bound == kUnknown) {
+      const Runs& r = windows()[size_t(t)][size_t(q)];
+      bound = std::max(window_max(r[0].first, r[0].second), window_max(r[1].first, r[1].second));
+    }
+    return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
   }
 
   bool covered() const { return open_ == 0; }
+  // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
+  bool open(int s, int i) const { return t1_[size_t(s * kBins + i)] == kInf; }
   // The largest bound over all bins (infinite while a bin is open).
   double reach() const {
     double r = 0;
@@ -218,8 +223,23 @@ class TangentShadow {
   }
   // The bound for a segment leaving at angle `a` in direction s (+1 / -1) toward circle `to`.
   double bound(double a, int s, std::int32_t to) const {
-    const int i = (s > 0 ? 0 : kBins) + std::clamp(int(a * (kBins / kTwoPi)), 0, kBins - 1);
-    return j1_[size_t(i)] != to ? t1_[size_t(i)] : t2_[size_t(i)];
+    return bound_in(std::clamp(int(a * (kBins / kTwoPi)), 0, kBins - 1), s, to);
+  }
+  // The same for the point in direction u (any length) from the centre, without its angle.
+  // The bin found may differ from bound()'s for an angle within rounding of a bin's edge;
+  // either is right, since a bin holds a bound only when the bound holds 1e-7 rad beyond it.
+  double bound_dir(Vec2 u, int s, std::int32_t to) const { return bound_in(bin_of(u), s, to); }
+
+  // The angle bin (0..kBins-1) of direction u: the diamond angle gives a first guess from a
+  // table (at most one bin early, as a table step is narrower than a bin), then one cross
+  // product with the next bin's edge settles it.
+  static int bin_of(Vec2 u) {
+    const auto& t = bin_table();
+    const double p = diamond(u);
+    int i = t.first[size_t(std::clamp(int(p * (kFine / 4)), 0, kFine - 1))];
+    const Vec2 e = t.edge[size_t(i + 1)];
+    if (i + 1 < kBins && cross(e, u) >= 0 && dot(e, u) > 0) ++i;
+    return i;
   }
 
  private:
@@ -245,50 +265,90 @@ class TangentShadow {
     }
   }
 
-  static constexpr int kCoarse = 64, kSectors = 64, kTiers = 4;
+  // The largest first bound over `count` bins from `first` (circular).
+  double window_max(int first, int count) const {
+    if (count >= kBins) return sparse_[kLevels - 1][0];  // the whole turn
+    const int l = std::bit_width(unsigned(count)) - 1;
+    return std::max(sparse_[size_t(l)][size_t(first)],
+                    sparse_[size_t(l)][size_t((first + count - (1 << l)) & kMask)]);
+  }
+
+  double bound_in(int bin, int s, std::int32_t to) const {
+    const int i = (s > 0 ? 0 : kBins) + bin;
+    return j1_[size_t(i)] != to ? t1_[size_t(i)] : t2_[size_t(i)];
+  }
+
+  // Whole-pair tables: sectors of directions, and tiers of distance in units of rk + r_max.
+  static constexpr int kSectors = 256, kTiers = 6, kFine = 4 * kBins;
+  static constexpr int kLevels = 9;  // 2^8 = kBins
+  static constexpr int kMask = kBins - 1;
+  static constexpr double kUnknown = -1;  // a far_ entry not computed yet
+  static constexpr std::array<double, kTiers> kTierSpan = {1.5, 2, 3, 4, 8, 16};
   static double sq(double x) { return x * x; }
   // The diamond angle of v in [0, 4): monotone in the true angle, a quarter turn per unit.
-  static int sector_of(Vec2 v) {
+  static double diamond(Vec2 v) {
     const double x = v.x, y = v.y;
-    const double p = y >= 0 ? (x >= 0 ? y / (x + y) : 1 + -x / (-x + y))
-                            : (x < 0 ? 2 + -y / (-x - y) : 3 + x / (x - y));
-    return std::clamp(int(p * (kSectors / 4)), 0, kSectors - 1);
+    return y >= 0 ? (x >= 0 ? y / (x + y) : 1 + -x / (-x + y))
+                  : (x < 0 ? 2 + -y / (-x - y) : 3 + x / (x - y));
+  }
+  static int sector_of(Vec2 v) {
+    return std::clamp(int(diamond(v) * (kSectors / 4)), 0, kSectors - 1);
+  }
+  // The true angle of diamond angle p.
+  static double true_angle(double p) {
+    const int q = std::min(int(p), 3);
+    const double f = p - q;
+    return q * kPi / 2 + (f >= 1 ? kPi / 2 : std::atan(f / (1 - f)));
+  }
+  // For bin_of: per step of the diamond angle (kFine over a turn), the bin of its start, with
+  // a margin so that rounding never puts it past the true bin; and the bins' edge directions.
+  struct BinTable {
+    std::array<int, kFine> first;
+    std::array<Vec2, kBins + 1> edge;
+  };
+  static const BinTable& bin_table() {
+    static const BinTable table = [] {
+      BinTable b{};
+      const double w = kTwoPi / kBins;
+      for (int f = 0; f < kFine; ++f) {
+        const double a = true_angle(double(f) / (kFine / 4)) - 1e-9;
+        b.first[size_t(f)] = std::clamp(int(std::floor(a / w)), 0, kBins - 1);
+      }
+      for (int i = 0; i <= kBins; ++i) b.edge[size_t(i)] = {std::cos(i * w), std::sin(i * w)};
+      return b;
+    }();
+    return table;
   }
   // True angles of the sector boundaries.
   static const std::array<double, kSectors + 1>& sector_angles() {
     static const std::array<double, kSectors + 1> a = [] {
       std::array<double, kSectors + 1> r{};
-      for (int i = 0; i <= kSectors; ++i) {
-        const double p = double(i) / (kSectors / 4);
-        const int q = std::min(int(p), 3);
-        const double f = p - q;
-        r[size_t(i)] = q * kPi / 2 + (f >= 1 ? kPi / 2 : std::atan(f / (1 - f)));
-      }
+      for (int i = 0; i <= kSectors; ++i) r[size_t(i)] = true_angle(double(i) / (kSectors / 4));
       return r;
     }();
     return a;
   }
 
-  // Per tier and sector, the two runs of coarse bins (first, count; first < kCoarse) where the
+  // Per tier and sector, the two runs of bins (first, count; first < kBins) where the
   // shadowed circle can be touched by a bitangent toward a circle in that sector and tier: the
-  // sector's angles turned by +-pi/2, widened by asin(1 / 2^(tier + 1)) (and a hair).
+  // sector's angles turned by +-pi/2, widened by asin(1 / kTierSpan[tier]) (and a hair).
   using Runs = std::array<std::pair<int, int>, 2>;
   static const std::array<std::array<Runs, kSectors>, kTiers>& windows() {
     static const auto table = [] {
       std::array<std::array<Runs, kSectors>, kTiers> r{};
       const auto& sec = sector_angles();
-      const double cw = kTwoPi / kCoarse;
+      const double bw = kTwoPi / kBins;
       for (int t = 0; t < kTiers; ++t) {
-        const double w = std::asin(1.0 / double(2 << t)) + 1e-9;
+        const double w = std::asin(1.0 / kTierSpan[size_t(t)]) + 1e-9;
         for (int q = 0; q < kSectors; ++q)
           for (int side = 0; side < 2; ++side) {
             const double turn = side == 0 ? kPi / 2 : -kPi / 2;
             const double lo = sec[size_t(q)] - 1e-9 + turn - w;
             const double hi = sec[size_t(q) + 1] + 1e-9 + turn + w;
-            const long first = long(std::floor(lo / cw)), last = long(std::floor(hi / cw));
-            const int f = int(((first % kCoarse) + kCoarse) % kCoarse);
-            r[size_t(t)][size_t(q)][size_t(side)] = {
-                f, int(std::min<long>(last - first + 1, kCoarse))};
+            const long first = long(std::floor(lo / bw)), last = long(std::floor(hi / bw));
+            const int f = int(((first % kBins) + kBins) % kBins);
+            r[size_t(t)][size_t(q)][size_t(side)] = {f,
+                                                     int(std::min<long>(last - first + 1, kBins))};
           }
       }
       return r;
@@ -297,7 +357,8 @@ class TangentShadow {
   }
 
   double rk_ = 0, r_max_ = 0;
-  std::array<std::array<double, kSectors>, kTiers> far_{};
+  mutable std::array<std::array<double, kSectors>, kTiers> far_{};
+  std::array<std::array<double, kBins>, kLevels> sparse_;
   std::array<double, 2 * kBins> t1_, t2_;
   std::array<std::int32_t, 2 * kBins> j1_, j2_;
   int open_ = 2 * kBins;
@@ -757,10 +818,13 @@ class CircleGraph {
     if (obs_) report_graph_counters();
   }
 
-  // Neighbours are gathered in squares of growing size until every bin is covered, or the
-  // square reaches this many grid cells (about a diameter each) beyond the circle: farther
-  // neighbours cost more to add than they save.
-  static constexpr double kGatherCells = 6;
+  // Neighbours are gathered in squares of growing size (the first kGatherFirst grid cells,
+  // about a diameter each, beyond the circle) until every bin is covered, or the square
+  // reaches kGatherCells cells; the bins still open then walk their rays (close_open_bins),
+  // which adds only circles that block something. One cell did best under callgrind (1 to 6
+  // tried): a wider square adds many neighbours that close no bin the first ring left open.
+  static constexpr double kGatherCells = 1;
+  static constexpr double kGatherFirst = 1;
   static constexpr std::size_t kShadeAbove = 30;
 
   // Fills shadow_ with the shadows of k's neighbours and cand_ with the circles that it does
@@ -779,7 +843,7 @@ class CircleGraph {
     }
     if (self != kNoCircle) stamp_[size_t(self)] = now_;
     std::size_t added = self != kNoCircle ? 1 : 0;
-    for (double reach = c.r + 2 * grid_.cell();; reach *= 2) {
+    for (double reach = c.r + kGatherFirst * grid_.cell();; reach *= 2) {
       grid_.box(c.x - reach, c.y - reach, c.x + reach, c.y + reach, [&](std::uint32_t j) {
         if (stamp_[j] == now_) return;
         stamp_[j] = now_;
@@ -789,10 +853,13 @@ class CircleGraph {
       if (shadow_.covered() || added >= c_.size() || reach > c.r + kGatherCells * grid_.cell())
         break;
     }
+    if (!shadow_.covered()) close_open_bins(c);
     shadow_.finish(c.r, r_max_);
     cand_.clear();
     const double reach = shadow_.reach();
     if (!std::isfinite(reach)) {
+      // Some tangent rays escape every neighbour gathered: any circle may have a bitangent
+      // in an open bin, so every one is looked at (most in one table lookup).
       for (std::uint32_t b = 0; b < c_.size(); ++b)
         if (std::int32_t(b) != self && !shadow_.culls_pair(c_[b].center() - c.center(), c_[b].r))
           cand_.push_back(b);
@@ -810,6 +877,30 @@ class CircleGraph {
     std::sort(cand_.begin(), cand_.end());
   }
 
+  // A bin still open after the gathering: its tangent rays run past every neighbour gathered.
+  // The circles along the ray from the bin's middle angle are added until one closes the bin,
+  // or the ray leaves the circles' grid (then it is open for good: nothing can block it). The
+  // circles met close the bins around it too, so most open bins take one short walk, and far
+  // circles are then seldom candidates (culls_pair). Any neighbour added keeps the shadow
+  // exact; these are only the ones that help.
+  void close_open_bins(const Circle& c) {
+    const double len = grid_.diagonal(), w = kTwoPi / TangentShadow::kBins;
+    for (int s = 0; s < 2; ++s)
+      for (int i = 0; i < TangentShadow::kBins; ++i) {
+        if (!shadow_.open(s, i)) continue;
+        const double a = (i + 0.5) * w;
+        const Vec2 u{std::cos(a), std::sin(a)};
+        const Vec2 p = c.center() + u * c.r;
+        const Vec2 dir = s == 0 ? Vec2{-u.y, u.x} : Vec2{u.y, -u.x};  // s u(a + pi / 2)
+        grid_.walk(p, p + dir * len, [&](std::uint32_t j) {
+          if (stamp_[j] == now_) return false;
+          stamp_[j] = now_;
+          shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
+          return !shadow_.open(s, i);
+        });
+      }
+  }
+
   // Whether the shadow of circle k (shade(k) last called for k) culls the segment leaving k at
   // point p (angle a on k) toward `far`, which ends on circle `to` (or kNoCircle).
   bool culled(std::uint32_t k, Vec2 p, double a, Vec2 far, std::int32_t to) const {
@@ -820,32 +911,37 @@ class CircleGraph {
   static double sq(double x) { return x * x; }
 
   // Whether the shadow of k (shade(k) last called) culls every bitangent of k and b, from their
-  // angles and lengths alone (no tangent points, no sines). Slots count as existing under
-  // looser conditions than bitangents() uses, so none is missed.
+  // directions and lengths alone (no tangent points, no angles, no trigonometry). Slots count
+  // as existing under looser conditions than bitangents() uses, so none is missed.
   bool all_culled(std::uint32_t k, std::uint32_t b) const {
     const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
     const Circle &A = c_[lo], &B = c_[hi];
     const Vec2 v = B.center() - A.center();
     const double d2 = dot(v, v), d = std::sqrt(d2);
     if (!(d > std::abs(A.r - B.r))) return true;  // nested: no bitangent
-    const double phi = std::atan2(v.y, v.x);
+    const Vec2 e = v * (1 / d);                   // u(phi)
+    // u(phi + t) and u(phi - t) for cos t = c.
+    auto turned = [&](double c, double sign) {
+      const double sn = std::sqrt(std::max(0.0, 1 - c * c)) * sign;
+      return Vec2{e.x * c - e.y * sn, e.y * c + e.x * sn};
+    };
     const std::int32_t to = std::int32_t(b);
     // External slots 0 (phi + te, dir -1) and 1 (phi - te, dir +1), same angle at both ends;
     // seen from hi, the departure turns the other way.
-    const double te = std::acos(std::clamp((A.r - B.r) / d, -1.0, 1.0));
+    const double ce = std::clamp((A.r - B.r) / d, -1.0, 1.0);
     const double le2 = d2 - sq(A.r - B.r);
     const int flip = k == lo ? 1 : -1;
-    if (le2 < sq(shadow_.bound(normalize_angle(phi + te), -flip, to)) ||
-        le2 < sq(shadow_.bound(normalize_angle(phi - te), flip, to)))
+    if (le2 < sq(shadow_.bound_dir(turned(ce, 1), -flip, to)) ||
+        le2 < sq(shadow_.bound_dir(turned(ce, -1), flip, to)))
       return false;
     if (!(d > A.r + B.r)) return true;
     // Internal slots 2 (phi + ti on lo, dir -1) and 3 (phi - ti, dir +1); hi is touched at the
     // opposite angle and a departure from hi keeps the dir.
-    const double ti = std::acos(std::clamp((A.r + B.r) / d, -1.0, 1.0));
+    const double ci = std::clamp((A.r + B.r) / d, -1.0, 1.0);
     const double li2 = d2 - sq(A.r + B.r);
-    const double shift = k == lo ? 0.0 : kPi;
-    return li2 >= sq(shadow_.bound(normalize_angle(phi + ti + shift), -1, to)) &&
-           li2 >= sq(shadow_.bound(normalize_angle(phi - ti + shift), 1, to));
+    const double shift = k == lo ? 1.0 : -1.0;
+    return li2 >= sq(shadow_.bound_dir(turned(ci, 1) * shift, -1, to)) &&
+           li2 >= sq(shadow_.bound_dir(turned(ci, -1) * shift, 1, to));
   }
 
   // The start's surfing edges: straight to the goal, and tangent to every circle.
