@@ -10,6 +10,7 @@
 #include <map>
 #include <queue>
 #include <random>
+#include <string>
 
 #include "viz/trace.hpp"
 
@@ -545,6 +546,79 @@ TEST(Trace, IdsKeepTheirIndexWhenTheTableGrows) {
 
 // The batched hot path (StepReporter -> batch) records exactly what single calls record, node
 // events, tests and marks in order, including steps with more events than the reporter buffers.
+// A search loop reports each step as one FrameClose event (the previous step's frame boundary
+// and the next node closed), and a step of bounded size makes room once and writes its opens and
+// relaxes unchecked. Recorded, that must be the same trace as frame() then close() with checked
+// writes, across many buffer boundaries; the default batch() must split it the same way.
+TEST(Trace, FrameCloseEqualsFrameThenClose) {
+  struct Log final : SearchObserver {
+    std::vector<std::string> calls;
+    void open(const NodeDesc& d, std::uint32_t p, double g, double h) override {
+      calls.push_back("open " + std::to_string(d.id) + " " + std::to_string(p) + " " +
+                      std::to_string(g) + " " + std::to_string(h));
+    }
+    void relax(std::uint32_t n, std::uint32_t p, double g) override {
+      calls.push_back("relax " + std::to_string(n) + " " + std::to_string(p) + " " +
+                      std::to_string(g));
+    }
+    void close(std::uint32_t n) override { calls.push_back("close " + std::to_string(n)); }
+    void frame() override { calls.push_back("frame"); }
+  };
+  TraceRecorder single, batched;
+  Log log_single, log_batched;
+  StepReporter ref(&single), steps(&batched), log_steps(&log_batched);
+  std::mt19937 rng(29);
+  ref.open(0, kNoNode, 0.0, 5.0);
+  log_single.open(NodeDesc{0}, kNoNode, 0.0, 5.0);
+  steps.open(0, kNoNode, 0.0, 5.0);
+  log_steps.open(0, kNoNode, 0.0, 5.0);
+  for (int step = 0; step < 700; ++step) {
+    const std::uint32_t cur = std::uint32_t(rng() % 3000);
+    ref.frame();
+    ref.close(cur);
+    log_single.frame();
+    log_single.close(cur);
+    steps.frame_close(cur, 8);
+    log_steps.frame_close(cur, 8);
+    const int n = int(rng() % 9);  // at most the room made
+    for (int i = 0; i < n; ++i) {
+      const std::uint32_t id = std::uint32_t(rng() % 3000);
+      const double g = double(rng() % 100) + 0.25, h = double(rng() % 100);
+      if (rng() % 3) {
+        ref.open(id, cur, g, h);
+        log_single.open(NodeDesc{id}, cur, g, h);
+        steps.open<false>(id, cur, g, h);
+        log_steps.open<false>(id, cur, g, h);
+      } else {
+        ref.relax(id, cur, g);
+        log_single.relax(id, cur, g);
+        steps.relax<false>(id, cur, g);
+        log_steps.relax<false>(id, cur, g);
+      }
+    }
+  }
+  ref.frame();
+  log_single.frame();
+  steps.frame();
+  log_steps.frame();
+  ref.flush();
+  steps.flush();
+  log_steps.flush();
+  EXPECT_EQ(log_single.calls, log_batched.calls);
+  const Trace a = single.take(), b = batched.take();
+  ASSERT_EQ(a.frame_count(), 701u);
+  ASSERT_EQ(a.frame_count(), b.frame_count());
+  ASSERT_EQ(a.event_count(), b.event_count());
+  const std::vector<TraceEvent> ea = all_events(a), eb = all_events(b);
+  ASSERT_EQ(ea.size(), eb.size());
+  for (std::size_t i = 0; i < ea.size(); ++i) {
+    ASSERT_EQ(ea[i].kind, eb[i].kind) << i;
+    ASSERT_EQ(ea[i].a, eb[i].a) << i;
+    ASSERT_EQ(ea[i].b, eb[i].b) << i;
+    ASSERT_EQ(ea[i].x, eb[i].x) << i;
+  }
+}
+
 TEST(Trace, BatchEqualsSingleCalls) {
   TraceRecorder single, batched;
   StepReporter steps(&batched);

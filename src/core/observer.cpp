@@ -11,6 +11,10 @@ void SearchObserver::batch(std::span<const NodeEvent> events) {
       case NodeEvent::Kind::Test: test(*e.shape, e.parent != 0); break;
       case NodeEvent::Kind::Mark: mark(*e.shape, Role(e.parent)); break;
       case NodeEvent::Kind::Frame: frame(); break;
+      case NodeEvent::Kind::FrameClose:
+        frame();
+        close(e.id);
+        break;
     }
   }
 }

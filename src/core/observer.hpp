@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -122,8 +123,10 @@ struct Shape {
 struct NodeEvent {
   // 16 bits, not 8: a store through an unsigned char may alias anything, and would make the
   // search loop reload its state after every event it reports.
-  enum class Kind : std::uint16_t { Open, Relax, Close, Test, Mark, Frame };
-  std::uint32_t id = kNoNode;      // Open, Relax, Close: the node
+  // FrameClose is Frame followed by Close of `id`: a search loop's step boundary and the next
+  // node it expands, in one event (the loop's commonest pair, one write instead of two).
+  enum class Kind : std::uint16_t { Open, Relax, Close, Test, Mark, Frame, FrameClose };
+  std::uint32_t id = kNoNode;      // Open, Relax, Close, FrameClose: the node
   std::uint32_t parent = kNoNode;  // Open, Relax; Test: 1 = passed; Mark: the Role
   double g = 0, h = 0;             // Open: g, h; Relax: g
   union {
@@ -199,8 +202,10 @@ class StepReporter {
     e.desc = d;
   }
   // A node of a dense space: its id says everything (the hot path of grid searches).
+  // kChecked = false: room was made by frame_close(id, room).
+  template <bool kChecked = true>
   void open(std::uint32_t id, std::uint32_t parent, double g, double h) {
-    NodeEvent& e = next();
+    NodeEvent& e = next<kChecked>();
     e.kind = NodeEvent::Kind::Open;
     e.id = id;
     e.parent = parent;
@@ -208,8 +213,9 @@ class StepReporter {
     e.h = h;
     e.desc = nullptr;
   }
+  template <bool kChecked = true>
   void relax(std::uint32_t id, std::uint32_t parent, double g) {
-    NodeEvent& e = next();
+    NodeEvent& e = next<kChecked>();
     e.kind = NodeEvent::Kind::Relax;
     e.id = id;
     e.parent = parent;
@@ -218,6 +224,22 @@ class StepReporter {
   void close(std::uint32_t id) {
     NodeEvent& e = next();
     e.kind = NodeEvent::Kind::Close;
+    e.id = id;
+  }
+  // Ends the step and closes `id`: frame() then close(id), as one event.
+  void frame_close(std::uint32_t id) {
+    NodeEvent& e = next();
+    e.kind = NodeEvent::Kind::FrameClose;
+    e.id = id;
+  }
+  // As frame_close(), and makes room for `room` more events at once: the next `room` open(id,
+  // ...) and relax() calls made with kChecked = false skip the buffer check of their own. A
+  // search whose steps report a bounded number of events (the grid: at most eight successors,
+  // nothing else) checks once per step instead of once per event.
+  void frame_close(std::uint32_t id, std::size_t room) {
+    if (std::size_t(end() - at_) < 1 + room) flush();
+    NodeEvent& e = *at_++;
+    e.kind = NodeEvent::Kind::FrameClose;
     e.id = id;
   }
   // Geometry tried or worth seeing, in order with the node events. The shape is copied into the
@@ -240,15 +262,22 @@ class StepReporter {
   void frame() { next().kind = NodeEvent::Kind::Frame; }
   // Hands over the pending events (before a non-node event, and when the search ends).
   void flush() {
-    if (n_) o_->batch({buf_, n_});
-    n_ = nd_ = ns_ = 0;
+    if (at_ != buf_) o_->batch({buf_, std::size_t(at_ - buf_)});
+    at_ = buf_;
+    nd_ = ns_ = 0;
   }
 
  private:
   static constexpr std::size_t kCapacity = 256, kSideCapacity = 64;
+  NodeEvent* end() { return buf_ + kCapacity; }
+  template <bool kChecked = true>
   NodeEvent& next() {
-    if (n_ == kCapacity) flush();
-    return buf_[n_++];
+    if constexpr (kChecked) {
+      if (at_ == end()) flush();
+    } else {
+      assert(at_ < end());
+    }
+    return *at_++;
   }
   const Shape* keep(const Shape& shape) {
     if (ns_ == kSideCapacity) flush();
@@ -260,7 +289,10 @@ class StepReporter {
   NodeEvent buf_[kCapacity];
   Shape shapes_[kSideCapacity];    // Test and Mark events' shapes
   NodeDesc descs_[kSideCapacity];  // described Open events' nodes
-  std::size_t n_ = 0, nd_ = 0, ns_ = 0;
+  // The next free event slot: a pointer rather than a count, so that writing an event needs no
+  // address arithmetic.
+  NodeEvent* at_ = buf_;
+  std::size_t nd_ = 0, ns_ = 0;
 };
 
 // Attached, does nothing: used to measure what the hook itself costs (building the events and

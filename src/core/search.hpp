@@ -384,9 +384,13 @@ class OpenList {
 struct Unwatched {
   static constexpr bool kActive = false;
   void open(const NodeDesc&, std::uint32_t, double, double) {}
+  template <bool kChecked = true>
   void open(std::uint32_t, std::uint32_t, double, double) {}
+  template <bool kChecked = true>
   void relax(std::uint32_t, std::uint32_t, double) {}
   void close(std::uint32_t) {}
+  void frame_close(std::uint32_t) {}
+  void frame_close(std::uint32_t, std::size_t) {}
   void test(const Shape&, bool) {}
   void mark(const Shape&, Role) {}
   void frame() {}
@@ -403,11 +407,17 @@ class Watched {
   void open(const NodeDesc& d, std::uint32_t parent, double g, double h) {
     rep_.open(d, parent, g, h);
   }
+  template <bool kChecked = true>
   void open(std::uint32_t id, std::uint32_t parent, double g, double h) {
-    rep_.open(id, parent, g, h);
+    rep_.template open<kChecked>(id, parent, g, h);
   }
-  void relax(std::uint32_t id, std::uint32_t parent, double g) { rep_.relax(id, parent, g); }
+  template <bool kChecked = true>
+  void relax(std::uint32_t id, std::uint32_t parent, double g) {
+    rep_.template relax<kChecked>(id, parent, g);
+  }
   void close(std::uint32_t id) { rep_.close(id); }
+  void frame_close(std::uint32_t id) { rep_.frame_close(id); }
+  void frame_close(std::uint32_t id, std::size_t room) { rep_.frame_close(id, room); }
   // Geometry in the same batch as the node events (no virtual call, no flush needed).
   void test(const Shape& s, bool ok) { rep_.test(s, ok); }
   void mark(const Shape& s, Role role) { rep_.mark(s, role); }
@@ -444,6 +454,12 @@ struct SearchOutcome {
 // its costs exact (OctileCost), so a closed node's g is final and no later path can beat it.
 template <class P>
 inline constexpr bool closed_final = requires { requires P::kClosedFinal; };
+
+// Whether P declares `static constexpr std::size_t kMaxSuccessors = k;`: an expansion reaches at
+// most k successors and reports nothing else (no test or mark), so a watched step makes room for
+// all its events once instead of checking the buffer per event.
+template <class P>
+inline constexpr bool bounded_steps = requires { requires P::kMaxSuccessors > 0; };
 
 // Successor sink handed to P::expand: reach(n, g) is the relaxation step.
 template <class P, class L>
@@ -500,7 +516,8 @@ class Reach {
         open_.push(en, pos_);
       }
       ++generated_;
-      if constexpr (L::kActive) report_open(nb, std::uint32_t(cur_id_), cost_value(ng), h, hint...);
+      if constexpr (L::kActive)
+        report_open<!bounded_steps<P>>(nb, std::uint32_t(cur_id_), cost_value(ng), h, hint...);
     } else {
       if (pos_[nb] == Pool::kInSlot)
         slot_ = en;
@@ -508,7 +525,9 @@ class Reach {
         open_.update(pos_[nb], en, pos_);
       else
         open_.decrease(pos_[nb], en, pos_);
-      if constexpr (L::kActive) l_.relax(id(nb, hint...), std::uint32_t(cur_id_), cost_value(ng));
+      if constexpr (L::kActive)
+        l_.template relax<!bounded_steps<P>>(id(nb, hint...), std::uint32_t(cur_id_),
+                                             cost_value(ng));
     }
     return true;
   }
@@ -533,13 +552,14 @@ class Reach {
 
   // Reports an opened node: with the problem's description if it has desc(), by id alone
   // otherwise (a dense space says where the id is).
-  template <class... Hint>
+  // kChecked = false: the step made room for it (bounded_steps).
+  template <bool kChecked = true, class... Hint>
   void report_open(std::uint32_t n, std::uint32_t parent, double g, double h,
                    const Hint&... hint) {
     if constexpr (requires { p_.desc(n, hint...); } || requires { p_.desc(n); })
       l_.open(desc(n, hint...), parent, g, h);
     else
-      l_.open(id(n, hint...), parent, g, h);
+      l_.template open<kChecked>(id(n, hint...), parent, g, h);
   }
   // A problem may take the hint in desc() and id() too (the grid then needs no division to
   // name a successor).
@@ -582,7 +602,8 @@ class Reach {
 // The one best-first loop: A* / Dijkstra / any problem above. Starts a new search on the pool,
 // opens p.start(), and expands the best open node until p.stop() says so, the open list runs
 // empty or ctx asks to cancel (polled every `poll` expansions, with progress). Watched: one
-// frame for the start, one per expansion.
+// frame for the start, one per expansion (each reported as it ends, by the next pop's
+// FrameClose event, or by a last frame()).
 // Flattened: the problem's expand() and the relaxation step must inline into the loop for its
 // state to stay in registers; GCC declined to inline expand() into the watched instantiation
 // (measured: the null observer cost 12-17% on dao instead of a few percent).
@@ -615,10 +636,8 @@ SearchOutcome best_first(P& p, NodePool<typename P::Cost>& pool,
     p.evaluate(s, n.g, f, h);
     open.push({f, float(h), s}, r.pos_);
     r.generated_ = 1;
-    if constexpr (L::kActive) {
-      r.report_open(s, kNoNode, 0.0, h);
-      l.frame();
-    }
+    // The start's frame ends at the first pop: frame_close() there is frame() + close().
+    if constexpr (L::kActive) r.report_open(s, kNoNode, 0.0, h);
   }
   std::uint64_t expanded = 0;
   const std::uint64_t mask = poll - 1;  // poll is a power of two
@@ -634,9 +653,13 @@ SearchOutcome best_first(P& p, NodePool<typename P::Cost>& pool,
     r.pos_[cur] = Pool::kClosed;
     ++expanded;
     r.cur_ = cur;
+    // The previous step (or the start) ends here: one FrameClose event ends it and closes cur.
     if constexpr (L::kActive) {
       r.cur_id_ = p.id(cur);
-      l.close(std::uint32_t(r.cur_id_));
+      if constexpr (bounded_steps<P>)
+        l.frame_close(std::uint32_t(r.cur_id_), P::kMaxSuccessors);
+      else
+        l.frame_close(std::uint32_t(r.cur_id_));
     }
     if (p.stop(cur)) {
       out.stopped = true;
@@ -658,10 +681,13 @@ SearchOutcome best_first(P& p, NodePool<typename P::Cost>& pool,
     r.top_f_ = top.f;
     const typename P::Cost g = r.nodes_[cur].g;
     p.expand(cur, g, r);
-    if constexpr (L::kActive) l.frame();
     out.last = cur;
   }
-  if constexpr (L::kActive) l.flush();
+  if constexpr (L::kActive) {
+    // The open list ran empty: the last expansion's step ends here.
+    if (!out.stopped && !out.cancelled) l.frame();
+    l.flush();
+  }
   out.expanded = expanded;
   out.generated = r.generated_;
   return out;

@@ -15,20 +15,20 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Division of padded cell indices by the padded width without a divide instruction (about 25
-// cycles, once per expansion and once more when watched): q = (n * m) >> 45 with
+// Division of cell indices by the map's width without a divide instruction (about 25 cycles,
+// once per expansion): q = (n * m) >> 45 with
 // m = floor(2^45 / d) + 1 is exact for n < 2^30 and d < 2^15, because the error n (m - 2^45/d)
 // / 2^45 < 2^-15 stays below the smallest gap 1/d between n/d and the next integer.
-struct PaddedDivider {
+struct WidthDivider {
   std::uint64_t m = 0;
   std::uint32_t d = 1;
-  explicit PaddedDivider(std::uint32_t divisor = 1)
+  explicit WidthDivider(std::uint32_t divisor = 1)
       : m((std::uint64_t(1) << 45) / divisor + 1), d(divisor) {}
   std::uint32_t quotient(std::uint32_t n) const { return std::uint32_t((std::uint64_t(n) * m) >> 45); }
 };
 static_assert(std::uint64_t(kMaxMapSide + 2) < (1u << 15) &&
                   std::uint64_t(kMaxMapSide + 2) * (kMaxMapSide + 2) < (1u << 30),
-              "PaddedDivider's exactness bounds");
+              "WidthDivider's exactness bounds");
 
 // Neighbour order: 4 cardinals first (E, S, W, N), then diagonals (SE, SW, NW, NE).
 constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
@@ -72,10 +72,8 @@ bool GridSearch::prepare(const GridMap& map, const Query& q, const Options& opt)
   min_cost_ = uniform_ ? 1.0 : pal.min_cost(q.capability);
   cost_.clear();
   if (!uniform_) {
-    cost_.assign(size_t(pw_) * ph_, 1.0f);
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x)
-        cost_[size_t(y + 1) * pw_ + x + 1] = static_cast<float>(pal[cells[size_t(y) * w + x]].cost);
+    cost_.assign(size_t(w) * h, 1.0f);
+    for (size_t i = 0; i < cost_.size(); ++i) cost_[i] = static_cast<float>(pal[cells[i]].cost);
   }
   return true;
 }
@@ -119,12 +117,15 @@ PlanResult GridSearch::run(const GridMap& map, const Query& query, const Options
   return r;
 }
 
-// The grid as a problem of the search machinery. Ids are padded cell indices (y + 1) * pw + x + 1;
-// observers see them in the map's Cells space.
+// The grid as a problem of the search machinery. Node ids are the map's cell ids y * w + x, the
+// ids of its Cells space, so a watched search reports them as they are; the passability bytes
+// of cell n sit at n + 2y + pw + 1 in the padded grid.
 template <bool kUniform>
 struct GridSearch::Problem {
   using Cost = std::conditional_t<kUniform, OctileCost, double>;
   using Order = TieLargerG;
+  // At most eight successors and nothing else reported: a watched step checks its buffer once.
+  static constexpr std::size_t kMaxSuccessors = 8;
   // Every successor has f >= its parent's f (consistent heuristic), so the slot holds the next
   // pop exactly: entries left in the heap have f >= the popped f and, at equal f, h >= the
   // popped h, which is larger than the successor's.
@@ -134,23 +135,22 @@ struct GridSearch::Problem {
   static constexpr bool kClosedFinal = kUniform;
 
   const std::uint8_t* pass;
-  const float* cost;  // non-uniform only
-  int pw;
+  const float* cost;  // non-uniform only: per cell id
+  int w, pw;
   bool eight, use_h;
   int gx, gy;
   std::uint32_t start_node, goal_node;
   std::size_t bound;
   double hscale;  // the cheapest terrain cost of the capability (non-uniform only)
   double h0;      // h of the start, for progress
-  int off[8];
-  PaddedDivider div;  // by pw
-  NodeSpace space;
+  int off[8];  // successor id offsets
+  WidthDivider div;  // by w
 
-  // The map cell of padded index n.
-  void cell_of_padded(std::uint32_t n, int& x, int& y) const {
+  // The cell (x, y) of id n.
+  void cell_xy(std::uint32_t n, int& x, int& y) const {
     const std::uint32_t q = div.quotient(n);
-    y = int(q) - 1;
-    x = int(n - q * std::uint32_t(pw)) - 1;
+    y = int(q);
+    x = int(n - q * std::uint32_t(w));
   }
 
   std::uint32_t start() const { return start_node; }
@@ -180,17 +180,17 @@ struct GridSearch::Problem {
   }
   void evaluate(std::uint32_t n, const Cost& g, double& f, double& h) const {
     int x, y;
-    cell_of_padded(n, x, y);
+    cell_xy(n, x, y);
     evaluate(n, g, f, h, x, y);
   }
 
   template <class Out>
   void expand(std::uint32_t cur, const Cost& g, Out& out) const {
     int cx, cy;
-    cell_of_padded(cur, cx, cy);
+    cell_xy(cur, cx, cy);
     // Moves allowed from here, one bit per direction (no corner cutting: a diagonal needs both
     // cardinal side cells), computed branch-free from the padded passability bytes.
-    const std::uint8_t* pc = pass + cur;
+    const std::uint8_t* pc = pass + (std::size_t(cur) + std::size_t(2 * cy + pw + 1));
     const unsigned e = pc[1], so = pc[pw], we = pc[-1], no = pc[-pw];
     unsigned moves = e | so << 1 | we << 2 | no << 3;
     if (eight) {
@@ -210,14 +210,8 @@ struct GridSearch::Problem {
     }
   }
 
-  // Successors come with their x, y (the hint): naming them needs no division.
-  std::uint32_t id(std::uint32_t, int x, int y) const { return space.cell_id(x, y); }
-  std::uint32_t id(std::uint32_t n) const {
-    int x, y;
-    cell_of_padded(n, x, y);
-    return id(n, x, y);
-  }
-  // No desc(): cells are reported by id, and the declared Cells space says where they are.
+  // Ids are the Cells space's own. No desc(): the declared space says where each cell is.
+  std::uint32_t id(std::uint32_t n) const { return n; }
 };
 
 template <bool kUniform>
@@ -226,18 +220,19 @@ PlanResult GridSearch::search(const GridMap& map, const Options& opt, CellXY s,
   Problem<kUniform> p;
   p.pass = pass_.data();
   p.cost = kUniform ? nullptr : cost_.data();
+  p.w = map.width();
   p.pw = pw_;
   p.eight = opt.eight_connected;
   p.use_h = opt.heuristic;
   p.gx = g.x;
   p.gy = g.y;
-  p.start_node = std::uint32_t((s.y + 1) * pw_ + s.x + 1);
-  p.goal_node = std::uint32_t((g.y + 1) * pw_ + g.x + 1);
-  p.bound = pass_.size();
+  const NodeSpace space = NodeSpace::cells(map.width(), map.height());
+  p.start_node = space.cell_id(s.x, s.y);
+  p.goal_node = space.cell_id(g.x, g.y);
+  p.bound = std::size_t(map.width()) * std::size_t(map.height());
   p.hscale = min_cost_;
-  for (int d = 0; d < 8; ++d) p.off[d] = kDy[d] * pw_ + kDx[d];
-  p.div = PaddedDivider(std::uint32_t(pw_));
-  p.space = NodeSpace::cells(map.width(), map.height());
+  for (int d = 0; d < 8; ++d) p.off[d] = kDy[d] * p.w + kDx[d];
+  p.div = WidthDivider(std::uint32_t(p.w));
   {
     double f;
     p.h0 = 1;
@@ -248,12 +243,12 @@ PlanResult GridSearch::search(const GridMap& map, const Options& opt, CellXY s,
     if constexpr (kUniform) return exact_pool_;
     else return weighted_pool_;
   }();
-  if (pool.size() != pass_.size()) pool.reset(pass_.size());
+  if (pool.size() != p.bound) pool.reset(p.bound);
 
   PlanResult r;
   const SearchOutcome out = with_listener(ctx.observer, [&](auto& l) {
     if constexpr (std::decay_t<decltype(l)>::kActive) {
-      l.observer()->space(p.space);
+      l.observer()->space(space);
       l.observer()->phase("search");
     }
     return best_first(p, pool, open_, l, ctx);
@@ -269,7 +264,7 @@ PlanResult GridSearch::search(const GridMap& map, const Options& opt, CellXY s,
     r.length = pool.g_value(out.last);
     std::vector<Vec2> cells;
     for (std::uint32_t n : pool.chain(out.last))
-      cells.push_back({double(int(n) % pw_ - 1) + 0.5, double(int(n) / pw_ - 1) + 0.5});
+      cells.push_back({double(n % std::uint32_t(p.w)) + 0.5, double(n / std::uint32_t(p.w)) + 0.5});
     fill_cell_path(r, cells);
     if (SearchObserver* o = ctx.observer) {
       o->counter("expanded", double(r.expanded));

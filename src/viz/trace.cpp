@@ -1149,6 +1149,10 @@ void TraceRecorder::batch(std::span<const NodeEvent> events) {
       case NodeEvent::Kind::Frame:
         frame();
         break;
+      case NodeEvent::Kind::FrameClose:
+        frame();
+        close(e.id);
+        break;
     }
   }
 }
