@@ -1,0 +1,184 @@
+// Fixed-angle paths (Pinter 2001, Figure 15). See fixed_angle.hpp.
+#include "core/fixed_angle.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pl {
+
+namespace {
+
+constexpr double kTiny = 1e-9;  // shorter pieces are dropped
+constexpr int kMaxParts = 64;   // finest cut of one line when the corner is blocked
+
+Vec2 unit(double a) { return {std::cos(a), std::sin(a)}; }
+
+struct Builder {
+  double step;
+  const FixedAngleOptions& opt;
+  const std::function<bool(Vec2, Vec2)>& clear;
+  std::vector<PathPiece> out;
+  std::string message;
+
+  bool ok(Vec2 a, Vec2 b) const { return !clear || clear(a, b); }
+
+  void push(Vec2 a, Vec2 b, bool reverse) {
+    if (distance(a, b) < kTiny) return;
+    PathPiece p;
+    p.kind = PathPiece::Kind::Line;
+    p.line = {a, b};
+    p.reverse = reverse;
+    out.push_back(p);
+  }
+  // Direction of travel of the last piece written, NaN before the first.
+  double last_direction() const {
+    if (out.empty()) return std::nan("");
+    const Segment& s = out.back().line;
+    return std::atan2(s.b.y - s.a.y, s.b.x - s.a.x);
+  }
+
+  // A to B as straight pieces at legal headings (Figure 15, right). False, with a message, when
+  // no split up to kMaxParts parts is clear.
+  bool legs(Vec2 a, Vec2 b, bool reverse) {
+    const Vec2 d = b - a;
+    const double len = std::hypot(d.x, d.y);
+    if (len < kTiny) return true;
+    const double theta = std::atan2(d.y, d.x);
+    const double m = theta / step;
+    if (std::abs(m - std::round(m)) < 1e-9 * std::max(1.0, std::abs(m))) {
+      if (!ok(a, b)) return fail("segment (" + fmt(a) + ") to (" + fmt(b) + ") is blocked");
+      push(a, b, reverse);
+      return true;
+    }
+    const double lo = std::floor(m) * step, hi = lo + step;
+    const Vec2 ul = unit(lo), uh = unit(hi);
+    const double det = cross(ul, uh);
+    const double alpha = cross(d, uh) / det, beta = cross(ul, d) / det;  // d = alpha ul + beta uh
+    const double dev = alpha * std::sin(theta - lo);                     // corner to line AB
+    int parts = std::max(1, int(std::ceil(dev / std::max(opt.max_deviation, 1e-6) - 1e-12)));
+    // Continue the heading already drawn when it is one of the two: one frame change fewer.
+    const double prev = last_direction();
+    const bool lo_first_pref =
+        !std::isfinite(prev) || std::abs(std::remainder(prev - lo, kTwoPi)) <=
+                                    std::abs(std::remainder(prev - hi, kTwoPi));
+    for (; parts <= kMaxParts; parts *= 2) {
+      for (int side = 0; side < 2; ++side) {
+        const bool lo_first = lo_first_pref != (side == 1);
+        const Vec2 first = lo_first ? ul * (alpha / parts) : uh * (beta / parts);
+        std::vector<Vec2> pts{a};
+        for (int i = 0; i < parts; ++i) {
+          const Vec2 base = a + d * (double(i) / parts);
+          pts.push_back(base + first);
+          pts.push_back(i + 1 == parts ? b : a + d * (double(i + 1) / parts));
+        }
+        bool all = true;
+        for (std::size_t i = 0; all && i + 1 < pts.size(); ++i) all = ok(pts[i], pts[i + 1]);
+        if (!all) continue;
+        for (std::size_t i = 0; i + 1 < pts.size(); ++i) push(pts[i], pts[i + 1], reverse);
+        return true;
+      }
+      if (!clear) break;  // unreachable: without a test the first try is taken
+    }
+    return fail("no legal-angle replacement of the line (" + fmt(a) + ") to (" + fmt(b) +
+                ") is clear, even cut into " + std::to_string(kMaxParts) + " parts");
+  }
+
+  bool fail(std::string why) {
+    message = std::move(why);
+    return false;
+  }
+  static std::string fmt(Vec2 p) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f, %.3f", p.x, p.y);
+    return buf;
+  }
+
+  // Where the ray from the arc's centre at `angle` meets the circumscribed polygon.
+  Vec2 project(const Arc& arc, double angle) const {
+    const double off = angle - std::round(angle / step) * step;
+    return arc.center + unit(angle) * (arc.radius / std::cos(off));
+  }
+};
+
+}  // namespace
+
+bool legal_heading(double direction, int k, double tolerance) {
+  const double step = kTwoPi / k;
+  const double r = std::remainder(direction, step);
+  return std::abs(r) <= tolerance;
+}
+
+FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const FixedAngleOptions& opt,
+                                  const std::function<bool(Vec2, Vec2)>& clear) {
+  FixedAngleResult res;
+  if (opt.headings < 4 || opt.headings % 4 != 0) {
+    res.message = "fixed-angle art needs a multiple of 4 headings";
+    return res;
+  }
+  if (pieces.empty()) {
+    res.ok = true;
+    return res;
+  }
+  Builder b{kTwoPi / opt.headings, opt, clear, {}, {}};
+  const double grow = 1 / std::cos(kPi / opt.headings) - 1;
+  double r_max = 0;
+  const auto start_of = [](const PathPiece& p) { return p.kind == PathPiece::Kind::Line ? p.line.a : p.arc.start(); };
+  // Where the fixed-angle path meets piece i: an arc's start moves out to its polygon.
+  const auto entry = [&](std::size_t i) {
+    const PathPiece& p = pieces[i];
+    return p.kind == PathPiece::Kind::Arc ? b.project(p.arc, p.arc.start_angle) : p.line.a;
+  };
+  Vec2 cur = start_of(pieces[0]);
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const PathPiece& p = pieces[i];
+    const bool last = i + 1 == pieces.size();
+    if (p.kind == PathPiece::Kind::Line) {
+      const Vec2 target = last ? p.line.b : entry(i + 1);
+      if (!b.legs(cur, target, p.reverse)) break;
+      cur = target;
+      continue;
+    }
+    const Arc& arc = p.arc;
+    r_max = std::max(r_max, arc.radius);
+    if (!b.legs(cur, entry(i), p.reverse)) break;
+    cur = entry(i);
+    // The polygon's corners strictly inside the sweep, in driving order (Figure 15, left).
+    const double a0 = arc.start_angle, a1 = arc.end_angle(), eps = 1e-9;
+    std::vector<Vec2> corners;
+    const double corner_r = arc.radius / std::cos(b.step / 2);
+    if (arc.sweep > 0)
+      for (double j = std::floor(a0 / b.step - 0.5) + 1; (j + 0.5) * b.step < a1 - eps; ++j) {
+        if ((j + 0.5) * b.step > a0 + eps) corners.push_back(arc.center + unit((j + 0.5) * b.step) * corner_r);
+      }
+    else
+      for (double j = std::ceil(a0 / b.step - 0.5) - 1; (j + 0.5) * b.step > a1 + eps; --j) {
+        if ((j + 0.5) * b.step < a0 - eps) corners.push_back(arc.center + unit((j + 0.5) * b.step) * corner_r);
+      }
+    corners.push_back(b.project(arc, a1));
+    bool fine = true;
+    for (const Vec2& c : corners) {
+      // Along one polygon edge: a legal heading by construction (k is a multiple of 4, so a
+      // tangent at a multiple of 2 pi / k is one too).
+      if (!b.ok(cur, c)) {
+        fine = b.fail("the outside of the arc round (" + Builder::fmt(arc.center) + ") is blocked at (" +
+                      Builder::fmt(c) + ")");
+        break;
+      }
+      b.push(cur, c, p.reverse);
+      cur = c;
+    }
+    if (!fine) break;
+    if (last && !b.legs(cur, arc.end(), p.reverse)) break;
+    if (last) cur = arc.end();
+  }
+  res.deviation_bound = opt.max_deviation + r_max * grow;
+  if (!b.message.empty()) {
+    res.message = std::move(b.message);
+    return res;
+  }
+  res.ok = true;
+  res.pieces = std::move(b.out);
+  return res;
+}
+
+}  // namespace pl
