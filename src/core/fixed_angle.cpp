@@ -138,10 +138,38 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
       cur = target;
       continue;
     }
-    const Arc& arc = p.arc;
+    Arc arc = p.arc;
     r_max = std::max(r_max, arc.radius);
-    if (!b.legs(cur, entry(i), p.reverse)) break;
-    cur = entry(i);
+    const Vec2 in = entry(i);
+    bool joined = false;
+    if (i > 0 && pieces[i - 1].kind == PathPiece::Kind::Arc && distance(cur, in) > kTiny) {
+      // Arc to arc: `cur` lies on the previous polygon's edge, `in` on this one's, on parallel
+      // lines (both edges run along the legal heading h nearest the shared tangent), often on
+      // opposite sides of the path. Joining them straight would turn the sprite by two steps
+      // and back; one leg at h +- one step to this polygon's edge line turns it by one.
+      const Arc& prev = pieces[i - 1].arc;
+      const double travel = prev.end_angle() + (prev.sweep >= 0 ? kPi / 2 : -kPi / 2);
+      const double h = std::round(travel / b.step) * b.step;
+      const Vec2 n = unit(h + kPi / 2);
+      const double side = (in.x - cur.x) * n.x + (in.y - cur.y) * n.y;
+      const Vec2 q = cur + unit(h + (side > 0 ? b.step : -b.step)) * (std::abs(side) / std::sin(b.step));
+      const double qa = std::atan2(q.y - arc.center.y, q.x - arc.center.x);
+      if (std::abs(side) > kTiny && arc.contains_angle(qa) && distance(b.project(arc, qa), q) < 1e-9 &&
+          b.ok(cur, q)) {
+        b.push(cur, q, p.reverse);
+        // Drive the rest of this arc from q's angle on.
+        const double rel = normalize_angle(arc.sweep >= 0 ? qa - arc.start_angle : arc.start_angle - qa);
+        const double done = arc.sweep >= 0 ? rel : -rel;
+        arc.start_angle += done;
+        arc.sweep -= done;
+        cur = q;
+        joined = true;
+      }
+    }
+    if (!joined) {
+      if (!b.legs(cur, in, p.reverse)) break;
+      cur = in;
+    }
     // The polygon's corners strictly inside the sweep, in driving order (Figure 15, left).
     const double a0 = arc.start_angle, a1 = arc.end_angle(), eps = 1e-9;
     std::vector<Vec2> corners;
