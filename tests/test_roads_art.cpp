@@ -65,7 +65,7 @@ double distance_to(const std::vector<PathPiece>& path, Vec2 p) {
 TEST(FixedAngle, LegalHeadingsConnectedAndWithinTheBoundOnRandomDubinsPaths) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0, 1);
-  int kinks_checked = 0;
+  int kinks_checked = 0, refused = 0;
   for (int i = 0; i < 2000; ++i) {
     const Pose a{20 * u(rng), 20 * u(rng), kTwoPi * u(rng)}, b{20 * u(rng), 20 * u(rng), kTwoPi * u(rng)};
     const double radius = 0.5 + 3.5 * u(rng);
@@ -76,7 +76,11 @@ TEST(FixedAngle, LegalHeadingsConnectedAndWithinTheBoundOnRandomDubinsPaths) {
     o.headings = i % 2 ? 16 : 8;
     o.max_deviation = 0.1 + u(rng);
     const FixedAngleResult r = fixed_angle_path(in, o);
-    ASSERT_TRUE(r.ok) << r.message;
+    if (!r.ok) {  // a join that needs more than one heading step: reported, not returned
+      EXPECT_NE(r.message.find("more than one heading step"), std::string::npos) << r.message;
+      ++refused;
+      continue;
+    }
     ASSERT_FALSE(r.pieces.empty());
     EXPECT_NEAR(r.deviation_bound, o.max_deviation + radius * (1 / std::cos(kPi / o.headings) - 1), 1e-12);
     EXPECT_LT(distance(r.pieces.front().line.a, a.position()), 1e-6) << i;
@@ -89,6 +93,11 @@ TEST(FixedAngle, LegalHeadingsConnectedAndWithinTheBoundOnRandomDubinsPaths) {
           << "pose pair " << i << " piece " << k << " direction " << std::atan2(d.y, d.x);
       if (k > 0) {
         EXPECT_LT(distance(r.pieces[k - 1].line.b, p.line.a), 1e-9);
+        const Vec2 e = r.pieces[k - 1].line.b - r.pieces[k - 1].line.a;
+        if (p.reverse == r.pieces[k - 1].reverse) {  // at most one frame change per join
+          EXPECT_LE(std::abs(std::remainder(std::atan2(d.y, d.x) - std::atan2(e.y, e.x), kTwoPi)),
+                    kTwoPi / o.headings + 1e-6);
+        }
       }
       for (int s = 0; s <= 8; ++s) {
         const Vec2 q = p.line.a + d * (s / 8.0);
@@ -98,6 +107,8 @@ TEST(FixedAngle, LegalHeadingsConnectedAndWithinTheBoundOnRandomDubinsPaths) {
     }
   }
   EXPECT_GT(kinks_checked, 2000);
+  std::printf("fixed-angle: %d of 2000 random paths refused\n", refused);
+  EXPECT_LT(refused, 300) << "of 2000";  // measured 261: short arcs, gear changes
 }
 
 TEST(FixedAngle, StraightLinesBecomeTwoSegmentsAndLegalLinesStayOne) {

@@ -62,8 +62,8 @@ const std::vector<Preset>& presets() {
        false, 1.5},
       {"fixed-angle-art", "Turning: continuous vs fixed-angle art (8 and 16 headings)",
        {"astar-turns", "astar-turns", "astar-turns"},
-       {{{"smoothing", "presmooth48"}}, {{"smoothing", "presmooth48"}, {"art", "8"}},
-        {{"smoothing", "presmooth48"}, {"art", "16"}}},
+       {{{"smoothing", "presmooth48"}, {"road", "prefer"}}, {{"smoothing", "presmooth48"}, {"road", "prefer"}, {"art", "8"}},
+        {{"smoothing", "presmooth48"}, {"road", "prefer"}, {"art", "16"}}},
        false, 2.0},
   };
   return p;

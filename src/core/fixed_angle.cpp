@@ -142,13 +142,13 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
     r_max = std::max(r_max, arc.radius);
     const Vec2 in = entry(i);
     bool joined = false;
-    if (i > 0 && pieces[i - 1].kind == PathPiece::Kind::Arc && distance(cur, in) > kTiny) {
-      // Arc to arc: `cur` lies on the previous polygon's edge, `in` on this one's, on parallel
-      // lines (both edges run along the legal heading h nearest the shared tangent), often on
-      // opposite sides of the path. Joining them straight would turn the sprite by two steps
-      // and back; one leg at h +- one step to this polygon's edge line turns it by one.
-      const Arc& prev = pieces[i - 1].arc;
-      const double travel = prev.end_angle() + (prev.sweep >= 0 ? kPi / 2 : -kPi / 2);
+    if (distance(cur, in) > kTiny) {
+      // Onto the arc from the path's start or from another arc: `cur` lies on the circle or on
+      // the previous polygon's edge, `in` on this polygon's edge; the edge runs along the legal
+      // heading h nearest the tangent, so `cur` is beside its line. Joining them straight (out
+      // along the radius) would turn the sprite by two steps and back; one leg at h +- one
+      // step to the edge line turns it by one.
+      const double travel = arc.start_angle + (arc.sweep >= 0 ? kPi / 2 : -kPi / 2);
       const double h = std::round(travel / b.step) * b.step;
       const Vec2 n = unit(h + kPi / 2);
       const double side = (in.x - cur.x) * n.x + (in.y - cur.y) * n.y;
@@ -171,6 +171,23 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
       cur = in;
     }
     // The polygon's corners strictly inside the sweep, in driving order (Figure 15, left).
+    // Off the last arc to the goal the same way: leave the polygon's edge line at q, one step
+    // off its heading, to arrive at the arc's end.
+    Vec2 leave = arc.end();
+    bool leave_early = false;
+    if (last) {
+      const double travel = arc.end_angle() + (arc.sweep >= 0 ? kPi / 2 : -kPi / 2);
+      const double h = std::round(travel / b.step) * b.step;
+      const Vec2 n = unit(h + kPi / 2), out = b.project(arc, arc.end_angle());
+      const double side = (leave.x - out.x) * n.x + (leave.y - out.y) * n.y;
+      const Vec2 q = leave - unit(h + (side > 0 ? b.step : -b.step)) * (std::abs(side) / std::sin(b.step));
+      const double qa = std::atan2(q.y - arc.center.y, q.x - arc.center.x);
+      if (std::abs(side) > kTiny && arc.contains_angle(qa) && distance(b.project(arc, qa), q) < 1e-9) {
+        const double rel = normalize_angle(arc.sweep >= 0 ? qa - arc.start_angle : arc.start_angle - qa);
+        arc.sweep = arc.sweep >= 0 ? rel : -rel;
+        leave_early = true;
+      }
+    }
     const double a0 = arc.start_angle, a1 = arc.end_angle(), eps = 1e-9;
     std::vector<Vec2> corners;
     const double corner_r = arc.radius / std::cos(b.step / 2);
@@ -196,13 +213,33 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
       cur = c;
     }
     if (!fine) break;
-    if (last && !b.legs(cur, arc.end(), p.reverse)) break;
+    if (last && leave_early) {
+      if (!b.ok(cur, leave)) {
+        b.fail("the way off the last arc to (" + Builder::fmt(leave) + ") is blocked");
+        break;
+      }
+      b.push(cur, leave, p.reverse);
+    } else if (last && !b.legs(cur, arc.end(), p.reverse)) {
+      break;
+    }
     if (last) cur = arc.end();
   }
   res.deviation_bound = opt.max_deviation + r_max * grow;
   if (!b.message.empty()) {
     res.message = std::move(b.message);
     return res;
+  }
+  // A join the construction could not make with one heading step (two arcs whose polygons do
+  // not meet within the next arc, a line shorter than its neighbours' offsets): the sprite
+  // would have to spin on the spot, so say so rather than return it.
+  for (std::size_t i = 1; i < b.out.size(); ++i) {
+    const Segment &x = b.out[i - 1].line, &y = b.out[i].line;
+    const double turn = std::abs(std::remainder(
+        std::atan2(y.b.y - y.a.y, y.b.x - y.a.x) - std::atan2(x.b.y - x.a.y, x.b.x - x.a.x), kTwoPi));
+    if (b.out[i - 1].reverse == b.out[i].reverse && turn > b.step + 1e-6) {
+      res.message = "the join at (" + Builder::fmt(y.a) + ") turns by more than one heading step";
+      return res;
+    }
   }
   res.ok = true;
   res.pieces = std::move(b.out);
