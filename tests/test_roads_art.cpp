@@ -13,12 +13,12 @@
 #include <random>
 
 #include "cli_util.hpp"
-#include "pieces_json.hpp"
 #include "core/curves.hpp"
 #include "core/fixed_angle.hpp"
 #include "core/generators.hpp"
 #include "core/io.hpp"
 #include "core/roads.hpp"
+#include "pieces_json.hpp"
 #include "planners/planner.hpp"
 
 namespace pl {
@@ -48,12 +48,14 @@ double distance_to(const PathPiece& piece, Vec2 p) {
   if (piece.kind == PathPiece::Kind::Line) {
     const Vec2 a = piece.line.a, d = piece.line.b - piece.line.a;
     const double l2 = d.x * d.x + d.y * d.y;
-    const double t = l2 > 0 ? std::clamp(((p.x - a.x) * d.x + (p.y - a.y) * d.y) / l2, 0.0, 1.0) : 0.0;
+    const double t =
+        l2 > 0 ? std::clamp(((p.x - a.x) * d.x + (p.y - a.y) * d.y) / l2, 0.0, 1.0) : 0.0;
     return std::hypot(a.x + t * d.x - p.x, a.y + t * d.y - p.y);
   }
   const Arc& arc = piece.arc;
   const double ang = std::atan2(p.y - arc.center.y, p.x - arc.center.x);
-  if (arc.contains_angle(ang)) return std::abs(std::hypot(p.x - arc.center.x, p.y - arc.center.y) - arc.radius);
+  if (arc.contains_angle(ang))
+    return std::abs(std::hypot(p.x - arc.center.x, p.y - arc.center.y) - arc.radius);
   return std::min(distance(p, arc.start()), distance(p, arc.end()));
 }
 double distance_to(const std::vector<PathPiece>& path, Vec2 p) {
@@ -67,7 +69,8 @@ TEST(FixedAngle, LegalHeadingsConnectedAndWithinTheBoundOnRandomDubinsPaths) {
   std::uniform_real_distribution<double> u(0, 1);
   int kinks_checked = 0, refused = 0;
   for (int i = 0; i < 2000; ++i) {
-    const Pose a{20 * u(rng), 20 * u(rng), kTwoPi * u(rng)}, b{20 * u(rng), 20 * u(rng), kTwoPi * u(rng)};
+    const Pose a{20 * u(rng), 20 * u(rng), kTwoPi * u(rng)},
+        b{20 * u(rng), 20 * u(rng), kTwoPi * u(rng)};
     const double radius = 0.5 + 3.5 * u(rng);
     const Curve c = i % 3 ? dubins(a, b, radius) : reeds_shepp(a, b, radius);
     ASSERT_TRUE(c.ok());
@@ -82,7 +85,8 @@ TEST(FixedAngle, LegalHeadingsConnectedAndWithinTheBoundOnRandomDubinsPaths) {
       continue;
     }
     ASSERT_FALSE(r.pieces.empty());
-    EXPECT_NEAR(r.deviation_bound, o.max_deviation + radius * (1 / std::cos(kPi / o.headings) - 1), 1e-12);
+    EXPECT_NEAR(r.deviation_bound, o.max_deviation + radius * (1 / std::cos(kPi / o.headings) - 1),
+                1e-12);
     EXPECT_LT(distance(r.pieces.front().line.a, a.position()), 1e-6) << i;
     EXPECT_LT(distance(r.pieces.back().line.b, b.position()), 1e-6) << i;
     for (std::size_t k = 0; k < r.pieces.size(); ++k) {
@@ -101,7 +105,8 @@ TEST(FixedAngle, LegalHeadingsConnectedAndWithinTheBoundOnRandomDubinsPaths) {
       }
       for (int s = 0; s <= 8; ++s) {
         const Vec2 q = p.line.a + d * (s / 8.0);
-        EXPECT_LE(distance_to(in, q), r.deviation_bound + 1e-9) << "pose pair " << i << " piece " << k;
+        EXPECT_LE(distance_to(in, q), r.deviation_bound + 1e-9)
+            << "pose pair " << i << " piece " << k;
       }
       ++kinks_checked;
     }
@@ -126,8 +131,9 @@ TEST(FixedAngle, StraightLinesBecomeTwoSegmentsAndLegalLinesStayOne) {
   r = fixed_angle_path(std::span<const PathPiece>(&line, 1), o);
   EXPECT_EQ(r.pieces.size(), 10u);
   // A blocked corner goes to the other side: north-east first.
-  r = fixed_angle_path(std::span<const PathPiece>(&line, 1), FixedAngleOptions{8, 10},
-                       [](Vec2 a, Vec2 b) { return !(std::abs(a.y) < 1e-9 && std::abs(b.y) < 1e-9); });
+  r = fixed_angle_path(
+      std::span<const PathPiece>(&line, 1), FixedAngleOptions{8, 10},
+      [](Vec2 a, Vec2 b) { return !(std::abs(a.y) < 1e-9 && std::abs(b.y) < 1e-9); });
   ASSERT_TRUE(r.ok);
   ASSERT_EQ(r.pieces.size(), 2u);
   EXPECT_NEAR(r.pieces[0].line.b.x, 3, 1e-12);
@@ -146,7 +152,8 @@ TEST(FixedAngle, ArcsFollowTheCircumscribedPolygon) {
   PathPiece arc;
   arc.kind = PathPiece::Kind::Arc;
   arc.arc = {{0, 0}, 2, 0, kPi / 2};
-  const FixedAngleResult r = fixed_angle_path(std::span<const PathPiece>(&arc, 1), FixedAngleOptions{8, 0.5});
+  const FixedAngleResult r =
+      fixed_angle_path(std::span<const PathPiece>(&arc, 1), FixedAngleOptions{8, 0.5});
   ASSERT_TRUE(r.ok);
   for (const PathPiece& p : r.pieces) {
     for (int s = 0; s <= 10; ++s) {
@@ -178,9 +185,11 @@ CliRun validate(const GridMap& m, const PlanResult& r, const Query& q, int art) 
   save_map(m, map_file);
   std::ofstream(path_file) << json{{"pieces", pieces_json(r.pieces)}}.dump();
   char opts[200];
-  std::snprintf(opts, sizeof opts, " --radius %.17g --turning-radius %.17g --capability ground,road", q.radius,
+  std::snprintf(opts, sizeof opts,
+                " --radius %.17g --turning-radius %.17g --capability ground,road", q.radius,
                 q.turning_radius);
-  return run_cli("validate " + map_file + " " + path_file + opts + (art ? " --art " + std::to_string(art) : ""));
+  return run_cli("validate " + map_file + " " + path_file + opts +
+                 (art ? " --art " + std::to_string(art) : ""));
 }
 
 TEST(Roads, EveryPathOnRandomRoadNetworksValidatesOrFails) {
@@ -199,7 +208,8 @@ TEST(Roads, EveryPathOnRandomRoadNetworksValidatesOrFails) {
   int found[6] = {}, art_failed_after_plain = 0;
   for (int i = 0; i < 24; ++i) {
     GridMap m(36, 36);
-    generate_road_network(m, 10 + int(rng() % 4), 2 + int(rng() % 2), 0.15 * u(rng), std::uint32_t(100 + i));
+    generate_road_network(m, 10 + int(rng() % 4), 2 + int(rng() % 2), 0.15 * u(rng),
+                          std::uint32_t(100 + i));
     Query q = random_road_query(m, rng, CapabilityMask(1) << *road_terrain(m.palette()));
     q.radius = 0.3 + 0.2 * u(rng);
     q.turning_radius = 0.8 + 1.5 * u(rng);
@@ -217,12 +227,13 @@ TEST(Roads, EveryPathOnRandomRoadNetworksValidatesOrFails) {
       ++found[v];
       const int art = std::string(variants[v].art) == "off" ? 0 : std::stoi(variants[v].art);
       const CliRun c = validate(m, r, q, art);
-      EXPECT_EQ(c.code, 0) << "map " << i << " road=" << variants[v].road << " art=" << variants[v].art << ": "
-                           << c.err;
+      EXPECT_EQ(c.code, 0) << "map " << i << " road=" << variants[v].road
+                           << " art=" << variants[v].art << ": " << c.err;
       if (std::string(variants[v].road) == "only")
         for (double s = 0; s <= r.length; s += 0.25) {
           const Pose p = pose_along(r.pieces, s);
-          EXPECT_EQ(m.at(int(p.x), int(p.y)), *road_terrain(m.palette())) << "map " << i << " s " << s;
+          EXPECT_EQ(m.at(int(p.x), int(p.y)), *road_terrain(m.palette()))
+              << "map " << i << " s " << s;
         }
     }
   }
@@ -255,8 +266,10 @@ TEST(Roads, ConesKeepTheSampleSceneOnTheRoadAndAreReported) {
   const Scene sc = load_scene(PATHLAB_SOURCE_DIR "/assets/roads.json");
   ASSERT_FALSE(sc.agents.empty());
   const Query q = Query::from_agent(sc, sc.agents[0]);
-  const auto plain = Registry::builtin().create("astar-turns", {{"smoothing", "presmooth48"}, {"road", "prefer"}});
-  const auto coned = Registry::builtin().create("astar-turns", {{"smoothing", "presmooth48"}, {"road", "cones"}});
+  const auto plain =
+      Registry::builtin().create("astar-turns", {{"smoothing", "presmooth48"}, {"road", "prefer"}});
+  const auto coned =
+      Registry::builtin().create("astar-turns", {{"smoothing", "presmooth48"}, {"road", "cones"}});
   Marks marks;
   RunContext ctx;
   ctx.observer = &marks;
@@ -270,9 +283,10 @@ TEST(Roads, ConesKeepTheSampleSceneOnTheRoadAndAreReported) {
   for (double s = 0; s <= b.length; s += 0.05) {
     const Pose p = pose_along(b.pieces, s);
     for (CellXY c : marks.cones)
-      EXPECT_FALSE(p.x > c.x - q.radius && p.x < c.x + 1 + q.radius && p.y > c.y - q.radius && p.y < c.y + 1 + q.radius &&
-                   std::hypot(std::clamp(p.x, double(c.x), c.x + 1.0) - p.x, std::clamp(p.y, double(c.y), c.y + 1.0) - p.y) <
-                       q.radius - 1e-9);
+      EXPECT_FALSE(p.x > c.x - q.radius && p.x < c.x + 1 + q.radius && p.y > c.y - q.radius &&
+                   p.y < c.y + 1 + q.radius &&
+                   std::hypot(std::clamp(p.x, double(c.x), c.x + 1.0) - p.x,
+                              std::clamp(p.y, double(c.y), c.y + 1.0) - p.y) < q.radius - 1e-9);
   }
   EXPECT_GT(on_road(sc.map, b), on_road(sc.map, a));
   EXPECT_GE(b.length, a.length - 1e-9);  // staying on the road is never shorter here
@@ -328,12 +342,14 @@ TEST(Roads, GeneratedNetworkIsSeededAndConnected) {
     }
   }
   EXPECT_EQ(reached, cells.size());
-  GridMap no_road(10, 10, 0, Palette({{"ground", '.', "", {}, 1, false}, {"hard", '@', "", {}, 1, true}}));
+  GridMap no_road(10, 10, 0,
+                  Palette({{"ground", '.', "", {}, 1, false}, {"hard", '@', "", {}, 1, true}}));
   EXPECT_ANY_THROW(generate_road_network(no_road, 5, 1, 0, 1));
 }
 
 TEST(Roads, CliPathTakesTheNewOptions) {
-  const CliRun r = run_cli("path " PATHLAB_SOURCE_DIR "/assets/roads.json --planner astar-turns --set smoothing=presmooth48 "
+  const CliRun r = run_cli("path " PATHLAB_SOURCE_DIR
+                           "/assets/roads.json --planner astar-turns --set smoothing=presmooth48 "
                            "--set road=cones --set art=16 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
@@ -345,7 +361,8 @@ TEST(Roads, CliPathTakesTheNewOptions) {
                                          l[2].get<double>() - l[0].get<double>()),
                               16, 1e-6));
   }
-  const CliRun bad = run_cli("path " PATHLAB_SOURCE_DIR "/assets/roads.json --planner astar-turns --set art=12");
+  const CliRun bad =
+      run_cli("path " PATHLAB_SOURCE_DIR "/assets/roads.json --planner astar-turns --set art=12");
   EXPECT_EQ(bad.code, 2);
 }
 

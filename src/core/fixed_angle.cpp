@@ -11,7 +11,9 @@ namespace {
 constexpr double kTiny = 1e-9;  // shorter pieces are dropped
 constexpr int kMaxParts = 64;   // finest cut of one line when the corner is blocked
 
-Vec2 unit(double a) { return {std::cos(a), std::sin(a)}; }
+Vec2 unit(double a) {
+  return {std::cos(a), std::sin(a)};
+}
 
 struct Builder {
   double step;
@@ -59,8 +61,8 @@ struct Builder {
     // Continue the heading already drawn when it is one of the two: one frame change fewer.
     const double prev = last_direction();
     const bool lo_first_pref =
-        !std::isfinite(prev) || std::abs(std::remainder(prev - lo, kTwoPi)) <=
-                                    std::abs(std::remainder(prev - hi, kTwoPi));
+        !std::isfinite(prev) ||
+        std::abs(std::remainder(prev - lo, kTwoPi)) <= std::abs(std::remainder(prev - hi, kTwoPi));
     for (; parts <= kMaxParts; parts *= 2) {
       for (int side = 0; side < 2; ++side) {
         const bool lo_first = lo_first_pref != (side == 1);
@@ -122,7 +124,9 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
   Builder b{kTwoPi / opt.headings, opt, clear, {}, {}};
   const double grow = 1 / std::cos(kPi / opt.headings) - 1;
   double r_max = 0;
-  const auto start_of = [](const PathPiece& p) { return p.kind == PathPiece::Kind::Line ? p.line.a : p.arc.start(); };
+  const auto start_of = [](const PathPiece& p) {
+    return p.kind == PathPiece::Kind::Line ? p.line.a : p.arc.start();
+  };
   // Where the fixed-angle path meets piece i: an arc's start moves out to its polygon.
   const auto entry = [&](std::size_t i) {
     const PathPiece& p = pieces[i];
@@ -152,13 +156,15 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
       const double h = std::round(travel / b.step) * b.step;
       const Vec2 n = unit(h + kPi / 2);
       const double side = (in.x - cur.x) * n.x + (in.y - cur.y) * n.y;
-      const Vec2 q = cur + unit(h + (side > 0 ? b.step : -b.step)) * (std::abs(side) / std::sin(b.step));
+      const Vec2 q =
+          cur + unit(h + (side > 0 ? b.step : -b.step)) * (std::abs(side) / std::sin(b.step));
       const double qa = std::atan2(q.y - arc.center.y, q.x - arc.center.x);
-      if (std::abs(side) > kTiny && arc.contains_angle(qa) && distance(b.project(arc, qa), q) < 1e-9 &&
-          b.ok(cur, q)) {
+      if (std::abs(side) > kTiny && arc.contains_angle(qa) &&
+          distance(b.project(arc, qa), q) < 1e-9 && b.ok(cur, q)) {
         b.push(cur, q, p.reverse);
         // Drive the rest of this arc from q's angle on.
-        const double rel = normalize_angle(arc.sweep >= 0 ? qa - arc.start_angle : arc.start_angle - qa);
+        const double rel =
+            normalize_angle(arc.sweep >= 0 ? qa - arc.start_angle : arc.start_angle - qa);
         const double done = arc.sweep >= 0 ? rel : -rel;
         arc.start_angle += done;
         arc.sweep -= done;
@@ -180,10 +186,13 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
       const double h = std::round(travel / b.step) * b.step;
       const Vec2 n = unit(h + kPi / 2), out = b.project(arc, arc.end_angle());
       const double side = (leave.x - out.x) * n.x + (leave.y - out.y) * n.y;
-      const Vec2 q = leave - unit(h + (side > 0 ? b.step : -b.step)) * (std::abs(side) / std::sin(b.step));
+      const Vec2 q =
+          leave - unit(h + (side > 0 ? b.step : -b.step)) * (std::abs(side) / std::sin(b.step));
       const double qa = std::atan2(q.y - arc.center.y, q.x - arc.center.x);
-      if (std::abs(side) > kTiny && arc.contains_angle(qa) && distance(b.project(arc, qa), q) < 1e-9) {
-        const double rel = normalize_angle(arc.sweep >= 0 ? qa - arc.start_angle : arc.start_angle - qa);
+      if (std::abs(side) > kTiny && arc.contains_angle(qa) &&
+          distance(b.project(arc, qa), q) < 1e-9) {
+        const double rel =
+            normalize_angle(arc.sweep >= 0 ? qa - arc.start_angle : arc.start_angle - qa);
         arc.sweep = arc.sweep >= 0 ? rel : -rel;
         leave_early = true;
       }
@@ -193,11 +202,13 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
     const double corner_r = arc.radius / std::cos(b.step / 2);
     if (arc.sweep > 0)
       for (double j = std::floor(a0 / b.step - 0.5) + 1; (j + 0.5) * b.step < a1 - eps; ++j) {
-        if ((j + 0.5) * b.step > a0 + eps) corners.push_back(arc.center + unit((j + 0.5) * b.step) * corner_r);
+        if ((j + 0.5) * b.step > a0 + eps)
+          corners.push_back(arc.center + unit((j + 0.5) * b.step) * corner_r);
       }
     else
       for (double j = std::ceil(a0 / b.step - 0.5) - 1; (j + 0.5) * b.step > a1 + eps; --j) {
-        if ((j + 0.5) * b.step < a0 - eps) corners.push_back(arc.center + unit((j + 0.5) * b.step) * corner_r);
+        if ((j + 0.5) * b.step < a0 - eps)
+          corners.push_back(arc.center + unit((j + 0.5) * b.step) * corner_r);
       }
     corners.push_back(b.project(arc, a1));
     bool fine = true;
@@ -205,8 +216,8 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
       // Along one polygon edge: a legal heading by construction (k is a multiple of 4, so a
       // tangent at a multiple of 2 pi / k is one too).
       if (!b.ok(cur, c)) {
-        fine = b.fail("the outside of the arc round (" + Builder::fmt(arc.center) + ") is blocked at (" +
-                      Builder::fmt(c) + ")");
+        fine = b.fail("the outside of the arc round (" + Builder::fmt(arc.center) +
+                      ") is blocked at (" + Builder::fmt(c) + ")");
         break;
       }
       b.push(cur, c, p.reverse);
@@ -235,7 +246,8 @@ FixedAngleResult fixed_angle_path(std::span<const PathPiece> pieces, const Fixed
   for (std::size_t i = 1; i < b.out.size(); ++i) {
     const Segment &x = b.out[i - 1].line, &y = b.out[i].line;
     const double turn = std::abs(std::remainder(
-        std::atan2(y.b.y - y.a.y, y.b.x - y.a.x) - std::atan2(x.b.y - x.a.y, x.b.x - x.a.x), kTwoPi));
+        std::atan2(y.b.y - y.a.y, y.b.x - y.a.x) - std::atan2(x.b.y - x.a.y, x.b.x - x.a.x),
+        kTwoPi));
     if (b.out[i - 1].reverse == b.out[i].reverse && turn > b.step + 1e-6) {
       res.message = "the join at (" + Builder::fmt(y.a) + ") turns by more than one heading step";
       return res;

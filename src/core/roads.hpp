@@ -1,6 +1,7 @@
 // Roads (Pinter 2001, "The Road Problem", Figure 16; issue 11 item 7): the "cones" that keep a
 // vehicle with a turning radius on the road through a turn (a seeded road network for tests and
-// samples is in core/generators.hpp). The road is the palette's terrain named "road" (core/terrain.hpp).
+// samples is in core/generators.hpp). The road is the palette's terrain named "road"
+// (core/terrain.hpp).
 //
 // Cones, as the article's method 4: a vehicle needs about `turn_cells` tiles to complete a
 // turn; that many tiles after every turn of the path, blocking tiles are placed temporarily
