@@ -59,6 +59,17 @@ const std::vector<Preset>& presets() {
        false, 2.0},
       {"directional-hybrid", "Turning: Directional-24 vs hybrid vs Hybrid A*",
        {"directional", "hybrid", "hybrid-astar"}, {{{"neighbours", "24"}}, {}, {}}, false, 2.0},
+      // Pinter's road problem and fixed-angle art (issue 11, item 7): the same A* path along
+      // the road smoothed into curves with plain cornering, and with cones beyond the turns
+      // (Figure 16 a and b); a continuous path against its 8- and 16-heading sprite versions.
+      {"roads-cones", "Roads: plain cornering vs cones (Pinter Figure 16)", {"astar-turns", "astar-turns"},
+       {{{"smoothing", "presmooth48"}, {"road", "prefer"}}, {{"smoothing", "presmooth48"}, {"road", "cones"}}},
+       false, 1.5},
+      {"fixed-angle-art", "Turning: continuous vs fixed-angle art (8 and 16 headings)",
+       {"astar-turns", "astar-turns", "astar-turns"},
+       {{{"smoothing", "presmooth48"}, {"road", "prefer"}}, {{"smoothing", "presmooth48"}, {"road", "prefer"}, {"art", "8"}},
+        {{"smoothing", "presmooth48"}, {"road", "prefer"}, {"art", "16"}}},
+       false, 2.0},
   };
   return p;
 }

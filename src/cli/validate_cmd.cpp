@@ -16,6 +16,10 @@
 // ends (1e-6) with the same vehicle heading (1e-6 rad; a gear change keeps the heading); an arc's
 // radius not below the turning radius (1e-9 relative); the footprint clear of blocked cells.
 // Exit 1 names the first offending piece.
+//
+// --art K (fixed-angle character art, Pinter 2001): every piece must be a line along a multiple
+// of 2 pi / K (1e-6 rad), and a kink between two pieces is allowed when it turns by at most one
+// step of 2 pi / K (the sprite changes frame); arcs are refused.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -43,6 +47,7 @@ struct ValidateOptions {
   std::optional<double> size, radius, turning_radius;
   std::string capability;
   std::string circles = "centre";
+  int art = 0;
   bool json = false;
 };
 
@@ -331,12 +336,25 @@ int run_validate(const ValidateOptions& o) {
         break;
       }
       const double hq = q.heading(1), hp = p.heading(0);
-      if (std::isfinite(hq) && std::isfinite(hp) && angle_gap(hq, hp) > 1e-6) {
+      const double allowed = o.art ? 2 * M_PI / o.art + 1e-6 : 1e-6;
+      if (std::isfinite(hq) && std::isfinite(hp) && angle_gap(hq, hp) > allowed) {
         std::snprintf(buf, sizeof buf,
                       ": starts with heading %.9g, piece %zu ends with %.9g (a kink: an infinitely "
                       "tight turn)",
                       hp, i - 1, hq);
         problem = describe(p, i) + buf;
+        bad = i;
+        break;
+      }
+    }
+    if (o.art) {
+      const double step = 2 * M_PI / o.art, hd = p.heading(0);
+      const char* why = p.arc ? ": an arc (fixed-angle art draws only straight pieces)"
+                        : std::isfinite(hd) && std::abs(std::remainder(hd, step)) > 1e-6
+                            ? ": its heading is not one of the legal fixed-angle headings"
+                            : nullptr;
+      if (why) {
+        problem = describe(p, i) + why;
         bad = i;
         break;
       }
@@ -408,6 +426,10 @@ void add_validate_commands(CLI::App& app, std::vector<Command>& out) {
   c->add_option("--circles", o->circles, "The scene's circles as obstacles: centre, touch, ignore")
       ->check(CLI::IsMember({"centre", "touch", "ignore"}))
       ->capture_default_str();
+  c->add_option("--art", o->art,
+                "Fixed-angle art with this many headings: straight pieces at legal headings only, "
+                "kinks of at most one heading step allowed")
+      ->check(CLI::IsMember({8, 16}));
   c->add_flag("--json", o->json, "Machine-readable verdict");
   out.push_back({c, [o] { return run_validate(*o); }});
 }

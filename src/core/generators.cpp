@@ -1,5 +1,6 @@
 #include "core/generators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -242,6 +243,66 @@ void generate_maze(GridMap& map, int corridor_width, int wall_width, std::uint32
     visited[size_t(ay) * nx + ax] = 1;
     stack.push_back(ay * nx + ax);
   }
+  map.assign(std::move(cells));
+}
+
+}  // namespace pl
+
+namespace pl {
+
+void generate_road_network(GridMap& map, int spacing, int road_width, double obstacles,
+                           std::uint32_t seed) {
+  const Palette& pal = map.palette();
+  const auto road = pal.find_name("road");
+  if (!road) throw InputError("generator: the palette has no terrain named 'road'");
+  check_at_least_one(spacing, "road spacing");
+  check_at_least_one(road_width, "road width");
+  check_probability(obstacles);
+  const int w = map.width(), h = map.height();
+  const int margin = spacing / 2;
+  // Crossings inside the map only, so the network is joined through the map itself.
+  const int nx = std::max(1, (w - 1 - margin) / spacing + 1), ny = std::max(1, (h - 1 - margin) / spacing + 1);
+  const auto cx = [&](int i) { return margin + i * spacing; };
+  // Stretches between neighbouring crossings (crossing id = j * nx + i).
+  struct Edge {
+    int a, b;
+    std::uint32_t key;
+  };
+  Rng rng(seed);
+  std::vector<Edge> edges;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      if (i + 1 < nx) edges.push_back({j * nx + i, j * nx + i + 1, rng.below(1u << 30)});
+      if (j + 1 < ny) edges.push_back({j * nx + i, (j + 1) * nx + i, rng.below(1u << 30)});
+    }
+  // Kruskal on random keys: a random spanning tree stays, the other stretches stay with
+  // probability 1/2.
+  std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.key < y.key; });
+  std::vector<int> parent(std::size_t(nx * ny));
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = int(i);
+  const auto root = [&](int v) {
+    while (parent[std::size_t(v)] != v) v = parent[std::size_t(v)] = parent[std::size_t(parent[std::size_t(v)])];
+    return v;
+  };
+  std::vector<TerrainId> cells(std::size_t(w) * std::size_t(h), pal.default_ground());
+  const auto paint = [&](int x0, int y0, int x1, int y1) {
+    for (int y = std::max(0, y0); y <= std::min(h - 1, y1); ++y)
+      for (int x = std::max(0, x0); x <= std::min(w - 1, x1); ++x) cells[std::size_t(y) * std::size_t(w) + std::size_t(x)] = *road;
+  };
+  const int lo = -(road_width / 2), hi = lo + road_width - 1;  // band around a crossing's line
+  const std::uint64_t half = Rng::threshold(0.5);
+  for (const Edge& e : edges) {
+    const int ra = root(e.a), rb = root(e.b);
+    const bool tree = ra != rb;
+    if (tree) parent[std::size_t(ra)] = rb;
+    if (!tree && !rng.chance(half)) continue;
+    const int ia = e.a % nx, ja = e.a / nx, ib = e.b % nx, jb = e.b / nx;
+    paint(cx(ia) + lo, cx(ja) + lo, cx(ib) + hi, cx(jb) + hi);
+  }
+  const std::uint64_t t = Rng::threshold(obstacles);
+  const TerrainId hard = pal.default_obstacle();
+  for (TerrainId& c : cells)
+    if (c != *road && rng.chance(t)) c = hard;
   map.assign(std::move(cells));
 }
 

@@ -70,4 +70,12 @@ void generate_maze(GridMap& map, int corridor_width, int wall_width, std::uint32
 // The terrain SoftObstacles uses for p.terrain == -1 on this palette.
 TerrainId default_soft_terrain(const Palette& palette);
 
+// Roads (Pinter's road problem, core/roads.hpp): a road network on `map` (its palette must
+// have "road"): ground everywhere, roads `road_width` cells wide every `spacing` cells in both directions with about a third of the stretches
+// between crossings left out (the network stays connected: a stretch is only dropped when the
+// crossings stay joined), and hard obstacles off the road with probability `obstacles`.
+// Throws InputError when the palette has no road or a size is below 1.
+void generate_road_network(GridMap& map, int spacing, int road_width, double obstacles,
+                           std::uint32_t seed);
+
 }  // namespace pl

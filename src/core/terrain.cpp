@@ -33,6 +33,10 @@ const Palette& Palette::movingai() {
       {"trees", 'T', "", {46, 110, 52}, 1.0, false},
       {"water", 'W', "", {64, 120, 200}, 1.0, false},
       {"hard", '@', "O", {30, 30, 34}, 1.0, true},
+      // Not a MovingAI terrain: 'R' is a character their maps never use, so every benchmark map
+      // reads as before. Last, so the ids of the five above do not move. Pinter's road methods
+      // (astar-turns --set road=...) look it up by name.
+      {"road", 'R', "", {168, 104, 64}, 1.0, false},
   });
   return p;
 }
@@ -80,7 +84,7 @@ CapabilityMask Palette::all_passable() const {
 
 CapabilityMask Palette::movingai_default_capability() const {
   CapabilityMask m = 0;
-  for (const char* n : {"ground", "swamp"})
+  for (const char* n : {"ground", "swamp", "road"})
     if (auto t = find_name(n); t && !terrains_[*t].obstacle) m |= CapabilityMask(1) << *t;
   return m ? m : all_passable();
 }

@@ -36,7 +36,8 @@ class Palette {
   Palette() = default;
   explicit Palette(std::vector<Terrain> terrains);
 
-  // ground '.'/'G', swamp 'S', trees 'T', water 'W', out of bounds '@'/'O'.
+  // ground '.'/'G', swamp 'S', trees 'T', water 'W', out of bounds '@'/'O', and road 'R' (not
+  // MovingAI's: their maps never use it).
   static const Palette& movingai();
 
   const std::vector<Terrain>& terrains() const { return terrains_; }
@@ -53,7 +54,8 @@ class Palette {
 
   // Every non-obstacle terrain.
   CapabilityMask all_passable() const;
-  // {ground, swamp} where present: the capability that reproduces MovingAI's optimal lengths.
+  // {ground, swamp, road} where present: the capability that reproduces MovingAI's optimal
+  // lengths (their maps hold no road).
   CapabilityMask movingai_default_capability() const;
   // Parses "ground,swamp" (names or symbols, comma separated). Throws InputError.
   CapabilityMask parse_capability(std::string_view list) const;

@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include "core/curves.hpp"
+#include "core/fixed_angle.hpp"
 #include "core/grid_query.hpp"
+#include "core/roads.hpp"
 #include "core/smoothing.hpp"
 #include "planners/grid_world.hpp"
 
@@ -38,6 +40,8 @@ struct TurnPostprocess::Problem {
   int w, h, gx, gy;
   bool eight;
   double penalty, hscale;
+  CapabilityMask road = 0;  // road terrains, 0 = no preference
+  double offroad = 1;       // cost multiplier onto a cell outside `road`
   std::uint32_t start_node;
 
   std::uint32_t start() const { return start_node; }
@@ -83,8 +87,9 @@ struct TurnPostprocess::Problem {
         turn = std::abs(d - pd);
         turn = std::min(turn, 8 - turn);
       }
-      const double step = terrain_step_cost(d & 1 ? kSqrt2 : 1.0, cost_here,
-                                            map->palette()[map->at(nx, ny)].cost);
+      double step = terrain_step_cost(d & 1 ? kSqrt2 : 1.0, cost_here,
+                                      map->palette()[map->at(nx, ny)].cost);
+      if (road && !(road >> map->at(nx, ny) & 1u)) step *= offroad;
       out.reach(std::uint32_t((ny * w + nx) * 9 + d), g + step + penalty * turn);
     }
   }
@@ -109,6 +114,10 @@ std::vector<CellXY> TurnPostprocess::astar(const GridMap& map, CapabilityMask ca
   p.gy = g.y;
   p.eight = opt.eight_connected;
   p.penalty = opt.turn_penalty;
+  if (opt.road == Options::Road::Prefer || opt.road == Options::Road::Cones) {
+    p.road = CapabilityMask(1) << *road_terrain(map.palette());
+    p.offroad = opt.offroad_cost;
+  }
   const Palette& pal = map.palette();
   p.hscale = pal.uniform_costs() ? 1.0 : pal.min_cost(cap);
   p.start_node = std::uint32_t((s.y * p.w + s.x) * 9 + kNoDir);
@@ -143,6 +152,11 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
   if (!sc || !gc) return fail(outside_reason(map, q.start, q.goal), true);
   if (!(q.turning_radius > 0) && opt.turns != Turns::None)
     return fail("astar-turns needs a turning radius > 0 (--turning-radius)", true);
+  if (opt.road != Options::Road::Off) {
+    const auto road = road_terrain(map.palette());
+    if (!road) return fail("road methods need a terrain named 'road' in the palette", true);
+    if (opt.road == Options::Road::Only) q.capability = CapabilityMask(1) << *road;
+  }
   const Footprint fp = opt.square ? Footprint::square(double(std::max(1, q.size))) : Footprint::disc(q.radius);
   if (!(fp.size > 0) && !opt.allow_point)
     return fail("astar-turns needs a footprint of positive size (--radius)", true);
@@ -156,8 +170,9 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
                 false);
   forbidden_.assign(std::size_t(w) * std::size_t(h), 0);
   fits_.assign(std::size_t(w) * std::size_t(h), 0);
-  const auto blocked = [&](int x, int y) { return !map.passable(x, y, q.capability); };
-  const auto walk = [&](Vec2 a, Vec2 b) { return walkable(map, q.capability, a, b, fp); };
+  const GridMap* stage = &map;  // what smoothing and curves avoid: the map, or it with cones
+  const auto blocked = [&](int x, int y) { return !stage->passable(x, y, q.capability); };
+  const auto walk = [&](Vec2 a, Vec2 b) { return walkable(*stage, q.capability, a, b, fp); };
 
   struct Turn {
     Curve curve;
@@ -198,7 +213,7 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
   int recalcs = 0;
   std::vector<Vec2> wps;
   std::vector<Turn> turns;
-  std::size_t raw_cells = 0, tests = 0;
+  std::size_t raw_cells = 0, tests = 0, cones = 0;
   for (;;) {
     const std::vector<CellXY> cells = astar(map, q.capability, *sc, *gc, q.start.position(), fp, opt, ctx, expanded);
     if (cells.empty()) {
@@ -209,9 +224,12 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
                   false);
     }
     raw_cells = cells.size();
+    stage = &stage_map(map, q, opt, cells, ctx, cones);
     if (opt.presmooth48) {
       res.expanded = expanded;
-      res = presmoothed(map, q, opt, cells, ctx, std::move(res));
+      res = presmoothed(*stage, q, opt, cells, ctx, std::move(res));
+      if (opt.road == Options::Road::Cones) res.stats.push_back({"cones", double(cones)});
+      fixed_angle(res, *stage, q, opt, fp, ctx);
       res.time_ms = clock.ms();
       return res;
     }
@@ -290,6 +308,7 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
                {"A* path cells", double(raw_cells)},
                {"waypoints", double(wps.size())},
                {"walkable tests", double(tests)}};
+  if (opt.road == Options::Road::Cones) res.stats.push_back({"cones", double(cones)});
   if (illegal)
     res.message = std::to_string(illegal) + (opt.turns == Turns::None
                                                  ? " corner(s) turned on the spot (turns=none ignores the turning radius)"
@@ -299,9 +318,79 @@ PlanResult TurnPostprocess::run(const GridMap& map, const Query& query, const Op
     o->path(res.pieces);
     o->frame();
   }
+  fixed_angle(res, *stage, q, opt, fp, ctx);
   res.memory_bytes = memory_bytes();
   res.time_ms = clock.ms();
   return res;
+}
+
+const GridMap& TurnPostprocess::stage_map(const GridMap& map, const Query& q, const Options& opt,
+                                          const std::vector<CellXY>& cells, const RunContext& ctx,
+                                          std::size_t& cones) {
+  cones = 0;
+  if (opt.road != Options::Road::Cones) return map;
+  const CapabilityMask road = CapabilityMask(1) << *road_terrain(map.palette());
+  // The tiles a turn takes: a quarter turn of radius r ends r tiles past the corner.
+  const int turn_cells = std::max(1, int(std::ceil(q.turning_radius - 1e-9)));
+  const std::vector<CellXY> placed = place_cones(
+      cells, turn_cells, [&](int x, int y) { return map.in_bounds(x, y) && (road >> map.at(x, y) & 1u); },
+      [&](int x, int y) { return map.passable(x, y, q.capability); });
+  cones = placed.size();
+  coned_ = map;
+  const TerrainId hard = map.palette().default_obstacle();
+  for (CellXY c : placed) coned_.set(c.x, c.y, hard);
+  if (SearchObserver* o = ctx.observer) {
+    o->phase("cones");
+    for (CellXY c : placed) o->mark(Shape::cell(c.x, c.y), Role::Obstacle);
+    o->counter("cones", double(placed.size()));
+    o->frame();
+  }
+  return coned_;
+}
+
+void TurnPostprocess::fixed_angle(PlanResult& res, const GridMap& stage, const Query& q,
+                                  const Options& opt, const Footprint& fp, const RunContext& ctx) const {
+  if (!opt.art || !res.found) return;
+  SearchObserver* o = ctx.observer;
+  if (o) o->phase("fixed-angle art");
+  std::size_t tests = 0;
+  const auto clear = [&](Vec2 a, Vec2 b) {
+    const bool ok = walkable(stage, q.capability, a, b, fp);
+    ++tests;
+    if (o) o->test(Shape::segment(a, b), ok);
+    return ok;
+  };
+  FixedAngleOptions fo;
+  fo.headings = opt.art;
+  fo.max_deviation = opt.art_deviation;
+  const FixedAngleResult fa = fixed_angle_path(res.pieces, fo, clear);
+  res.stats.push_back({"art tests", double(tests)});
+  if (!fa.ok) {
+    res.found = false;
+    res.message = "no path: fixed-angle art (" + std::to_string(opt.art) + " headings): " + fa.message;
+    res.pieces.clear();
+    res.points.clear();
+    return;
+  }
+  res.pieces = fa.pieces;
+  res.points.clear();
+  double length = 0;
+  for (const PathPiece& p : res.pieces) {
+    const Vec2 d = p.line.b - p.line.a;
+    res.points.push_back({p.line.a.x, p.line.a.y, normalize_angle(std::atan2(d.y, d.x) + (p.reverse ? kPi : 0))});
+    length += p.length();
+  }
+  if (!res.pieces.empty()) {
+    const Pose last = res.points.back();
+    res.points.push_back({res.pieces.back().line.b.x, res.pieces.back().line.b.y, last.heading});
+  }
+  res.length = length;
+  res.stats.push_back({"art pieces", double(res.pieces.size())});
+  res.stats.push_back({"art deviation bound", fa.deviation_bound});
+  if (o) {
+    o->path(res.pieces);
+    o->frame();
+  }
 }
 
 PlanResult TurnPostprocess::presmoothed(const GridMap& map, const Query& q, const Options& opt,
@@ -369,6 +458,20 @@ void add(Registry& r) {
               .labelled("turn penalty"),
           ParamDesc::choice("footprint", "disc of the agent's radius, or square of its size",
                             {"disc", "square"}, "disc"),
+          ParamDesc::choice("road",
+                            "Pinter's road methods: prefer: A* pays offroad_cost off the road; "
+                            "only: off-road cells forbidden; cones: prefer, then cones placed "
+                            "beyond every turn keep the curves on the road",
+                            {"off", "prefer", "only", "cones"}, "off"),
+          ParamDesc::real("offroad_cost", "A* cost multiplier off the road (road=prefer, cones)", 1, 100, "4")
+              .labelled("off-road cost"),
+          ParamDesc::choice("art",
+                            "fixed-angle character art: the path rewritten with 8 or 16 legal "
+                            "headings (arcs followed from just outside, lines as two legal segments)",
+                            {"off", "8", "16"}, "off"),
+          ParamDesc::real("art_deviation", "fixed-angle art: farthest a line's corner may stray (cells)",
+                          0.05, 10, "0.5")
+              .labelled("art deviation"),
           circles_param()},
          [](const ParamSet& ps) {
            TurnPostprocess::Options o;
@@ -382,6 +485,12 @@ void add(Registry& r) {
                                      : TurnPostprocess::Turns::Curved;
            o.turn_penalty = ps.get_double("turn_penalty");
            o.square = ps.get("footprint") == "square";
+           const std::string& road = ps.get("road");
+           using Road = TurnPostprocess::Options::Road;
+           o.road = road == "prefer" ? Road::Prefer : road == "only" ? Road::Only : road == "cones" ? Road::Cones : Road::Off;
+           o.offroad_cost = ps.get_double("offroad_cost");
+           o.art = ps.get("art") == "off" ? 0 : std::stoi(ps.get("art"));
+           o.art_deviation = ps.get_double("art_deviation");
            return std::make_unique<TurnPlanner>(GridWorld(ps), o);
          },
          AgentInput::Capability | AgentInput::Size | AgentInput::Radius |

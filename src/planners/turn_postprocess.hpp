@@ -25,6 +25,18 @@
 //                       smoothing); every corner is a turn on the spot, counted as illegal.
 // Which promise each keeps: curved none (illegal turns are reported, not avoided); tighter
 // keeps the footprint clear but not the turning radius; recalc keeps both, or fails.
+//
+// Pinter's road methods and fixed-angle art (issue 11 item 7, docs/roads-and-art.md):
+//   road       off; prefer: A* moves onto a cell that is not the palette's "road" cost
+//              `offroad_cost` times more (methods 1 and 3: the search keeps to the road, the
+//              later stages may cut corners); only: off-road cells are forbidden (method 2);
+//              cones: prefer, and then cones (core/roads.hpp, method 4) are placed beyond every
+//              turn of the A* path as temporary blocked cells for smoothing and curves, each
+//              reported to the hook as a mark (Role::Obstacle);
+//   art        off, 8 or 16: the finished path is rewritten for a sprite with that many
+//              headings (core/fixed_angle.hpp), every candidate segment tested with the
+//              footprint and reported as a test; when no clear rewrite exists the planner
+//              reports failure.
 #pragma once
 
 #include <cstdint>
@@ -51,12 +63,17 @@ class TurnPostprocess {
     // A footprint of size 0 (a point agent) is refused unless set (the hybrid planner's search
     // accepts it: its moves are then those of plain grid A*).
     bool allow_point = false;
+    enum class Road : std::uint8_t { Off, Prefer, Only, Cones } road = Road::Off;
+    double offroad_cost = 4;  // A* cost multiplier off the road (prefer, cones)
+    int art = 0;              // fixed-angle art: 0 = off, else 8 or 16 headings
+    double art_deviation = 0.5;
   };
 
   PlanResult run(const GridMap& map, const Query& q, const Options& opt, const RunContext& ctx);
   size_t memory_bytes() const {
     return pool_.memory_bytes() + open_.memory_bytes() + forbidden_.capacity() +
-           fits_.capacity() * sizeof(std::uint16_t) + directional_.memory_bytes();
+           fits_.capacity() * sizeof(std::uint16_t) + coned_.cells().capacity() +
+           directional_.memory_bytes();
   }
 
  private:
@@ -66,9 +83,17 @@ class TurnPostprocess {
                             const Footprint& fp, const Options& opt, const RunContext& ctx,
                             std::uint64_t& expanded);
 
+  // The map the stages after A* see: `map`, or a copy with cones beyond the path's turns.
+  const GridMap& stage_map(const GridMap& map, const Query& q, const Options& opt,
+                           const std::vector<CellXY>& cells, const RunContext& ctx, std::size_t& cones);
+  // Rewrites a found path for fixed-angle art (opt.art headings); a failure clears `found`.
+  void fixed_angle(PlanResult& res, const GridMap& stage, const Query& q, const Options& opt,
+                   const Footprint& fp, const RunContext& ctx) const;
+
   PlanResult presmoothed(const GridMap& map, const Query& q, const Options& opt,
                          const std::vector<CellXY>& cells, const RunContext& ctx, PlanResult res);
 
+  GridMap coned_;                  // the map with cones (road=cones)
   DirectionalSearch directional_;  // Smoothing-48's tables and padded map
   std::vector<std::uint8_t> forbidden_;  // per cell: bit d = the move in direction d is forbidden
   // Per cell, filled as A* expands it: bit d = the footprint fits along the move in direction
