@@ -37,11 +37,13 @@ class GridSearch {
   const std::vector<std::uint8_t>& passability() const { return pass_; }
 
  private:
-  template <bool kUniform>
+  template <bool kUniform, bool kCellIds>
   struct Problem;
   // Builds the padded grid (and clearance) for this map and agent; false when cached.
   bool prepare(const GridMap& map, const Query& q, const Options& opt);
-  template <bool kUniform>
+  // kCellIds: node ids are cell ids (watched runs, which report them as they are); otherwise
+  // padded indices (unwatched runs: the passability bytes sit at the id itself).
+  template <bool kUniform, bool kCellIds>
   PlanResult search(const GridMap& map, const Options& opt, CellXY s, CellXY g,
                     const RunContext& ctx);
 
@@ -58,8 +60,9 @@ class GridSearch {
   double min_cost_ = 1.0;
 
   ClearanceCache clearance_;
-  // The search machinery (core/search.hpp) over padded cell indices: g as exact move counts
-  // with uniform costs, as weighted doubles otherwise.
+  // The search machinery (core/search.hpp) over padded indices, or cell ids when watched (a
+  // switch between the two resizes the pool): g as exact move counts with uniform costs, as
+  // weighted doubles otherwise.
   NodePool<OctileCost> exact_pool_;
   NodePool<double> weighted_pool_;
   OpenList<> open_;
