@@ -3,6 +3,7 @@
 // command (for failure messages). A window that stays open ends after two minutes (status 124).
 #pragma once
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +59,11 @@ struct AppShot {
   AppRun run;
   int w = 0, h = 0;
   std::vector<unsigned char> px;
+  // The RGB of pixel (x, y).
+  std::array<int, 3> at(int x, int y) const {
+    const unsigned char* p = &px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4];
+    return {p[0], p[1], p[2]};
+  }
 };
 
 inline AppShot take_app_shot(const std::string& app, const std::string& args,

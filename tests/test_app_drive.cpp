@@ -47,27 +47,10 @@ std::string write_scene() {
   return file.string();
 }
 
-struct Shot {
-  pl::test::AppRun run;
-  int w = 0, h = 0;
-  std::vector<unsigned char> px;
-  std::array<int, 3> at(int x, int y) const {
-    const unsigned char* p = &px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4];
-    return {p[0], p[1], p[2]};
-  }
-};
+using Shot = pl::test::AppShot;
 
 Shot take(const std::string& args, const std::string& name) {
-  Shot s;
-  s.run = pl::test::run_app_at(PATHLAB_APP, args, name, kW, kH, true, "pathlab_drive_cfg");
-  const auto png = std::filesystem::temp_directory_path() / ("pathlab_" + name + ".png");
-  int comp = 0;
-  unsigned char* data = stbi_load(png.string().c_str(), &s.w, &s.h, &comp, 4);
-  if (data) {
-    s.px.assign(data, data + std::size_t(s.w) * std::size_t(s.h) * 4);
-    stbi_image_free(data);
-  }
-  return s;
+  return pl::test::take_app_shot(PATHLAB_APP, args, name, kW, kH, "pathlab_drive_cfg");
 }
 
 }  // namespace
