@@ -267,6 +267,7 @@ class TangentShadow {
 
   // The largest first bound over `count` bins from `first` (circular).
   double window_max(int first, int count) const {
+    if (count <= 0) return -kInf;  // no bins (windows() never makes one; the identity of max)
     if (count >= kBins) return sparse_[kLevels - 1][0];  // the whole turn
     const int l = std::bit_width(unsigned(count)) - 1;
     return std::max(sparse_[size_t(l)][size_t(first)],
