@@ -7,8 +7,10 @@
 
 #include <time.h>
 
-#include <GLFW/glfw3.h>
+// clang-format off: glad must come before GLFW
 #include <glad/gl.h>
+#include <GLFW/glfw3.h>
+// clang-format on
 
 #include "app/app.hpp"
 #include "app/clip_report.hpp"
