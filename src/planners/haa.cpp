@@ -276,6 +276,48 @@ void LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out) const {
   std::reverse(out.begin(), out.end());
 }
 
+void LocalSearch::parent_directions(std::uint8_t* out) const {
+  const int aw = area_.x1 - area_.x0, ah = area_.y1 - area_.y0;
+  std::int64_t off[8];
+  for (int d = 0; d < 8; ++d) off[d] = std::int64_t(kDy[d]) * pw_ + kDx[d];
+  for (int ly = 0; ly < ah; ++ly)
+    for (int lx = 0; lx < aw; ++lx, ++out) {
+      const std::uint32_t n = std::uint32_t((ly + 1) * pw_ + lx + 1);
+      if (!pool_.seen(n)) {
+        *out = kUnreached;
+        continue;
+      }
+      const std::uint32_t parent = pool_.parent(n);
+      std::uint8_t d = kSourceDir;
+      if (parent != kNoNode)
+        for (d = 0; d < 8 && std::int64_t(parent) - std::int64_t(n) != off[d]; ++d) {
+        }
+      *out = d;
+    }
+}
+
+double LocalSearch::walk(const std::uint8_t* dirs, int x0, int y0, int aw, int map_width, int x,
+                         int y, const std::vector<float>& costs,
+                         std::vector<std::uint32_t>* cells) {
+  std::uint8_t d = dirs[(y - y0) * aw + (x - x0)];
+  if (d == kUnreached) return kInf;
+  std::size_t cell = std::size_t(y) * std::size_t(map_width) + std::size_t(x);
+  if (cells) cells->push_back(std::uint32_t(cell));
+  // Summed from (x, y) on, as the search from there would sum its g.
+  double len = 0;
+  while (d != kSourceDir) {
+    x += kDx[d];
+    y += kDy[d];
+    const std::size_t next = std::size_t(y) * std::size_t(map_width) + std::size_t(x);
+    const double step = d < 4 ? 1.0 : kSqrt2;
+    len += costs.empty() ? step : terrain_step_cost(step, double(costs[cell]), double(costs[next]));
+    cell = next;
+    if (cells) cells->push_back(std::uint32_t(cell));
+    d = dirs[(y - y0) * aw + (x - x0)];
+  }
+  return len;
+}
+
 // ---------------------------------------------------------------------------------------------
 // HaaAbstraction
 

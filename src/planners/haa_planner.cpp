@@ -19,6 +19,8 @@ struct TempEdge {
   std::uint32_t node = 0;
   double weight = 0;
   std::vector<std::uint32_t> cells;
+  // Cached insertion: the node's tree in ClassArcs::trees (the cells are walked when needed).
+  std::uint32_t tree = kNoNode;
 };
 
 double step_cost(const std::vector<float>& costs, std::uint32_t a, std::uint32_t b, bool diagonal) {
@@ -149,12 +151,13 @@ size_t HaaPlanner::memory_bytes() const {
                   abstract_open_.memory_bytes() + link_.capacity() * sizeof(Link) +
                   goal_edge_.capacity() * sizeof(std::int32_t);
   for (const ClassArcs& c : classes_)
-    b += c.begin.capacity() * sizeof(std::uint32_t) + c.arcs.capacity() * sizeof(ClassArc);
+    b += (c.begin.capacity() + c.tree_at.capacity()) * sizeof(std::uint32_t) +
+         c.arcs.capacity() * sizeof(ClassArc) + c.trees.capacity();
   return b;
 }
 
-const HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
-  for (const ClassArcs& c : classes_)
+HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
+  for (ClassArcs& c : classes_)
     if (c.capability == cap && c.size == size) return c;
   ClassArcs c;
   c.capability = cap;
@@ -321,7 +324,7 @@ struct HaaPlanner::AbstractProblem {
 PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunContext& ctx,
                              bool built_now) {
   PlanResult r;
-  r.stats.reserve(25);  // the keys below, without regrowing
+  r.stats.reserve(27);  // the keys below, without regrowing
   SearchObserver* obs = ctx.observer;
   const HaaBuildStats& bs = abs_.stats();
   const int w = map.width(), h = map.height();
@@ -378,13 +381,20 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   const auto& costs = abs_.costs();
   const int cstart = abs_.cluster_of(sx, sy), cgoal = abs_.cluster_of(gx, gy);
   std::uint64_t insertion_expanded = 0, insertion_generated = 0, insertion_searches = 0;
-  std::vector<TempEdge> from_start, to_goal;  // to_goal cells run from the goal
+  std::uint64_t tree_expanded = 0, trees_made = 0;  // cached insertion: the cache filled
+  std::vector<TempEdge> from_start, to_goal;        // to_goal cells run from the goal
   bool direct = false;
   TempEdge direct_edge;
+  ClassArcs& ca = class_arcs(cap, q.size);
   auto insert = [&](int x, int y, int cluster, std::vector<TempEdge>& out, bool is_start) {
     LocalSearch::Area area;
     abs_.cluster_rect(cluster, area.x0, area.y0, area.x1, area.y1);
-    local_.prepare(area, w, h, cl.data(), q.size, costs, abs_.min_cost());
+    bool prepared = false;
+    auto prepare = [&] {
+      if (!prepared) local_.prepare(area, w, h, cl.data(), q.size, costs, abs_.min_cost());
+      prepared = true;
+    };
+    if (opt_.insertion != HaaQueryOptions::Insertion::Cached || obs) prepare();
     if (obs) {
       obs->space(local_.space());
       obs->phase(is_start ? "insert start" : "insert goal");
@@ -409,6 +419,54 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
       direct = true;
       local_.path_to(gx, gy, direct_edge.cells);
     };
+    if (opt_.insertion == HaaQueryOptions::Insertion::Cached) {
+      // The cluster's trees for this agent class, made by the first query that needs them.
+      const std::uint32_t area_cells = std::uint32_t((area.x1 - area.x0) * (area.y1 - area.y0));
+      const auto& members = abs_.cluster_nodes(cluster);
+      if (ca.tree_at.empty())
+        ca.tree_at.assign(std::size_t(abs_.clusters_x() * abs_.clusters_y()), kNoNode);
+      if (ca.tree_at[std::size_t(cluster)] == kNoNode) {
+        prepare();
+        ca.tree_at[std::size_t(cluster)] = std::uint32_t(ca.trees.size());
+        ca.trees.resize(ca.trees.size() + members.size() * area_cells, LocalSearch::kUnreached);
+        // Like the build, filling the cache is not part of the query's search: its expansions
+        // are counted apart and not reported to the observer, so a query's expansions do not
+        // depend on which queries came before it.
+        for (std::size_t i = 0; i < members.size(); ++i) {
+          const auto& n = nodes[members[i]];
+          if (!local_.free(n.x, n.y)) continue;
+          local_.dijkstra(n.x, n.y);
+          tree_expanded += local_.expanded();
+          ++trees_made;
+          local_.parent_directions(ca.trees.data() + ca.tree_at[std::size_t(cluster)] +
+                                   i * area_cells);
+        }
+      }
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        TempEdge t;
+        t.node = members[i];
+        t.tree = ca.tree_at[std::size_t(cluster)] + std::uint32_t(i * area_cells);
+        t.weight = LocalSearch::walk(ca.trees.data() + t.tree, area.x0, area.y0, area.x1 - area.x0,
+                                     w, x, y, costs, nullptr);
+        if (std::isfinite(t.weight)) out.push_back(std::move(t));
+      }
+      if (is_start && cgoal == cluster) {
+        // Start and goal share the cluster: the direct edge needs a search of its own.
+        prepare();
+        local_.astar(x, y, gx, gy, obs);
+        counted();
+        consider_goal();
+      }
+      if (obs) {
+        for (const TempEdge& t : out) {
+          const auto& n = nodes[t.node];
+          obs->mark(Shape::segment({x + 0.5, y + 0.5}, {n.x + 0.5, n.y + 0.5}).require(cap, q.size),
+                    Role::AbstractEdge);
+        }
+        obs->frame();
+      }
+      return;
+    }
     const bool with_goal = is_start && cgoal == cluster;
     bool dijkstra = opt_.insertion == HaaQueryOptions::Insertion::Dijkstra;
     if (opt_.insertion == HaaQueryOptions::Insertion::Auto) {
@@ -463,7 +521,6 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   if (link_.size() < N + 2) link_.resize(N + 2);
   if (goal_edge_.size() != N) goal_edge_.assign(N, -1);
   for (std::size_t i = 0; i < to_goal.size(); ++i) goal_edge_[to_goal[i].node] = std::int32_t(i);
-  const ClassArcs& ca = class_arcs(cap, q.size);
   AbstractProblem p{.planner = *this,
                     .arc_begin = ca.begin.data(),
                     .arcs = ca.arcs.data(),
@@ -500,6 +557,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   r.stats.push_back({"insertion_searches", double(insertion_searches)});
   r.stats.push_back({"abstract_expanded", double(abstract_expanded)});
   r.stats.push_back({"refinement_expanded", 0.0});
+  r.stats.push_back({"insertion_trees_made", double(trees_made)});
+  r.stats.push_back({"insertion_trees_expanded", double(tree_expanded)});
   add_build_stats();
   r.stats.push_back({"covered", covered ? 1.0 : 0.0});
   if (!found) {
@@ -511,6 +570,15 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   }
 
   // ---- Refinement: the abstract path's edges, in order, as cells (cached paths; no search).
+  // A temporary edge's cells from its end at (x, y), walked from its tree if it was cached.
+  auto temp_cells = [&](const TempEdge& t, int x, int y) {
+    if (t.tree == kNoNode) return t.cells;
+    std::vector<std::uint32_t> out;
+    int x0, y0, x1, y1;
+    abs_.cluster_rect(abs_.cluster_of(x, y), x0, y0, x1, y1);
+    LocalSearch::walk(ca.trees.data() + t.tree, x0, y0, x1 - x0, w, x, y, costs, &out);
+    return out;
+  };
   std::vector<std::uint32_t> hops;
   for (std::uint32_t n = G; n != S; n = abstract_pool_.parent(n)) hops.push_back(n);
   std::reverse(hops.begin(), hops.end());
@@ -528,10 +596,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         break;
       }
       case kStartEdge:
-        piece = from_start[l.index].cells;
+        piece = temp_cells(from_start[l.index], sx, sy);
         break;
       case kGoalEdge:
-        piece = to_goal[l.index].cells;
+        piece = temp_cells(to_goal[l.index], gx, gy);
         std::reverse(piece.begin(), piece.end());
         break;
       default:
@@ -605,10 +673,13 @@ void add_haa(Registry& r) {
           ParamDesc::boolean("smoothing", "Shortcut the refined path with octile-canonical stretches",
                      "false").labelled("smooth the path"),
           ParamDesc::choice("insertion",
+                     "cached: the first query of an agent in a cluster keeps a shortest-path "
+                     "tree from each abstract node there, later ones walk them (no search); "
                      "dijkstra: one search per cluster connects start (goal) to every abstract "
                      "node there; astar: one A* per abstract node (the paper); auto: whichever "
-                     "promises fewer expansions in that cluster",
-                     {"auto", "dijkstra", "astar"}, "auto").labelled("start/goal insertion"),
+                     "of those two promises fewer expansions in that cluster",
+                     {"cached", "auto", "dijkstra", "astar"}, "cached")
+              .labelled("start/goal insertion"),
           ParamDesc::choice("show_graph",
                      "What a watched query on an already built abstraction shows of it: all "
                      "(filter by agent in the view), agent (only what this agent may use), none",
@@ -632,7 +703,8 @@ void add_haa(Registry& r) {
            const std::string ins = ps.get("insertion");
            o.insertion = ins == "dijkstra" ? HaaQueryOptions::Insertion::Dijkstra
                          : ins == "astar"  ? HaaQueryOptions::Insertion::AStar
-                                           : HaaQueryOptions::Insertion::Auto;
+                         : ins == "auto"   ? HaaQueryOptions::Insertion::Auto
+                                           : HaaQueryOptions::Insertion::Cached;
            const std::string g = ps.get("show_graph");
            o.graph = g == "all"     ? HaaQueryOptions::Graph::All
                      : g == "agent" ? HaaQueryOptions::Graph::Agent
