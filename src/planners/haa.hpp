@@ -212,6 +212,7 @@ class HaaAbstraction {
   }
   void scan_segment(std::size_t seg, Unit& out);
   void cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const;
+  int path_clearance(const ClearanceGrid& cl, std::span<const std::uint32_t> path) const;
   bool make_clusters(const std::vector<std::uint32_t>& which, const RunContext& ctx);
   void unit_dominance(Unit& u) const;
   void assemble(SearchObserver* obs);
@@ -332,12 +333,9 @@ class LocalSearch {
   bool inside(int x, int y) const {
     return x >= area_.x0 && y >= area_.y0 && x < area_.x1 && y < area_.y1;
   }
-  // Padded index of a map cell of the area, and back.
+  // Padded index of a map cell of the area.
   std::uint32_t local(int x, int y) const {
     return std::uint32_t((y - area_.y0 + 1) * pw_ + (x - area_.x0 + 1));
-  }
-  std::uint32_t cell_index(std::uint32_t n) const {
-    return std::uint32_t((area_.y0 + int(n) / pw_ - 1) * map_w_ + area_.x0 + int(n) % pw_ - 1);
   }
 
   Area area_;
