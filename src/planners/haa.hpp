@@ -430,6 +430,7 @@ class HaaPlanner final : public Planner {
   };
   ClassArcs& class_arcs(CapabilityMask cap, int size);
   std::vector<ClassArcs> classes_;
+  std::vector<std::uint32_t> hops_, piece_;  // refinement's buffers, reused by every query
   std::size_t abstraction_bytes_ = 0;  // abs_.memory_bytes(), taken when it was built
 };
 

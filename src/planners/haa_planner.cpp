@@ -149,7 +149,8 @@ const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunConte
 size_t HaaPlanner::memory_bytes() const {
   std::size_t b = abstraction_bytes_ + local_.memory_bytes() + abstract_pool_.memory_bytes() +
                   abstract_open_.memory_bytes() + link_.capacity() * sizeof(Link) +
-                  goal_edge_.capacity() * sizeof(std::int32_t);
+                  goal_edge_.capacity() * sizeof(std::int32_t) +
+                  (hops_.capacity() + piece_.capacity()) * sizeof(std::uint32_t);
   for (const ClassArcs& c : classes_)
     b += (c.begin.capacity() + c.tree_at.capacity()) * sizeof(std::uint32_t) +
          c.arcs.capacity() * sizeof(ClassArc) + c.trees.capacity();
@@ -442,6 +443,7 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
                                    i * area_cells);
         }
       }
+      out.reserve(members.size());
       for (std::size_t i = 0; i < members.size(); ++i) {
         TempEdge t;
         t.node = members[i];
@@ -571,22 +573,26 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
 
   // ---- Refinement: the abstract path's edges, in order, as cells (cached paths; no search).
   // A temporary edge's cells from its end at (x, y), walked from its tree if it was cached.
-  auto temp_cells = [&](const TempEdge& t, int x, int y) {
-    if (t.tree == kNoNode) return t.cells;
-    std::vector<std::uint32_t> out;
+  // Buffers kept by the planner, so a query allocates no piece per hop.
+  auto temp_cells = [&](const TempEdge& t, int x, int y, std::vector<std::uint32_t>& out) {
+    out.clear();
+    if (t.tree == kNoNode) {
+      out = t.cells;
+      return;
+    }
     int x0, y0, x1, y1;
     abs_.cluster_rect(abs_.cluster_of(x, y), x0, y0, x1, y1);
     LocalSearch::walk(ca.trees.data() + t.tree, x0, y0, x1 - x0, w, x, y, costs, &out);
-    return out;
   };
-  std::vector<std::uint32_t> hops;
+  std::vector<std::uint32_t>& hops = hops_;
+  hops.clear();
   for (std::uint32_t n = G; n != S; n = abstract_pool_.parent(n)) hops.push_back(n);
   std::reverse(hops.begin(), hops.end());
   std::vector<std::uint32_t> cells = {std::uint32_t(sy * w + sx)};
   std::vector<Vec2> abstract_points = {{sx + 0.5, sy + 0.5}};
+  std::vector<std::uint32_t>& piece = piece_;
   for (std::uint32_t n : hops) {
     const Link& l = link_[n];
-    std::vector<std::uint32_t> piece;
     switch (l.kind) {
       case kAbstractEdge: {
         const auto& e = abs_.edges()[l.index];
@@ -596,10 +602,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         break;
       }
       case kStartEdge:
-        piece = temp_cells(from_start[l.index], sx, sy);
+        temp_cells(from_start[l.index], sx, sy, piece);
         break;
       case kGoalEdge:
-        piece = temp_cells(to_goal[l.index], gx, gy);
+        temp_cells(to_goal[l.index], gx, gy, piece);
         std::reverse(piece.begin(), piece.end());
         break;
       default:
@@ -607,8 +613,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         break;
     }
     cells.insert(cells.end(), piece.begin() + 1, piece.end());
-    const CellXY c = p.pos(n);
-    abstract_points.push_back({c.x + 0.5, c.y + 0.5});
+    if (obs) {
+      const CellXY c = p.pos(n);
+      abstract_points.push_back({c.x + 0.5, c.y + 0.5});
+    }
   }
   r.stats.push_back({"abstract_path_nodes", double(hops.size() + 1)});
   r.stats.push_back({"abstract_length", abstract_pool_.g_value(G)});
