@@ -459,50 +459,42 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         counted();
         consider_goal();
       }
-      if (obs) {
-        for (const TempEdge& t : out) {
-          const auto& n = nodes[t.node];
-          obs->mark(Shape::segment({x + 0.5, y + 0.5}, {n.x + 0.5, n.y + 0.5}).require(cap, q.size),
-                    Role::AbstractEdge);
-        }
-        obs->frame();
-      }
-      return;
-    }
-    const bool with_goal = is_start && cgoal == cluster;
-    bool dijkstra = opt_.insertion == HaaQueryOptions::Insertion::Dijkstra;
-    if (opt_.insertion == HaaQueryOptions::Insertion::Auto) {
-      // Estimated expansions: A* per node ~ twice the octile distance to each node the agent
-      // can stand on; Dijkstra ~ the free cells of the cluster.
-      double astar = 0;
-      for (std::uint32_t n : abs_.cluster_nodes(cluster))
-        if (local_.free(nodes[n].x, nodes[n].y))
-          astar += 2 * (1 + octile_distance(nodes[n].x - x, nodes[n].y - y));
-      if (with_goal) astar += 2 * (1 + octile_distance(gx - x, gy - y));
-      dijkstra = double(local_.free_cells()) < astar;
-    }
-    if (dijkstra) {
-      // Stops once every abstract node of the cluster (and the goal, if it is there) is settled.
-      std::vector<std::uint32_t> wanted;
-      for (std::uint32_t n : abs_.cluster_nodes(cluster))
-        wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));
-      if (with_goal) wanted.push_back(std::uint32_t(gy * w + gx));
-      local_.dijkstra(x, y, wanted, obs);
-      counted();
-      for (std::uint32_t n : abs_.cluster_nodes(cluster)) consider(n);
-      if (with_goal) consider_goal();
     } else {
-      // The paper: one A* per abstract node of the cluster (and one to the goal if it is there).
-      for (std::uint32_t n : abs_.cluster_nodes(cluster)) {
-        if (!local_.free(nodes[n].x, nodes[n].y)) continue;
-        local_.astar(x, y, nodes[n].x, nodes[n].y, obs);
-        counted();
-        consider(n);
+      const bool with_goal = is_start && cgoal == cluster;
+      bool dijkstra = opt_.insertion == HaaQueryOptions::Insertion::Dijkstra;
+      if (opt_.insertion == HaaQueryOptions::Insertion::Auto) {
+        // Estimated expansions: A* per node ~ twice the octile distance to each node the agent
+        // can stand on; Dijkstra ~ the free cells of the cluster.
+        double astar = 0;
+        for (std::uint32_t n : abs_.cluster_nodes(cluster))
+          if (local_.free(nodes[n].x, nodes[n].y))
+            astar += 2 * (1 + octile_distance(nodes[n].x - x, nodes[n].y - y));
+        if (with_goal) astar += 2 * (1 + octile_distance(gx - x, gy - y));
+        dijkstra = double(local_.free_cells()) < astar;
       }
-      if (with_goal) {
-        local_.astar(x, y, gx, gy, obs);
+      if (dijkstra) {
+        // Stops once every abstract node of the cluster (and the goal, if it is there) is settled.
+        std::vector<std::uint32_t> wanted;
+        for (std::uint32_t n : abs_.cluster_nodes(cluster))
+          wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));
+        if (with_goal) wanted.push_back(std::uint32_t(gy * w + gx));
+        local_.dijkstra(x, y, wanted, obs);
         counted();
-        consider_goal();
+        for (std::uint32_t n : abs_.cluster_nodes(cluster)) consider(n);
+        if (with_goal) consider_goal();
+      } else {
+        // The paper: one A* per abstract node of the cluster (and one to the goal if it is there).
+        for (std::uint32_t n : abs_.cluster_nodes(cluster)) {
+          if (!local_.free(nodes[n].x, nodes[n].y)) continue;
+          local_.astar(x, y, nodes[n].x, nodes[n].y, obs);
+          counted();
+          consider(n);
+        }
+        if (with_goal) {
+          local_.astar(x, y, gx, gy, obs);
+          counted();
+          consider_goal();
+        }
       }
     }
     if (obs) {
