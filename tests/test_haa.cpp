@@ -262,7 +262,7 @@ TEST(Haa, CachedInsertionAnswersAsTheSearches) {
         // The trees are kept: the second round makes none and answers exactly as a fresh
         // planner (whose first query makes them) does.
         for (auto& [name, v] : rb.stats)
-          if (name == "insertion_trees_made") {
+          if (name == "trees_made") {
             EXPECT_EQ(v, 0.0);
             ++reused;
           }

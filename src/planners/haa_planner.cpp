@@ -551,8 +551,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   r.stats.push_back({"insertion_searches", double(insertion_searches)});
   r.stats.push_back({"abstract_expanded", double(abstract_expanded)});
   r.stats.push_back({"refinement_expanded", 0.0});
-  r.stats.push_back({"insertion_trees_made", double(trees_made)});
-  r.stats.push_back({"insertion_trees_expanded", double(tree_expanded)});
+  r.stats.push_back({"trees_made", double(trees_made)});
+  r.stats.push_back({"trees_expanded", double(tree_expanded)});
   add_build_stats();
   r.stats.push_back({"covered", covered ? 1.0 : 0.0});
   if (!found) {
