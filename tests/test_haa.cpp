@@ -143,7 +143,7 @@ TEST(Haa, CompleteAndValidOnRandomMaps) {
     p.placement = placements[(m / 8) % 3];
     HaaQueryOptions o;
     o.smoothing = m % 3 == 0;
-    o.insertion = HaaQueryOptions::Insertion(m % 3);
+    o.insertion = HaaQueryOptions::Insertion(m % 4);
     HaaPlanner haa(p, o);
     for (const Query& q : c.queries) {
       SCOPED_TRACE("map seed " + std::to_string(1000 + m) + " cluster " +
@@ -219,6 +219,62 @@ std::vector<std::vector<double>> abstract_distances(const HaaAbstraction& a, Cap
     }
   }
   return out;
+}
+
+// Cached insertion walks shortest-path trees grown from the abstract nodes instead of searching
+// from the start and goal: the temporary edges have the same lengths (moves cost the same both
+// ways), so every answer has the same length as with a search per query, with and without
+// terrain costs. A query's result does not depend on what the cache held before it.
+TEST(Haa, CachedInsertionAnswersAsTheSearches) {
+  std::vector<Terrain> terrains = Palette::movingai().terrains();
+  for (Terrain& t : terrains) {
+    if (t.name == "swamp") t.cost = 2.5f;
+    if (t.name == "trees") t.cost = 1.7f;
+  }
+  const Palette costly(terrains);
+  std::size_t compared = 0, reused = 0;
+  for (int m = 0; m < kMaps / 4; ++m) {
+    const RandomCase c = random_case(std::uint32_t(5000 + m));
+    Scene scene;
+    scene.map = c.map;
+    if (m % 2) {  // the same cells under a palette with terrain costs
+      GridMap priced(c.map.width(), c.map.height(), 0, costly);
+      for (int y = 0; y < c.map.height(); ++y)
+        for (int x = 0; x < c.map.width(); ++x) priced.set(x, y, c.map.at(x, y));
+      scene.map = std::move(priced);
+    }
+    HaaParams p;
+    p.cluster_size = 4 + m % 7;
+    p.quality = m % 3 ? HaaQuality::High : HaaQuality::Low;
+    HaaQueryOptions searched, cached;
+    searched.insertion = HaaQueryOptions::Insertion::Dijkstra;
+    cached.insertion = HaaQueryOptions::Insertion::Cached;
+    HaaPlanner a(p, searched), b(p, cached);
+    for (int round = 0; round < 2; ++round)
+      for (const Query& q : c.queries) {
+        SCOPED_TRACE("map seed " + std::to_string(5000 + m) + " round " + std::to_string(round));
+        const PlanResult ra = a.plan(scene, q), rb = b.plan(scene, q);
+        ASSERT_EQ(ra.found, rb.found) << rb.message;
+        if (!ra.found) continue;
+        EXPECT_NEAR(ra.length, rb.length, 1e-9 * std::max(1.0, ra.length));
+        ++compared;
+        if (round == 0) continue;
+        // The trees are kept: the second round makes none and answers exactly as a fresh
+        // planner (whose first query makes them) does.
+        for (auto& [name, v] : rb.stats)
+          if (name == "trees_made") {
+            EXPECT_EQ(v, 0.0);
+            ++reused;
+          }
+        HaaPlanner fresh(p, cached);
+        const PlanResult rf = fresh.plan(scene, q);
+        EXPECT_EQ(rf.length, rb.length);
+        EXPECT_EQ(rf.expanded, rb.expanded);
+        EXPECT_EQ(rf.points, rb.points);
+      }
+  }
+  EXPECT_GT(compared, std::size_t(kMaps / 4) * 2);
+  EXPECT_GT(reused, 0u);
 }
 
 TEST(Haa, StrongDominanceKeepsEveryShortestAbstractPath) {

@@ -353,6 +353,7 @@ int cmd_experiment(const ExperimentOptions& o) {
             qo.smoothing = o.smoothing;
             qo.insertion = o.insertion == "dijkstra" ? HaaQueryOptions::Insertion::Dijkstra
                            : o.insertion == "astar"  ? HaaQueryOptions::Insertion::AStar
+                           : o.insertion == "cached" ? HaaQueryOptions::Insertion::Cached
                                                      : HaaQueryOptions::Insertion::Auto;
             HaaPlanner planner(hp, qo);
             const HaaAbstraction* a = planner.abstraction(map);
@@ -535,8 +536,9 @@ void add_haa_commands(CLI::App& app, std::vector<Command>& out) {
   ex->add_flag("--smoothing", eo->smoothing, "Smooth HAA* paths before measuring them");
   ex->add_option(
         "--insertion", eo->insertion,
-        "auto (default), dijkstra (one search per cluster) or astar (one A* per node, the paper)")
-      ->check(CLI::IsMember({"auto", "dijkstra", "astar"}));
+        "auto (default), dijkstra (one search per cluster), astar (one A* per node, the paper) "
+        "or cached (trees kept per cluster; their making is not counted as the query's)")
+      ->check(CLI::IsMember({"auto", "dijkstra", "astar", "cached"}));
   ex->add_flag("--quiet", eo->quiet, "No progress bar");
   out.push_back({ex, [eo] { return cmd_experiment(*eo); }});
 }

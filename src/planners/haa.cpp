@@ -142,6 +142,10 @@ struct LocalSearch::Problem {
   // Dijkstra: successors always lie above their parent.
   static constexpr bool kFastSlot = kAStar;
   static constexpr bool kGrowing = false;
+  // Dijkstra pops in order of g and moves cost >= 0, so a later path to a closed node is never
+  // shorter (floating-point addition is monotone): the g comparison alone rejects it, and the
+  // closed test can go. (A*'s heuristic is consistent only up to rounding: it keeps the test.)
+  static constexpr bool kClosedFinal = !kAStar;
 
   const std::uint8_t* pass;
   const float* cost;           // nullptr: every move costs its length
@@ -271,9 +275,62 @@ double LocalSearch::distance(int x, int y) const {
 void LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out) const {
   out.clear();
   if (!std::isfinite(distance(x, y))) return;
-  for (std::uint32_t n = local(x, y); n != kNoNode; n = pool_.parent(n))
-    out.push_back(cell_index(n));
+  // Each parent is one octile move away: its padded difference (+-1, +-pw, +-pw +-1) becomes the
+  // map's (+-1, +-w, +-w +-1) without a division per cell.
+  std::int64_t cell = std::int64_t(y) * map_w_ + x;
+  std::uint32_t n = local(x, y);
+  for (;;) {
+    out.push_back(std::uint32_t(cell));
+    const std::uint32_t p = pool_.parent(n);
+    if (p == kNoNode) break;
+    const std::int64_t d = std::int64_t(p) - std::int64_t(n);
+    const std::int64_t dy = d > 1 ? 1 : (d < -1 ? -1 : 0);
+    cell += dy * map_w_ + (d - dy * pw_);
+    n = p;
+  }
   std::reverse(out.begin(), out.end());
+}
+
+void LocalSearch::parent_directions(std::uint8_t* out) const {
+  const int aw = area_.x1 - area_.x0, ah = area_.y1 - area_.y0;
+  std::int64_t off[8];
+  for (int d = 0; d < 8; ++d) off[d] = std::int64_t(kDy[d]) * pw_ + kDx[d];
+  for (int ly = 0; ly < ah; ++ly)
+    for (int lx = 0; lx < aw; ++lx, ++out) {
+      const std::uint32_t n = std::uint32_t((ly + 1) * pw_ + lx + 1);
+      if (!pool_.seen(n)) {
+        *out = kUnreached;
+        continue;
+      }
+      const std::uint32_t parent = pool_.parent(n);
+      std::uint8_t d = kSourceDir;
+      if (parent != kNoNode)
+        for (d = 0; d < 8 && std::int64_t(parent) - std::int64_t(n) != off[d]; ++d) {
+        }
+      *out = d;
+    }
+}
+
+double LocalSearch::walk(const std::uint8_t* dirs, int x0, int y0, int aw, int map_width, int x,
+                         int y, const std::vector<float>& costs,
+                         std::vector<std::uint32_t>* cells) {
+  std::uint8_t d = dirs[(y - y0) * aw + (x - x0)];
+  if (d == kUnreached) return kInf;
+  std::size_t cell = std::size_t(y) * std::size_t(map_width) + std::size_t(x);
+  if (cells) cells->push_back(std::uint32_t(cell));
+  // Summed from (x, y) on, as the search from there would sum its g.
+  double len = 0;
+  while (d != kSourceDir) {
+    x += kDx[d];
+    y += kDy[d];
+    const std::size_t next = std::size_t(y) * std::size_t(map_width) + std::size_t(x);
+    const double step = d < 4 ? 1.0 : kSqrt2;
+    len += costs.empty() ? step : terrain_step_cost(step, double(costs[cell]), double(costs[next]));
+    cell = next;
+    if (cells) cells->push_back(std::uint32_t(cell));
+    d = dirs[(y - y0) * aw + (x - x0)];
+  }
+  return len;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -735,6 +792,31 @@ void HaaAbstraction::scan_segment(std::size_t seg, Unit& out) {
 // agent can stand on are settled (their distances and parents are then final, so the edges are
 // those of a full search). The nodes are the cluster's cells that carry transitions, by cell
 // index.
+// The clearance a cell path offers: the smallest of its cells' and of the side cells of its
+// diagonal moves (which must be free for the agent as well). Moves are told apart by the index
+// difference (+-1 and +-w are straight), without dividing by the width per cell: divisions were
+// a good part of the build's time.
+int HaaAbstraction::path_clearance(const ClearanceGrid& cl,
+                                   std::span<const std::uint32_t> path) const {
+  const std::int64_t w = w_;
+  int pc = std::numeric_limits<int>::max();
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    pc = std::min(pc, int(cl[path[k]]));
+    if (k == 0) continue;
+    const std::int64_t from = path[k - 1], d = std::int64_t(path[k]) - from;
+    std::int64_t dy;  // the vertical part of the move; d - dy is the horizontal one
+    if (w < 3) {      // on maps this narrow w - 1 <= 1: the difference alone is ambiguous
+      if (from % w == std::int64_t(path[k]) % w || from / w == std::int64_t(path[k]) / w) continue;
+      dy = d > 0 ? w : -w;
+    } else {
+      if (d == 1 || d == -1 || d == w || d == -w) continue;
+      dy = d > 0 ? w : -w;
+    }
+    pc = std::min({pc, int(cl[std::size_t(from + d - dy)]), int(cl[std::size_t(from + dy)])});
+  }
+  return pc;
+}
+
 void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const {
   out = Unit();
   std::vector<std::uint32_t> path, wanted;
@@ -773,17 +855,7 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           search.path_to(tx, ty, path);
           // The clearance the whole path offers: its cells and the side cells of its diagonal
           // moves (which must be free for the agent as well).
-          int pc = std::numeric_limits<int>::max();
-          for (std::size_t k = 0; k < path.size(); ++k) {
-            pc = std::min(pc, at(path[k]));
-            if (k > 0) {
-              const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
-              const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
-              if (x0 != x1 && y0 != y1)
-                pc = std::min(
-                    {pc, at(std::uint32_t(y0 * w_ + x1)), at(std::uint32_t(y1 * w_ + x0))});
-            }
-          }
+          int pc = path_clearance(cl, path);
           // Beyond the paper: the capability the path really needs is the set of terrains
           // under the agent's footprint along it. When the abstraction holds that smaller
           // capability, the edge is annotated with it (and its clearance along the path):
@@ -798,18 +870,7 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
             for (std::size_t k = 0; k < caps_.size(); ++k)
               if (caps_[k] == need) use = k;
           if (use != ci) {
-            const ClearanceGrid& cl2 = clearance_[use];
-            int pc2 = std::numeric_limits<int>::max();
-            for (std::size_t k = 0; k < path.size(); ++k) {
-              pc2 = std::min(pc2, int(cl2[path[k]]));
-              if (k > 0) {
-                const int x0 = int(path[k - 1]) % w_, y0 = int(path[k - 1]) / w_;
-                const int x1 = int(path[k]) % w_, y1 = int(path[k]) / w_;
-                if (x0 != x1 && y0 != y1)
-                  pc2 = std::min({pc2, int(cl2[std::size_t(y0 * w_ + x1)]),
-                                  int(cl2[std::size_t(y1 * w_ + x0)])});
-              }
-            }
+            const int pc2 = path_clearance(clearance_[use], path);
             if (pc2 >= s)
               pc = pc2;
             else

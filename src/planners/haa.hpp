@@ -212,6 +212,7 @@ class HaaAbstraction {
   }
   void scan_segment(std::size_t seg, Unit& out);
   void cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const;
+  int path_clearance(const ClearanceGrid& cl, std::span<const std::uint32_t> path) const;
   bool make_clusters(const std::vector<std::uint32_t>& which, const RunContext& ctx);
   void unit_dominance(Unit& u) const;
   void assemble(SearchObserver* obs);
@@ -304,6 +305,19 @@ class LocalSearch {
   double distance(int x, int y) const;
   // Cells (indices y * width + x) from the source to (x, y), both included; empty if unreached.
   void path_to(int x, int y, std::vector<std::uint32_t>& out) const;
+  // After a search: for every cell of the area, row by row, the direction (0..7, an index into
+  // the octile moves E, S, W, N, SE, SW, NW, NE) in which its parent lies, kSourceDir at the
+  // source, kUnreached where the search did not reach. Following the directions from a cell
+  // walks a shortest path to the source.
+  static constexpr std::uint8_t kSourceDir = 8, kUnreached = 0xff;
+  void parent_directions(std::uint8_t* out) const;
+  // Walks such directions (`dirs`: an area of width `aw` whose upper-left cell is (x0, y0)) from
+  // map cell (x, y) to the source. Returns the cost (the sum, from (x, y) on, of
+  // terrain_step_cost over `costs`, or of the move lengths when `costs` is empty) and appends the
+  // cells (y * map_width + x) to `cells` if given; infinity if (x, y) was not reached.
+  static double walk(const std::uint8_t* dirs, int x0, int y0, int aw, int map_width, int x, int y,
+                     const std::vector<float>& costs, std::vector<std::uint32_t>* cells);
+  int area_width() const { return area_.x1 - area_.x0; }
   std::uint64_t expanded() const { return expanded_; }
   std::uint64_t generated() const { return generated_; }
   std::size_t memory_bytes() const;
@@ -319,12 +333,9 @@ class LocalSearch {
   bool inside(int x, int y) const {
     return x >= area_.x0 && y >= area_.y0 && x < area_.x1 && y < area_.y1;
   }
-  // Padded index of a map cell of the area, and back.
+  // Padded index of a map cell of the area.
   std::uint32_t local(int x, int y) const {
     return std::uint32_t((y - area_.y0 + 1) * pw_ + (x - area_.x0 + 1));
-  }
-  std::uint32_t cell_index(std::uint32_t n) const {
-    return std::uint32_t((area_.y0 + int(n) / pw_ - 1) * map_w_ + area_.x0 + int(n) % pw_ - 1);
   }
 
   Area area_;
@@ -349,8 +360,11 @@ struct HaaQueryOptions {
   // search over the cluster, stopped once its nodes are settled; AStar = one A* per node (the
   // paper); Auto = whichever promises fewer expansions for this cluster: A* per node costs about
   // twice the octile distance to each node, Dijkstra the cluster's free cells (A* wins on
-  // clusters with few nodes, Dijkstra on many; see docs/haa.md).
-  enum class Insertion { Auto, Dijkstra, AStar } insertion = Insertion::Auto;
+  // clusters with few nodes, Dijkstra on many; see docs/haa.md); Cached = no search per query:
+  // the first query of an agent class that lands in a cluster runs one Dijkstra over the
+  // cluster from each of its abstract nodes and keeps every cell's parent direction, so later
+  // insertions walk those trees (the same shortest distances, as moves cost the same both ways).
+  enum class Insertion { Auto, Dijkstra, AStar, Cached } insertion = Insertion::Cached;
   // What a watched query on a cached abstraction reports of the graph (one frame, phase
   // "abstraction"): All = every cluster, entrance, node and edge (a view filters by agent
   // through the shapes' requirements); Agent = only what the query's agent may use; None.
@@ -403,14 +417,20 @@ class HaaPlanner final : public Planner {
     std::uint32_t to = 0, edge = 0;
     std::int32_t x = 0, y = 0;
   };
+  // With insertion = Cached, the class's parent-direction trees per cluster (made on demand):
+  // cluster c's start at trees[tree_at[c]], one area-sized block (row by row) per node of
+  // cluster_nodes(c), in that order.
   struct ClassArcs {
     CapabilityMask capability = 0;
     int size = 0;
     std::vector<std::uint32_t> begin;  // node n's arcs are [begin[n], begin[n + 1])
     std::vector<ClassArc> arcs;
+    std::vector<std::uint32_t> tree_at;  // kNoNode: not made yet
+    std::vector<std::uint8_t> trees;
   };
-  const ClassArcs& class_arcs(CapabilityMask cap, int size);
+  ClassArcs& class_arcs(CapabilityMask cap, int size);
   std::vector<ClassArcs> classes_;
+  std::vector<std::uint32_t> hops_, piece_;  // refinement's buffers, reused by every query
   std::size_t abstraction_bytes_ = 0;  // abs_.memory_bytes(), taken when it was built
 };
 

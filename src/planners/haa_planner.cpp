@@ -19,6 +19,8 @@ struct TempEdge {
   std::uint32_t node = 0;
   double weight = 0;
   std::vector<std::uint32_t> cells;
+  // Cached insertion: the node's tree in ClassArcs::trees (the cells are walked when needed).
+  std::uint32_t tree = kNoNode;
 };
 
 double step_cost(const std::vector<float>& costs, std::uint32_t a, std::uint32_t b, bool diagonal) {
@@ -147,14 +149,16 @@ const HaaAbstraction* HaaPlanner::abstraction(const GridMap& map, const RunConte
 size_t HaaPlanner::memory_bytes() const {
   std::size_t b = abstraction_bytes_ + local_.memory_bytes() + abstract_pool_.memory_bytes() +
                   abstract_open_.memory_bytes() + link_.capacity() * sizeof(Link) +
-                  goal_edge_.capacity() * sizeof(std::int32_t);
+                  goal_edge_.capacity() * sizeof(std::int32_t) +
+                  (hops_.capacity() + piece_.capacity()) * sizeof(std::uint32_t);
   for (const ClassArcs& c : classes_)
-    b += c.begin.capacity() * sizeof(std::uint32_t) + c.arcs.capacity() * sizeof(ClassArc);
+    b += (c.begin.capacity() + c.tree_at.capacity()) * sizeof(std::uint32_t) +
+         c.arcs.capacity() * sizeof(ClassArc) + c.trees.capacity();
   return b;
 }
 
-const HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
-  for (const ClassArcs& c : classes_)
+HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
+  for (ClassArcs& c : classes_)
     if (c.capability == cap && c.size == size) return c;
   ClassArcs c;
   c.capability = cap;
@@ -321,7 +325,7 @@ struct HaaPlanner::AbstractProblem {
 PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunContext& ctx,
                              bool built_now) {
   PlanResult r;
-  r.stats.reserve(25);  // the keys below, without regrowing
+  r.stats.reserve(27);  // the keys below, without regrowing
   SearchObserver* obs = ctx.observer;
   const HaaBuildStats& bs = abs_.stats();
   const int w = map.width(), h = map.height();
@@ -378,13 +382,20 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   const auto& costs = abs_.costs();
   const int cstart = abs_.cluster_of(sx, sy), cgoal = abs_.cluster_of(gx, gy);
   std::uint64_t insertion_expanded = 0, insertion_generated = 0, insertion_searches = 0;
-  std::vector<TempEdge> from_start, to_goal;  // to_goal cells run from the goal
+  std::uint64_t tree_expanded = 0, trees_made = 0;  // cached insertion: the cache filled
+  std::vector<TempEdge> from_start, to_goal;        // to_goal cells run from the goal
   bool direct = false;
   TempEdge direct_edge;
+  ClassArcs& ca = class_arcs(cap, q.size);
   auto insert = [&](int x, int y, int cluster, std::vector<TempEdge>& out, bool is_start) {
     LocalSearch::Area area;
     abs_.cluster_rect(cluster, area.x0, area.y0, area.x1, area.y1);
-    local_.prepare(area, w, h, cl.data(), q.size, costs, abs_.min_cost());
+    bool prepared = false;
+    auto prepare = [&] {
+      if (!prepared) local_.prepare(area, w, h, cl.data(), q.size, costs, abs_.min_cost());
+      prepared = true;
+    };
+    if (opt_.insertion != HaaQueryOptions::Insertion::Cached || obs) prepare();
     if (obs) {
       obs->space(local_.space());
       obs->phase(is_start ? "insert start" : "insert goal");
@@ -409,40 +420,81 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
       direct = true;
       local_.path_to(gx, gy, direct_edge.cells);
     };
-    const bool with_goal = is_start && cgoal == cluster;
-    bool dijkstra = opt_.insertion == HaaQueryOptions::Insertion::Dijkstra;
-    if (opt_.insertion == HaaQueryOptions::Insertion::Auto) {
-      // Estimated expansions: A* per node ~ twice the octile distance to each node the agent
-      // can stand on; Dijkstra ~ the free cells of the cluster.
-      double astar = 0;
-      for (std::uint32_t n : abs_.cluster_nodes(cluster))
-        if (local_.free(nodes[n].x, nodes[n].y))
-          astar += 2 * (1 + octile_distance(nodes[n].x - x, nodes[n].y - y));
-      if (with_goal) astar += 2 * (1 + octile_distance(gx - x, gy - y));
-      dijkstra = double(local_.free_cells()) < astar;
-    }
-    if (dijkstra) {
-      // Stops once every abstract node of the cluster (and the goal, if it is there) is settled.
-      std::vector<std::uint32_t> wanted;
-      for (std::uint32_t n : abs_.cluster_nodes(cluster))
-        wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));
-      if (with_goal) wanted.push_back(std::uint32_t(gy * w + gx));
-      local_.dijkstra(x, y, wanted, obs);
-      counted();
-      for (std::uint32_t n : abs_.cluster_nodes(cluster)) consider(n);
-      if (with_goal) consider_goal();
-    } else {
-      // The paper: one A* per abstract node of the cluster (and one to the goal if it is there).
-      for (std::uint32_t n : abs_.cluster_nodes(cluster)) {
-        if (!local_.free(nodes[n].x, nodes[n].y)) continue;
-        local_.astar(x, y, nodes[n].x, nodes[n].y, obs);
-        counted();
-        consider(n);
+    if (opt_.insertion == HaaQueryOptions::Insertion::Cached) {
+      // The cluster's trees for this agent class, made by the first query that needs them.
+      const std::uint32_t area_cells = std::uint32_t((area.x1 - area.x0) * (area.y1 - area.y0));
+      const auto& members = abs_.cluster_nodes(cluster);
+      if (ca.tree_at.empty())
+        ca.tree_at.assign(std::size_t(abs_.clusters_x() * abs_.clusters_y()), kNoNode);
+      if (ca.tree_at[std::size_t(cluster)] == kNoNode) {
+        prepare();
+        ca.tree_at[std::size_t(cluster)] = std::uint32_t(ca.trees.size());
+        ca.trees.resize(ca.trees.size() + members.size() * area_cells, LocalSearch::kUnreached);
+        // Like the build, filling the cache is not part of the query's search: its expansions
+        // are counted apart and not reported to the observer, so a query's expansions do not
+        // depend on which queries came before it.
+        for (std::size_t i = 0; i < members.size(); ++i) {
+          const auto& n = nodes[members[i]];
+          if (!local_.free(n.x, n.y)) continue;
+          local_.dijkstra(n.x, n.y);
+          tree_expanded += local_.expanded();
+          ++trees_made;
+          local_.parent_directions(ca.trees.data() + ca.tree_at[std::size_t(cluster)] +
+                                   i * area_cells);
+        }
       }
-      if (with_goal) {
+      out.reserve(members.size());
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        TempEdge t;
+        t.node = members[i];
+        t.tree = ca.tree_at[std::size_t(cluster)] + std::uint32_t(i * area_cells);
+        t.weight = LocalSearch::walk(ca.trees.data() + t.tree, area.x0, area.y0, area.x1 - area.x0,
+                                     w, x, y, costs, nullptr);
+        if (std::isfinite(t.weight)) out.push_back(std::move(t));
+      }
+      if (is_start && cgoal == cluster) {
+        // Start and goal share the cluster: the direct edge needs a search of its own.
+        prepare();
         local_.astar(x, y, gx, gy, obs);
         counted();
         consider_goal();
+      }
+    } else {
+      const bool with_goal = is_start && cgoal == cluster;
+      bool dijkstra = opt_.insertion == HaaQueryOptions::Insertion::Dijkstra;
+      if (opt_.insertion == HaaQueryOptions::Insertion::Auto) {
+        // Estimated expansions: A* per node ~ twice the octile distance to each node the agent
+        // can stand on; Dijkstra ~ the free cells of the cluster.
+        double astar = 0;
+        for (std::uint32_t n : abs_.cluster_nodes(cluster))
+          if (local_.free(nodes[n].x, nodes[n].y))
+            astar += 2 * (1 + octile_distance(nodes[n].x - x, nodes[n].y - y));
+        if (with_goal) astar += 2 * (1 + octile_distance(gx - x, gy - y));
+        dijkstra = double(local_.free_cells()) < astar;
+      }
+      if (dijkstra) {
+        // Stops once every abstract node of the cluster (and the goal, if it is there) is settled.
+        std::vector<std::uint32_t> wanted;
+        for (std::uint32_t n : abs_.cluster_nodes(cluster))
+          wanted.push_back(std::uint32_t(nodes[n].y * w + nodes[n].x));
+        if (with_goal) wanted.push_back(std::uint32_t(gy * w + gx));
+        local_.dijkstra(x, y, wanted, obs);
+        counted();
+        for (std::uint32_t n : abs_.cluster_nodes(cluster)) consider(n);
+        if (with_goal) consider_goal();
+      } else {
+        // The paper: one A* per abstract node of the cluster (and one to the goal if it is there).
+        for (std::uint32_t n : abs_.cluster_nodes(cluster)) {
+          if (!local_.free(nodes[n].x, nodes[n].y)) continue;
+          local_.astar(x, y, nodes[n].x, nodes[n].y, obs);
+          counted();
+          consider(n);
+        }
+        if (with_goal) {
+          local_.astar(x, y, gx, gy, obs);
+          counted();
+          consider_goal();
+        }
       }
     }
     if (obs) {
@@ -463,7 +515,6 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   if (link_.size() < N + 2) link_.resize(N + 2);
   if (goal_edge_.size() != N) goal_edge_.assign(N, -1);
   for (std::size_t i = 0; i < to_goal.size(); ++i) goal_edge_[to_goal[i].node] = std::int32_t(i);
-  const ClassArcs& ca = class_arcs(cap, q.size);
   AbstractProblem p{.planner = *this,
                     .arc_begin = ca.begin.data(),
                     .arcs = ca.arcs.data(),
@@ -500,6 +551,8 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   r.stats.push_back({"insertion_searches", double(insertion_searches)});
   r.stats.push_back({"abstract_expanded", double(abstract_expanded)});
   r.stats.push_back({"refinement_expanded", 0.0});
+  r.stats.push_back({"trees_made", double(trees_made)});
+  r.stats.push_back({"trees_expanded", double(tree_expanded)});
   add_build_stats();
   r.stats.push_back({"covered", covered ? 1.0 : 0.0});
   if (!found) {
@@ -511,14 +564,27 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   }
 
   // ---- Refinement: the abstract path's edges, in order, as cells (cached paths; no search).
-  std::vector<std::uint32_t> hops;
+  // A temporary edge's cells from its end at (x, y), walked from its tree if it was cached.
+  // Buffers kept by the planner, so a query allocates no piece per hop.
+  auto temp_cells = [&](const TempEdge& t, int x, int y, std::vector<std::uint32_t>& out) {
+    out.clear();
+    if (t.tree == kNoNode) {
+      out = t.cells;
+      return;
+    }
+    int x0, y0, x1, y1;
+    abs_.cluster_rect(abs_.cluster_of(x, y), x0, y0, x1, y1);
+    LocalSearch::walk(ca.trees.data() + t.tree, x0, y0, x1 - x0, w, x, y, costs, &out);
+  };
+  std::vector<std::uint32_t>& hops = hops_;
+  hops.clear();
   for (std::uint32_t n = G; n != S; n = abstract_pool_.parent(n)) hops.push_back(n);
   std::reverse(hops.begin(), hops.end());
   std::vector<std::uint32_t> cells = {std::uint32_t(sy * w + sx)};
   std::vector<Vec2> abstract_points = {{sx + 0.5, sy + 0.5}};
+  std::vector<std::uint32_t>& piece = piece_;
   for (std::uint32_t n : hops) {
     const Link& l = link_[n];
-    std::vector<std::uint32_t> piece;
     switch (l.kind) {
       case kAbstractEdge: {
         const auto& e = abs_.edges()[l.index];
@@ -528,10 +594,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         break;
       }
       case kStartEdge:
-        piece = from_start[l.index].cells;
+        temp_cells(from_start[l.index], sx, sy, piece);
         break;
       case kGoalEdge:
-        piece = to_goal[l.index].cells;
+        temp_cells(to_goal[l.index], gx, gy, piece);
         std::reverse(piece.begin(), piece.end());
         break;
       default:
@@ -539,8 +605,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         break;
     }
     cells.insert(cells.end(), piece.begin() + 1, piece.end());
-    const CellXY c = p.pos(n);
-    abstract_points.push_back({c.x + 0.5, c.y + 0.5});
+    if (obs) {
+      const CellXY c = p.pos(n);
+      abstract_points.push_back({c.x + 0.5, c.y + 0.5});
+    }
   }
   r.stats.push_back({"abstract_path_nodes", double(hops.size() + 1)});
   r.stats.push_back({"abstract_length", abstract_pool_.g_value(G)});
@@ -605,10 +673,13 @@ void add_haa(Registry& r) {
           ParamDesc::boolean("smoothing", "Shortcut the refined path with octile-canonical stretches",
                      "false").labelled("smooth the path"),
           ParamDesc::choice("insertion",
+                     "cached: the first query of an agent in a cluster keeps a shortest-path "
+                     "tree from each abstract node there, later ones walk them (no search); "
                      "dijkstra: one search per cluster connects start (goal) to every abstract "
                      "node there; astar: one A* per abstract node (the paper); auto: whichever "
-                     "promises fewer expansions in that cluster",
-                     {"auto", "dijkstra", "astar"}, "auto").labelled("start/goal insertion"),
+                     "of those two promises fewer expansions in that cluster",
+                     {"cached", "auto", "dijkstra", "astar"}, "cached")
+              .labelled("start/goal insertion"),
           ParamDesc::choice("show_graph",
                      "What a watched query on an already built abstraction shows of it: all "
                      "(filter by agent in the view), agent (only what this agent may use), none",
@@ -632,7 +703,8 @@ void add_haa(Registry& r) {
            const std::string ins = ps.get("insertion");
            o.insertion = ins == "dijkstra" ? HaaQueryOptions::Insertion::Dijkstra
                          : ins == "astar"  ? HaaQueryOptions::Insertion::AStar
-                                           : HaaQueryOptions::Insertion::Auto;
+                         : ins == "auto"   ? HaaQueryOptions::Insertion::Auto
+                                           : HaaQueryOptions::Insertion::Cached;
            const std::string g = ps.get("show_graph");
            o.graph = g == "all"     ? HaaQueryOptions::Graph::All
                      : g == "agent" ? HaaQueryOptions::Graph::Agent
