@@ -21,6 +21,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::int32_t kNoCircle = -1;
+// CircleData::los: an entry copied from the other circle's row (its rejections rest on that
+// row's `why`, not on this one's).
+constexpr std::uint8_t kCopied = 0x40;
 
 // A uniform grid over the circles: each circle is listed in every cell its bounding box overlaps
 // (grown by the touching tolerance), so a segment meets a circle only in a cell it crosses and
@@ -392,8 +395,13 @@ struct CircleData {
   bool overlaps_known = false;
   std::vector<std::uint32_t> overlaps;  // circles that meet or touch this one
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
-  // Built circles: per other circle, bit 7 = known, bit s = bitangent slot s has line of sight.
+  // Built circles: per other circle, bit 7 = known, bit 6 = copied from the other circle's row
+  // (kCopied), bit s = bitangent slot s has line of sight.
   std::vector<std::uint8_t> los;
+  // Built circles: every circle a rejection in `los` rests on (the shadow's neighbours, the
+  // blockers that line of sight found, the partners of contact points), sorted. A moved circle
+  // not in this list cannot have unblocked anything `los` says is blocked.
+  std::vector<std::uint32_t> why;
 };
 
 struct Edge {
@@ -409,9 +417,11 @@ class CircleGraph {
  public:
   CircleGraph(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
               const RunContext& ctx, bool cull,
-              std::vector<std::vector<std::uint8_t>>* cache = nullptr)
+              std::vector<std::vector<std::uint8_t>>* cache = nullptr,
+              std::vector<std::vector<std::uint32_t>>* why_cache = nullptr)
       : cull_(cull),
         cache_(cache),
+        why_cache_(why_cache),
         c_(std::move(circles)),
         orig_(std::move(original)),
         ctx_(ctx),
@@ -472,7 +482,10 @@ class CircleGraph {
   void give_back() {
     if (!cache_) return;
     for (std::uint32_t k = 0; k < data_.size(); ++k)
-      if (data_[k].built) (*cache_)[k] = std::move(data_[k].los);
+      if (data_[k].built) {
+        (*cache_)[k] = std::move(data_[k].los);
+        (*why_cache_)[k] = std::move(data_[k].why);
+      }
   }
 
   std::uint32_t start() const { return start_; }
@@ -618,6 +631,7 @@ class CircleGraph {
         if (k == kNoCircle) break;
         if (k == skip1 || k == skip2 || !blocks(a, ab, len2, std::uint32_t(k))) continue;
         std::rotate(recent_.begin(), recent_.begin() + long(i), recent_.begin() + long(i) + 1);
+        note_blocker(k);
         return k;
       }
     }
@@ -634,8 +648,16 @@ class CircleGraph {
     if (hit != kNoCircle) {
       std::copy_backward(recent_.begin(), recent_.end() - 1, recent_.end());
       recent_[0] = hit;
+      note_blocker(hit);
     }
     return hit;
+  }
+
+  // A rejection rests on the blocker, and on the other circle of a contact point it passed.
+  void note_blocker(std::int32_t k) {
+    if (!why_) return;
+    why_->push_back(std::uint32_t(k));
+    if (partner_ != kNoCircle) why_->push_back(std::uint32_t(partner_));
   }
 
   // Whether the segment from a along ab (len2 = |ab|^2) enters circle k or grazes it at a point
@@ -652,14 +674,18 @@ class CircleGraph {
     const Vec2 e = a + ab * u, v = c.center() - e;
     const double d2 = dot(v, v);
     if (d2 > far * far) return false;
-    return std::sqrt(d2) < c.r - kCircleEps || on_other(e, k);
+    partner_ = kNoCircle;
+    if (std::sqrt(d2) < c.r - kCircleEps) return true;
+    partner_ = on_other(e, k);
+    return partner_ != kNoCircle;
   }
 
-  // True when p is within the touching tolerance of a circle other than `except`.
-  bool on_other(Vec2 p, std::uint32_t except) const {
-    bool any = false;
+  // A circle other than `except` that p is within the touching tolerance of, or kNoCircle.
+  std::int32_t on_other(Vec2 p, std::uint32_t except) const {
+    std::int32_t any = kNoCircle;
     grid_.box(p.x, p.y, p.x, p.y, [&](std::uint32_t k) {
-      if (k != except && distance(p, c_[k].center()) <= c_[k].r + kCircleEps) any = true;
+      if (k != except && distance(p, c_[k].center()) <= c_[k].r + kCircleEps)
+        any = std::int32_t(k);
     });
     return any;
   }
@@ -703,10 +729,12 @@ class CircleGraph {
     ++stats_.circles_built;
     const std::uint32_t n = std::uint32_t(c_.size());
     const bool cached = cache_ && (*cache_)[k].size() == n;
+    why_ = cache_ ? &d.why : nullptr;  // only a cache needs to know
     if (cached) {
       // Known from an earlier query on (nearly) the same circles: the pairs with a free
       // bitangent, and those the update reset (0: unknown), are all there is to look at.
       d.los = std::move((*cache_)[k]);
+      d.why = std::move((*why_cache_)[k]);
       ++stats_.circles_reused;
       // Pairs the update made unknown are tested again; when there are many, culled by k's
       // shadow first as in a first build (a shadow costs about as much as 30 pairs' tests).
@@ -728,7 +756,7 @@ class CircleGraph {
       // Known from b's build to have no bitangent with line of sight (most pairs in eager mode):
       // nothing to compute.
       if (!(cached && (d.los[b] & 0x80)) && data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
-        d.los[b] = 0x80;
+        d.los[b] = 0x80 | kCopied;
         continue;
       }
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
@@ -745,7 +773,7 @@ class CircleGraph {
       if (cached && (d.los[b] & 0x80)) {
         mask = d.los[b];
       } else if (data_[b].built) {
-        mask = data_[b].los[k];  // the pair was checked when b was built: same segments
+        mask = data_[b].los[k] | kCopied;  // checked when b was built: the same segments
       } else {
         for (int s = 0; s < 4; ++s) {
           if (!bt.ok[size_t(s)]) continue;
@@ -805,6 +833,11 @@ class CircleGraph {
       nodes_[dep].target = goal_;
       departures.push_back(dep);
     }
+    if (why_) {
+      std::sort(d.why.begin(), d.why.end());
+      d.why.erase(std::unique(d.why.begin(), d.why.end()), d.why.end());
+      why_ = nullptr;
+    }
     // Rings: every departure node of k, by angle (then key, for the same order in both modes).
     for (std::uint32_t v : departures) d.ring[nodes_[v].dir > 0 ? 0 : 1].nodes.push_back(v);
     for (Ring& r : d.ring) {
@@ -850,6 +883,7 @@ class CircleGraph {
         stamp_[j] = now_;
         ++added;
         shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
+        if (why_) why_->push_back(j);
       });
       if (shadow_.covered() || added >= c_.size() || reach > c.r + kGatherCells * grid_.cell())
         break;
@@ -897,6 +931,7 @@ class CircleGraph {
           if (stamp_[j] == now_) return false;
           stamp_[j] = now_;
           shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
+          if (why_) why_->push_back(j);
           return !shadow_.open(s, i);
         });
       }
@@ -1066,6 +1101,9 @@ class CircleGraph {
   // Line-of-sight masks of earlier queries, per circle (empty: none); a built circle takes its
   // own, and gives it back (give_back) after the search.
   std::vector<std::vector<std::uint8_t>>* cache_ = nullptr;
+  std::vector<std::vector<std::uint32_t>>* why_cache_ = nullptr;  // CircleData::why, likewise
+  std::vector<std::uint32_t>* why_ = nullptr;  // the `why` of the circle being built, if cached
+  mutable std::int32_t partner_ = kNoCircle;   // blocks(): the other circle of a contact point
   bool shaded_ = false;  // shadow_ belongs to the circle being built
   std::vector<Circle> c_;
   std::vector<std::uint32_t> orig_;
@@ -1263,6 +1301,7 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
   r.stats.emplace_back("circles built", double(s.circles_built));
   r.stats.emplace_back("circles reused", double(s.circles_reused));
   r.stats.emplace_back("pairs reset", double(s.pairs_reset));
+  r.stats.emplace_back("circles reset", double(s.circles_reset));
   r.stats.emplace_back("graph nodes", double(s.nodes));
   r.stats.emplace_back("surfing tests", double(s.surfing_tests));
   r.stats.emplace_back("surfing edges", double(s.surfing_edges));
@@ -1278,7 +1317,8 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
 struct CircleGraphCache::State {
   std::vector<Circle> kept;                    // grown circles kept, by internal index
   std::vector<std::uint32_t> kept_index;       // their scene indices
-  std::vector<std::vector<std::uint8_t>> los;  // per circle: CircleData::los, or empty
+  std::vector<std::vector<std::uint8_t>> los;   // per circle: CircleData::los, or empty
+  std::vector<std::vector<std::uint32_t>> why;  // per circle: CircleData::why
 };
 
 CircleGraphCache::CircleGraphCache() : state(std::make_unique<State>()) {}
@@ -1291,6 +1331,7 @@ void CircleGraphCache::clear() {
 std::size_t CircleGraphCache::memory_bytes() const {
   std::size_t b = state->kept.capacity() * sizeof(Circle) + state->kept_index.capacity() * 4;
   for (const auto& v : state->los) b += sizeof(v) + v.capacity();
+  for (const auto& v : state->why) b += sizeof(v) + v.capacity() * 4;
   return b;
 }
 
@@ -1298,15 +1339,18 @@ namespace {
 
 // Brings the cache up to date with the circles of a new query: the same circles kept in the
 // same order, a few of them moved or resized, keeps what those moves cannot have changed.
-// A pair's bitangents lie in the convex hull of its two discs, within max(r_a, r_b) of the
-// segment between the centres; a circle changes a bitangent's line of sight only by entering
-// it or touching it, so a pair whose hull-bound stays clear of a moved circle's old and new
-// disc (with a margin far above the touching tolerance) keeps its masks.
+// A moved circle's old place can only unblock bitangents, and only those whose rejection rested
+// on it. Each row lists the circles its own rejections rest on (CircleData::why), so a row that
+// lists no moved circle keeps every blocked pair, and one that lists one is dropped, with the
+// other rows' entries that were copied from it (kCopied). The new place can only block, so it
+// matters for free bitangents alone: a pair with one is made unknown when a free bitangent
+// passes within the touching margin of it (a bound on the pair's hull, within max(r_a, r_b) of
+// the segment between the centres, first).
 void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
                   const std::vector<std::uint32_t>& kept_index, CircleGraphStats& stats) {
   const std::size_t n = kept.size();
   std::vector<std::uint32_t> moved;
-  bool keep = st.kept_index == kept_index && st.los.size() == n;
+  bool keep = st.kept_index == kept_index && st.los.size() == n && st.why.size() == n;
   for (std::uint32_t i = 0; keep && i < n; ++i)
     if (kept[i].x != st.kept[i].x || kept[i].y != st.kept[i].y || kept[i].r != st.kept[i].r) {
       moved.push_back(i);
@@ -1314,27 +1358,42 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
     }
   if (!keep) {
     st.los.assign(n, {});
+    st.why.assign(n, {});
     stats.cache_resets = 1;
   } else if (!moved.empty()) {
-    // Old places can unblock any pair near them; new places can only block, so they matter
-    // for pairs with a free bitangent (mask bits 0-3) alone.
-    std::vector<std::pair<Circle, bool>> discs;  // (disc, blocks only)
-    for (std::uint32_t m : moved) {
-      st.los[m].clear();
-      discs.push_back({st.kept[m], false});
-      discs.push_back({kept[m], true});
+    // Rows dropped: the moved circles' own, and those whose rejections rest on a moved circle.
+    std::vector<std::uint8_t> gone(n, 0);
+    for (std::uint32_t m : moved) gone[m] = 2;  // every entry toward it is unknown
+    for (std::uint32_t k = 0; k < n; ++k) {
+      if (st.los[k].empty()) continue;
+      bool drop = gone[k] != 0;
+      for (std::size_t i = 0; i < moved.size() && !drop; ++i)
+        drop = std::binary_search(st.why[k].begin(), st.why[k].end(), moved[i]);
+      if (!drop) continue;
+      gone[k] = std::max<std::uint8_t>(gone[k], 1);  // its entries that are not wholly free
+      st.los[k].clear();
+      st.why[k].clear();
+      ++stats.circles_reset;
     }
+    std::vector<std::uint32_t> reset;  // the circles gone
+    for (std::uint32_t k = 0; k < n; ++k)
+      if (gone[k]) reset.push_back(k);
     for (std::uint32_t k = 0; k < n; ++k) {
       std::vector<std::uint8_t>& los = st.los[k];
       if (los.empty()) continue;
-      for (std::uint32_t m : moved) los[m] = 0;
+      for (std::uint32_t j : reset) {
+        // An entry k decided itself rests on k's list; one copied from j's row on j's.
+        if (!(los[j] & 0x80) || (gone[j] == 1 && !(los[j] & kCopied))) continue;
+        los[j] = 0;
+        ++stats.pairs_reset;
+      }
       const Vec2 a = kept[k].center();
       for (std::uint32_t b = 0; b < n; ++b) {
-        if (!(los[b] & 0x80)) continue;
+        if ((los[b] & 0x8F) <= 0x80) continue;  // unknown, or no free bitangent
         const Vec2 ab = kept[b].center() - a;
         const double len2 = dot(ab, ab), wide = std::max(kept[k].r, kept[b].r) + 1e-6;
-        for (const auto& [c, blocks_only] : discs) {
-          if (blocks_only && (los[b] & 0x0F) == 0) continue;
+        for (std::uint32_t m : moved) {
+          const Circle& c = kept[m];
           const double reach = wide + c.r;
           const Vec2 ac = c.center() - a;
           // Quick reject by the side distance, then the clamped distance to the segment.
@@ -1343,12 +1402,12 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
           const double u = len2 > 0 ? std::clamp(dot(ac, ab) / len2, 0.0, 1.0) : 0.0;
           const Vec2 e = ac - ab * u;
           if (dot(e, e) > reach * reach) continue;
-          // Near the hull: look at the bitangents themselves (the same ones the graph builds).
+          // Near the hull: look at the free bitangents themselves (the ones the graph builds).
           const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
           const Bitangents bt = bitangents(kept[lo], kept[hi]);
           bool near = false;
           for (int sl = 0; sl < 4 && !near; ++sl) {
-            if (!bt.ok[size_t(sl)] || (blocks_only && !(los[b] >> sl & 1))) continue;
+            if (!bt.ok[size_t(sl)] || !(los[b] >> sl & 1)) continue;
             const Bitangent& t = bt.t[size_t(sl)];
             near = segment_point_distance(t.a, t.b, c.center()).distance <= c.r + 1e-6;
           }
@@ -1470,7 +1529,8 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     update_cache(*cache->state, kept, kept_index, cache_stats);
     cached = &cache->state->los;
   }
-  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull, cached);
+  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull, cached,
+                    cache ? &cache->state->why : nullptr);
   if (options.mode == CircleGraphMode::Eager) graph.build_all();
   const CircleSearchResult found = search_graph(graph, options, ctx);
   // Every built circle is whole (a cancel comes between circles), so its masks can be kept.
@@ -1478,6 +1538,7 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
   stats = graph.stats();
   stats.cache_resets = cache_stats.cache_resets;
   stats.pairs_reset = cache_stats.pairs_reset;
+  stats.circles_reset = cache_stats.circles_reset;
   stats.search_ms = found.ms;
   stats.redundant = std::size_t(std::count(redundant.begin(), redundant.end(), 1));
   result.expanded = found.outcome.expanded;
