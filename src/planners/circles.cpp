@@ -55,6 +55,14 @@ class CircleGrid {
     items_.assign(count.back(), 0);
     for (std::uint32_t k = 0; k < cs.size(); ++k)
       each_cell(cs[k], [&](size_t i) { items_[count[i]++] = k; });
+    // Each circle once more, in the cell of its centre alone.
+    cstart_.assign(size_t(nx_) * ny_ + 1, 0);
+    auto centre_cell = [&](const Circle& c) { return size_t(cy(c.y)) * nx_ + size_t(cx(c.x)); };
+    for (const Circle& c : cs) ++cstart_[centre_cell(c) + 1];
+    for (size_t i = 1; i < cstart_.size(); ++i) cstart_[i] += cstart_[i - 1];
+    count.assign(cstart_.begin(), cstart_.end());
+    citems_.assign(cs.size(), 0);
+    for (std::uint32_t k = 0; k < cs.size(); ++k) citems_[count[centre_cell(cs[k])]++] = k;
   }
 
   // Calls f(circle) for the circles of every cell segment ab crosses, in order along it, until
@@ -93,18 +101,38 @@ class CircleGrid {
   // Calls f(circle) for the circles of every cell the box overlaps.
   template <class F>
   void box(double bx0, double by0, double bx1, double by1, F&& f) const {
-    for (int y = cy(by0); y <= cy(by1); ++y)
-      for (int x = cx(bx0); x <= cx(bx1); ++x) {
-        const size_t c = size_t(y) * nx_ + x;
-        for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i) f(items_[i]);
+    // The bounds once: f may write memory the compiler cannot tell from the grid's.
+    const int x0 = cx(bx0), x1 = cx(bx1), y0 = cy(by0), y1 = cy(by1), nx = nx_;
+    const std::uint32_t* start = start_.data();
+    const std::uint32_t* items = items_.data();
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x) {
+        const size_t c = size_t(y) * size_t(nx) + size_t(x);
+        for (std::uint32_t i = start[c], e = start[c + 1]; i < e; ++i) f(items[i]);
       }
+  }
+
+  // Calls f(circle) once for every circle whose centre lies in a cell the box overlaps (a
+  // circle whose centre is in the box among them): a large box visits each circle once, where
+  // box() visits it in every cell it covers.
+  template <class F>
+  void centres(double bx0, double by0, double bx1, double by1, F&& f) const {
+    const int x0 = cx(bx0), x1 = cx(bx1), y0 = cy(by0), y1 = cy(by1), nx = nx_;
+    const std::uint32_t* start = cstart_.data();
+    const std::uint32_t* items = citems_.data();
+    for (int y = y0; y <= y1; ++y)
+      for (std::uint32_t i = start[size_t(y) * size_t(nx) + size_t(x0)],
+                         e = start[size_t(y) * size_t(nx) + size_t(x1) + 1];
+           i < e; ++i)
+        f(items[i]);
   }
 
   double cell() const { return cell_; }
   // Longer than any segment within the grid.
   double diagonal() const { return cell_ * (nx_ + ny_ + 2); }
   std::size_t memory_bytes() const {
-    return (start_.capacity() + items_.capacity()) * sizeof(std::uint32_t);
+    return (start_.capacity() + items_.capacity() + cstart_.capacity() + citems_.capacity()) *
+           sizeof(std::uint32_t);
   }
 
  private:
@@ -118,6 +146,7 @@ class CircleGrid {
   double cell_ = 1, inv_ = 1;
   int nx_ = 1, ny_ = 1;
   std::vector<std::uint32_t> start_, items_;
+  std::vector<std::uint32_t> cstart_, citems_;  // by centre cell
 };
 
 // Culling of surfing edges by the shadows of a circle's neighbours (exact: a culled segment is
@@ -177,6 +206,8 @@ class TangentShadow {
   void finish(double rk, double r_max) {
     rk_ = rk;
     r_max_ = r_max;
+    for (int t = 0; t < kTiers; ++t)
+      tier2_[size_t(t)] = sq(rk + r_max) * (kTierSpan[size_t(t)] * kTierSpan[size_t(t)]);
     // Per bin, the larger first bound of its two directions (infinite while either is open),
     // and a sparse table of its maxima over runs of 2^l bins (circular), so that the largest
     // bound over any window of bins is two lookups.
@@ -201,11 +232,10 @@ class TangentShadow {
   // the second): that circle's bound is its centre distance, more than any such bitangent's
   // length, so when every bitangent is longer than the bounds, none of them is that circle's.
   bool culls_pair(Vec2 v, double rb) const {
-    const double d2 = dot(v, v), unit2 = sq(rk_ + r_max_);
-    if (d2 < unit2 * kTierSpan[0] * kTierSpan[0]) return false;
+    const double d2 = dot(v, v);
+    if (d2 < tier2_[0]) return false;
     int t = 0;
-    while (t + 1 < kTiers && d2 >= unit2 * (kTierSpan[size_t(t + 1)] * kTierSpan[size_t(t + 1)]))
-      ++t;
+    while (t + 1 < kTiers && d2 >= tier2_[size_t(t + 1)]) ++t;
     const int q = sector_of(v);
     double& bound = far_[size_t(t)][size_t(q)];
     if (bound == kUnknown) {
@@ -216,6 +246,13 @@ class TangentShadow {
   }
 
   bool covered() const { return open_ == 0; }
+  // Appends the circles holding a first or second bound of some bin (with repeats).
+  void holders(std::vector<std::uint32_t>& out) const {
+    std::int32_t last = kNoCircle;
+    for (const auto* js : {&j1_, &j2_})
+      for (std::int32_t j : *js)
+        if (j != kNoCircle && j != last) out.push_back(std::uint32_t(last = j));
+  }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
   bool open(int s, int i) const { return t1_[size_t(s * kBins + i)] == kInf; }
   // The largest bound over all bins (infinite while a bin is open).
@@ -361,6 +398,7 @@ class TangentShadow {
   }
 
   double rk_ = 0, r_max_ = 0;
+  std::array<double, kTiers> tier2_{};  // squared distances where the tiers begin
   mutable std::array<std::array<double, kSectors>, kTiers> far_{};
   std::array<std::array<double, kBins>, kLevels> sparse_;
   std::array<double, 2 * kBins> t1_, t2_;
@@ -883,13 +921,15 @@ class CircleGraph {
         stamp_[j] = now_;
         ++added;
         shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
-        if (why_) why_->push_back(j);
       });
       if (shadow_.covered() || added >= c_.size() || reach > c.r + kGatherCells * grid_.cell())
         break;
     }
     if (!shadow_.covered()) close_open_bins(c);
     shadow_.finish(c.r, r_max_);
+    // Every cull reads a bin's first or second bound: the neighbours holding one are all that
+    // the culls rest on (most neighbours gathered hold none).
+    if (why_) shadow_.holders(*why_);
     cand_.clear();
     const double reach = shadow_.reach();
     if (!std::isfinite(reach)) {
@@ -900,11 +940,10 @@ class CircleGraph {
           cand_.push_back(b);
       return;
     }
-    ++now_;
+    // A circle in reach has its centre within `box` of c's.
     const double box = reach + c.r + r_max_ + 1e-6;
-    grid_.box(c.x - box, c.y - box, c.x + box, c.y + box, [&](std::uint32_t b) {
-      if (std::int32_t(b) == self || stamp_[b] == now_) return;
-      stamp_[b] = now_;
+    grid_.centres(c.x - box, c.y - box, c.x + box, c.y + box, [&](std::uint32_t b) {
+      if (std::int32_t(b) == self) return;
       const double far = reach + c.r + c_[b].r + 1e-6;
       const Vec2 v = c_[b].center() - c.center();
       if (dot(v, v) <= far * far && !shadow_.culls_pair(v, c_[b].r)) cand_.push_back(b);
@@ -931,7 +970,6 @@ class CircleGraph {
           if (stamp_[j] == now_) return false;
           stamp_[j] = now_;
           shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
-          if (why_) why_->push_back(j);
           return !shadow_.open(s, i);
         });
       }
