@@ -9,6 +9,7 @@
 #include <deque>
 #include <limits>
 #include <random>
+#include <unordered_map>
 #include <vector>
 
 #include "core/circle_geometry.hpp"
@@ -24,6 +25,11 @@ constexpr std::int32_t kNoCircle = -1;
 // CircleData::los: an entry copied from the other circle's row (its rejections rest on that
 // row's `why`, not on this one's).
 constexpr std::uint8_t kCopied = 0x40;
+
+// The bitangents of circle pairs with a free one, by pair (lo * n + hi): they depend on the two
+// circles alone, so a cache keeps them until either moves, and a cached circle's nodes are made
+// without computing them again.
+using PairBitangents = std::unordered_map<std::uint64_t, Bitangents>;
 
 // A uniform grid over the circles: each circle is listed in every cell its bounding box overlaps
 // (grown by the touching tolerance), so a segment meets a circle only in a cell it crosses and
@@ -456,10 +462,12 @@ class CircleGraph {
   CircleGraph(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
               const RunContext& ctx, bool cull,
               std::vector<std::vector<std::uint8_t>>* cache = nullptr,
-              std::vector<std::vector<std::uint32_t>>* why_cache = nullptr)
+              std::vector<std::vector<std::uint32_t>>* why_cache = nullptr,
+              PairBitangents* bt_cache = nullptr)
       : cull_(cull),
         cache_(cache),
         why_cache_(why_cache),
+        bt_cache_(bt_cache),
         c_(std::move(circles)),
         orig_(std::move(original)),
         ctx_(ctx),
@@ -776,13 +784,19 @@ class CircleGraph {
       ++stats_.circles_reused;
       // Pairs the update made unknown are tested again; when there are many, culled by k's
       // shadow first as in a first build (a shadow costs about as much as 30 pairs' tests).
+      // The pairs to look at (unknown, or with a free bitangent) in one pass; shade() fills
+      // cand_ with its own candidates, so they are gathered aside.
       std::size_t unknown = 0;
-      for (std::uint32_t b = 0; b < n; ++b) unknown += b != k && !(d.los[b] & 0x80);
+      look_.clear();
+      const std::uint8_t* los = d.los.data();
+      for (std::uint32_t b = 0; b < n; ++b) {
+        if ((los[b] & 0x8F) == 0x80 || b == k) continue;
+        look_.push_back(b);
+        unknown += !(los[b] & 0x80);
+      }
       shaded_ = unknown > kShadeAbove;
       if (shaded_) shade(k);
-      cand_.clear();
-      for (std::uint32_t b = 0; b < n; ++b)
-        if (b != k && (d.los[b] & 0x8F) != 0x80) cand_.push_back(b);
+      cand_.swap(look_);
     } else {
       // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
       d.los.assign(n, 0x80);
@@ -802,7 +816,15 @@ class CircleGraph {
         d.los[b] = 0x80;
         continue;
       }
-      const Bitangents bt = bitangents(c_[lo], c_[hi]);
+      const std::uint64_t pair = std::uint64_t(lo) * n + hi;
+      Bitangents made;
+      const Bitangents* known = nullptr;
+      if (bt_cache_) {
+        const auto it = bt_cache_->find(pair);
+        if (it != bt_cache_->end()) known = &it->second;
+      }
+      if (!known) made = bitangents(c_[lo], c_[hi]);
+      const Bitangents& bt = known ? *known : made;
       if (!(bt.ok[0] || bt.ok[2])) {
         d.los[b] = 0x80;
         continue;
@@ -832,6 +854,7 @@ class CircleGraph {
         mask |= 0x80;
       }
       d.los[b] = mask;
+      if (bt_cache_ && !known && (mask & 0x0F)) bt_cache_->emplace(pair, made);
       for (int s = 0; s < 4; ++s) {
         if (!(mask >> s & 1)) continue;
         const Bitangent& t = bt.t[size_t(s)];
@@ -1141,6 +1164,7 @@ class CircleGraph {
   std::vector<std::vector<std::uint8_t>>* cache_ = nullptr;
   std::vector<std::vector<std::uint32_t>>* why_cache_ = nullptr;  // CircleData::why, likewise
   std::vector<std::uint32_t>* why_ = nullptr;  // the `why` of the circle being built, if cached
+  PairBitangents* bt_cache_ = nullptr;
   mutable std::int32_t partner_ = kNoCircle;   // blocks(): the other circle of a contact point
   bool shaded_ = false;  // shadow_ belongs to the circle being built
   std::vector<Circle> c_;
@@ -1158,6 +1182,7 @@ class CircleGraph {
   std::array<std::int32_t, 4> recent_ = {kNoCircle, kNoCircle, kNoCircle, kNoCircle};
   TangentShadow shadow_;
   std::vector<std::uint32_t> cand_;
+  std::vector<std::uint32_t> look_;  // build(): a cached circle's pairs to look at
   double r_max_ = 0;
   std::uint32_t start_ = 0, goal_ = 0;
   bool cancelled_ = false;
@@ -1357,6 +1382,7 @@ struct CircleGraphCache::State {
   std::vector<std::uint32_t> kept_index;       // their scene indices
   std::vector<std::vector<std::uint8_t>> los;   // per circle: CircleData::los, or empty
   std::vector<std::vector<std::uint32_t>> why;  // per circle: CircleData::why
+  PairBitangents bitangents;                    // pairs with a free bitangent
 };
 
 CircleGraphCache::CircleGraphCache() : state(std::make_unique<State>()) {}
@@ -1370,6 +1396,8 @@ std::size_t CircleGraphCache::memory_bytes() const {
   std::size_t b = state->kept.capacity() * sizeof(Circle) + state->kept_index.capacity() * 4;
   for (const auto& v : state->los) b += sizeof(v) + v.capacity();
   for (const auto& v : state->why) b += sizeof(v) + v.capacity() * 4;
+  // Each entry of the map: key and value, and about two pointers of node and bucket.
+  b += state->bitangents.size() * (sizeof(std::uint64_t) + sizeof(Bitangents) + 3 * sizeof(void*));
   return b;
 }
 
@@ -1397,11 +1425,16 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
   if (!keep) {
     st.los.assign(n, {});
     st.why.assign(n, {});
+    st.bitangents.clear();
     stats.cache_resets = 1;
   } else if (!moved.empty()) {
     // Rows dropped: the moved circles' own, and those whose rejections rest on a moved circle.
     std::vector<std::uint8_t> gone(n, 0);
     for (std::uint32_t m : moved) gone[m] = 2;  // every entry toward it is unknown
+    // The moved circles' pairs have new bitangents.
+    for (auto it = st.bitangents.begin(); it != st.bitangents.end();)
+      it = gone[it->first / n] == 2 || gone[it->first % n] == 2 ? st.bitangents.erase(it)
+                                                                  : std::next(it);
     for (std::uint32_t k = 0; k < n; ++k) {
       if (st.los[k].empty()) continue;
       bool drop = gone[k] != 0;
@@ -1442,7 +1475,9 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
           if (dot(e, e) > reach * reach) continue;
           // Near the hull: look at the free bitangents themselves (the ones the graph builds).
           const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-          const Bitangents bt = bitangents(kept[lo], kept[hi]);
+          const auto known = st.bitangents.find(std::uint64_t(lo) * n + hi);
+          const Bitangents bt =
+              known != st.bitangents.end() ? known->second : bitangents(kept[lo], kept[hi]);
           bool near = false;
           for (int sl = 0; sl < 4 && !near; ++sl) {
             if (!bt.ok[size_t(sl)] || !(los[b] >> sl & 1)) continue;
@@ -1568,7 +1603,8 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     cached = &cache->state->los;
   }
   CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull, cached,
-                    cache ? &cache->state->why : nullptr);
+                    cache ? &cache->state->why : nullptr,
+                    cache ? &cache->state->bitangents : nullptr);
   if (options.mode == CircleGraphMode::Eager) graph.build_all();
   const CircleSearchResult found = search_graph(graph, options, ctx);
   // Every built circle is whole (a cancel comes between circles), so its masks can be kept.
