@@ -107,15 +107,7 @@ class CircleGrid {
   // Calls f(circle) for the circles of every cell the box overlaps.
   template <class F>
   void box(double bx0, double by0, double bx1, double by1, F&& f) const {
-    // The bounds once: f may write memory the compiler cannot tell from the grid's.
-    const int x0 = cx(bx0), x1 = cx(bx1), y0 = cy(by0), y1 = cy(by1), nx = nx_;
-    const std::uint32_t* start = start_.data();
-    const std::uint32_t* items = items_.data();
-    for (int y = y0; y <= y1; ++y)
-      for (int x = x0; x <= x1; ++x) {
-        const size_t c = size_t(y) * size_t(nx) + size_t(x);
-        for (std::uint32_t i = start[c], e = start[c + 1]; i < e; ++i) f(items[i]);
-      }
+    in_box(start_, items_, bx0, by0, bx1, by1, f);
   }
 
   // Calls f(circle) once for every circle whose centre lies in a cell the box overlaps (a
@@ -123,14 +115,7 @@ class CircleGrid {
   // box() visits it in every cell it covers.
   template <class F>
   void centres(double bx0, double by0, double bx1, double by1, F&& f) const {
-    const int x0 = cx(bx0), x1 = cx(bx1), y0 = cy(by0), y1 = cy(by1), nx = nx_;
-    const std::uint32_t* start = cstart_.data();
-    const std::uint32_t* items = citems_.data();
-    for (int y = y0; y <= y1; ++y)
-      for (std::uint32_t i = start[size_t(y) * size_t(nx) + size_t(x0)],
-                         e = start[size_t(y) * size_t(nx) + size_t(x1) + 1];
-           i < e; ++i)
-        f(items[i]);
+    in_box(cstart_, citems_, bx0, by0, bx1, by1, f);
   }
 
   double cell() const { return cell_; }
@@ -142,6 +127,21 @@ class CircleGrid {
   }
 
  private:
+  // The items of the cells the box overlaps, cell by cell. The cells of a row are consecutive,
+  // so each row's items are one run; the bounds are computed once (f may write memory the
+  // compiler cannot tell apart from the grid's).
+  template <class F>
+  void in_box(const std::vector<std::uint32_t>& start, const std::vector<std::uint32_t>& items,
+              double bx0, double by0, double bx1, double by1, F& f) const {
+    const int x0 = cx(bx0), x1 = cx(bx1), y0 = cy(by0), y1 = cy(by1);
+    const size_t nx = size_t(nx_);
+    for (int y = y0; y <= y1; ++y)
+      for (std::uint32_t i = start[size_t(y) * nx + size_t(x0)],
+                         e = start[size_t(y) * nx + size_t(x1) + 1];
+           i < e; ++i)
+        f(items[i]);
+  }
+
   int cx(double x) const {
     return int(std::clamp(std::floor((x - origin_.x) * inv_), 0.0, double(nx_ - 1)));
   }
