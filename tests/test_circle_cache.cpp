@@ -156,7 +156,7 @@ TEST(CircleCache, ADragThroughTheShadowsGivesTheSameGraph) {
       reused += st.circles_reused;
       built += st.circles_built;
     }
-    EXPECT_GT(dropped, 0u);       // the rows resting on the dragged circle were dropped ...
+    EXPECT_GT(dropped, 0u);        // the rows resting on the dragged circle were dropped ...
     EXPECT_GT(reused, built / 4);  // ... and the others kept
   }
 }

@@ -730,8 +730,7 @@ class CircleGraph {
   std::int32_t on_other(Vec2 p, std::uint32_t except) const {
     std::int32_t any = kNoCircle;
     grid_.box(p.x, p.y, p.x, p.y, [&](std::uint32_t k) {
-      if (k != except && distance(p, c_[k].center()) <= c_[k].r + kCircleEps)
-        any = std::int32_t(k);
+      if (k != except && distance(p, c_[k].center()) <= c_[k].r + kCircleEps) any = std::int32_t(k);
     });
     return any;
   }
@@ -1165,8 +1164,8 @@ class CircleGraph {
   std::vector<std::vector<std::uint32_t>>* why_cache_ = nullptr;  // CircleData::why, likewise
   std::vector<std::uint32_t>* why_ = nullptr;  // the `why` of the circle being built, if cached
   PairBitangents* bt_cache_ = nullptr;
-  mutable std::int32_t partner_ = kNoCircle;   // blocks(): the other circle of a contact point
-  bool shaded_ = false;  // shadow_ belongs to the circle being built
+  mutable std::int32_t partner_ = kNoCircle;  // blocks(): the other circle of a contact point
+  bool shaded_ = false;                       // shadow_ belongs to the circle being built
   std::vector<Circle> c_;
   std::vector<std::uint32_t> orig_;
   RunContext ctx_;
@@ -1378,8 +1377,8 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
 }  // namespace
 
 struct CircleGraphCache::State {
-  std::vector<Circle> kept;                    // grown circles kept, by internal index
-  std::vector<std::uint32_t> kept_index;       // their scene indices
+  std::vector<Circle> kept;                     // grown circles kept, by internal index
+  std::vector<std::uint32_t> kept_index;        // their scene indices
   std::vector<std::vector<std::uint8_t>> los;   // per circle: CircleData::los, or empty
   std::vector<std::vector<std::uint32_t>> why;  // per circle: CircleData::why
   PairBitangents bitangents;                    // pairs with a free bitangent
@@ -1434,7 +1433,7 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
     // The moved circles' pairs have new bitangents.
     for (auto it = st.bitangents.begin(); it != st.bitangents.end();)
       it = gone[it->first / n] == 2 || gone[it->first % n] == 2 ? st.bitangents.erase(it)
-                                                                  : std::next(it);
+                                                                : std::next(it);
     for (std::uint32_t k = 0; k < n; ++k) {
       if (st.los[k].empty()) continue;
       bool drop = gone[k] != 0;
