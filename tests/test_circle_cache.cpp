@@ -122,6 +122,45 @@ TEST(CircleCache, AMoveResetsOnlyNearbyPairs) {
   EXPECT_EQ(fourth.cache_resets, 1u);
 }
 
+// A drag through the middle of a dense forest: the dragged circle lies in the shadows of the
+// circles the search builds around it, so every step drops some cached rows (their rejections
+// may rest on it) and keeps the others. Each step must still equal a query from scratch, and
+// a good part of the circles built must come from the cache (about 40% do on these forests of
+// 300; the share grows with the forest, as the dragged circle's shadows stay local).
+TEST(CircleCache, ADragThroughTheShadowsGivesTheSameGraph) {
+  for (const bool overlap : {true, false}) {
+    SCOPED_TRACE(overlap ? "overlapping" : "apart");
+    CircleForestSpec spec;
+    spec.count = 300;
+    spec.overlap = overlap;
+    const CircleForest f = make_circle_forest(spec);
+    std::vector<Circle> cs = f.circles;
+    const Vec2 mid = (f.query.start.position() + f.query.goal.position()) * 0.5;
+    std::size_t dragged = 0;
+    for (std::size_t k = 1; k < cs.size(); ++k)
+      if (distance(cs[k].center(), mid) < distance(cs[dragged].center(), mid)) dragged = k;
+    const Vec2 home = cs[dragged].center();
+    CircleGraphCache cache;
+    std::size_t dropped = 0, reused = 0, built = 0;
+    const int steps = 48 / kScale;
+    for (int step = 0; step <= steps; ++step) {
+      SCOPED_TRACE("step " + std::to_string(step));
+      const double a = double(step) * (kTwoPi / 48);
+      cs[dragged].x = home.x + 3 * std::cos(a);
+      cs[dragged].y = home.y + 3 * std::sin(a);
+      CircleGraphStats st;
+      expect_same(cs, f.query, CircleGraphMode::Lazy, cache, &st);
+      if (step == 0) continue;
+      EXPECT_EQ(st.cache_resets, 0u);
+      dropped += st.circles_reset;
+      reused += st.circles_reused;
+      built += st.circles_built;
+    }
+    EXPECT_GT(dropped, 0u);        // the rows resting on the dragged circle were dropped ...
+    EXPECT_GT(reused, built / 4);  // ... and the others kept
+  }
+}
+
 // The registry's planner keeps a cache between queries: a scene edited by one circle replans
 // from it, with the same result as a fresh planner, and says so in its stats.
 TEST(CircleCache, ThePlannerKeepsOne) {

@@ -9,6 +9,7 @@
 #include <deque>
 #include <limits>
 #include <random>
+#include <unordered_map>
 #include <vector>
 
 #include "core/circle_geometry.hpp"
@@ -21,6 +22,14 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::int32_t kNoCircle = -1;
+// CircleData::los: an entry copied from the other circle's row (its rejections rest on that
+// row's `why`, not on this one's).
+constexpr std::uint8_t kCopied = 0x40;
+
+// The bitangents of circle pairs with a free one, by pair (lo * n + hi): they depend on the two
+// circles alone, so a cache keeps them until either moves, and a cached circle's nodes are made
+// without computing them again.
+using PairBitangents = std::unordered_map<std::uint64_t, Bitangents>;
 
 // A uniform grid over the circles: each circle is listed in every cell its bounding box overlaps
 // (grown by the touching tolerance), so a segment meets a circle only in a cell it crosses and
@@ -52,6 +61,14 @@ class CircleGrid {
     items_.assign(count.back(), 0);
     for (std::uint32_t k = 0; k < cs.size(); ++k)
       each_cell(cs[k], [&](size_t i) { items_[count[i]++] = k; });
+    // Each circle once more, in the cell of its centre alone.
+    cstart_.assign(size_t(nx_) * ny_ + 1, 0);
+    auto centre_cell = [&](const Circle& c) { return size_t(cy(c.y)) * nx_ + size_t(cx(c.x)); };
+    for (const Circle& c : cs) ++cstart_[centre_cell(c) + 1];
+    for (size_t i = 1; i < cstart_.size(); ++i) cstart_[i] += cstart_[i - 1];
+    count.assign(cstart_.begin(), cstart_.end());
+    citems_.assign(cs.size(), 0);
+    for (std::uint32_t k = 0; k < cs.size(); ++k) citems_[count[centre_cell(cs[k])]++] = k;
   }
 
   // Calls f(circle) for the circles of every cell segment ab crosses, in order along it, until
@@ -90,21 +107,41 @@ class CircleGrid {
   // Calls f(circle) for the circles of every cell the box overlaps.
   template <class F>
   void box(double bx0, double by0, double bx1, double by1, F&& f) const {
-    for (int y = cy(by0); y <= cy(by1); ++y)
-      for (int x = cx(bx0); x <= cx(bx1); ++x) {
-        const size_t c = size_t(y) * nx_ + x;
-        for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i) f(items_[i]);
-      }
+    in_box(start_, items_, bx0, by0, bx1, by1, f);
+  }
+
+  // Calls f(circle) once for every circle whose centre lies in a cell the box overlaps (a
+  // circle whose centre is in the box among them): a large box visits each circle once, where
+  // box() visits it in every cell it covers.
+  template <class F>
+  void centres(double bx0, double by0, double bx1, double by1, F&& f) const {
+    in_box(cstart_, citems_, bx0, by0, bx1, by1, f);
   }
 
   double cell() const { return cell_; }
   // Longer than any segment within the grid.
   double diagonal() const { return cell_ * (nx_ + ny_ + 2); }
   std::size_t memory_bytes() const {
-    return (start_.capacity() + items_.capacity()) * sizeof(std::uint32_t);
+    return (start_.capacity() + items_.capacity() + cstart_.capacity() + citems_.capacity()) *
+           sizeof(std::uint32_t);
   }
 
  private:
+  // The items of the cells the box overlaps, cell by cell. The cells of a row are consecutive,
+  // so each row's items are one run; the bounds are computed once (f may write memory the
+  // compiler cannot tell apart from the grid's).
+  template <class F>
+  void in_box(const std::vector<std::uint32_t>& start, const std::vector<std::uint32_t>& items,
+              double bx0, double by0, double bx1, double by1, F& f) const {
+    const int x0 = cx(bx0), x1 = cx(bx1), y0 = cy(by0), y1 = cy(by1);
+    const size_t nx = size_t(nx_);
+    for (int y = y0; y <= y1; ++y)
+      for (std::uint32_t i = start[size_t(y) * nx + size_t(x0)],
+                         e = start[size_t(y) * nx + size_t(x1) + 1];
+           i < e; ++i)
+        f(items[i]);
+  }
+
   int cx(double x) const {
     return int(std::clamp(std::floor((x - origin_.x) * inv_), 0.0, double(nx_ - 1)));
   }
@@ -115,6 +152,7 @@ class CircleGrid {
   double cell_ = 1, inv_ = 1;
   int nx_ = 1, ny_ = 1;
   std::vector<std::uint32_t> start_, items_;
+  std::vector<std::uint32_t> cstart_, citems_;  // by centre cell
 };
 
 // Culling of surfing edges by the shadows of a circle's neighbours (exact: a culled segment is
@@ -174,6 +212,8 @@ class TangentShadow {
   void finish(double rk, double r_max) {
     rk_ = rk;
     r_max_ = r_max;
+    for (int t = 0; t < kTiers; ++t)
+      tier2_[size_t(t)] = sq(rk + r_max) * (kTierSpan[size_t(t)] * kTierSpan[size_t(t)]);
     // Per bin, the larger first bound of its two directions (infinite while either is open),
     // and a sparse table of its maxima over runs of 2^l bins (circular), so that the largest
     // bound over any window of bins is two lookups.
@@ -198,11 +238,10 @@ class TangentShadow {
   // the second): that circle's bound is its centre distance, more than any such bitangent's
   // length, so when every bitangent is longer than the bounds, none of them is that circle's.
   bool culls_pair(Vec2 v, double rb) const {
-    const double d2 = dot(v, v), unit2 = sq(rk_ + r_max_);
-    if (d2 < unit2 * kTierSpan[0] * kTierSpan[0]) return false;
+    const double d2 = dot(v, v);
+    if (d2 < tier2_[0]) return false;
     int t = 0;
-    while (t + 1 < kTiers && d2 >= unit2 * (kTierSpan[size_t(t + 1)] * kTierSpan[size_t(t + 1)]))
-      ++t;
+    while (t + 1 < kTiers && d2 >= tier2_[size_t(t + 1)]) ++t;
     const int q = sector_of(v);
     double& bound = far_[size_t(t)][size_t(q)];
     if (bound == kUnknown) {
@@ -213,6 +252,13 @@ class TangentShadow {
   }
 
   bool covered() const { return open_ == 0; }
+  // Appends the circles holding a first or second bound of some bin (with repeats).
+  void holders(std::vector<std::uint32_t>& out) const {
+    std::int32_t last = kNoCircle;
+    for (const auto* js : {&j1_, &j2_})
+      for (std::int32_t j : *js)
+        if (j != kNoCircle && j != last) out.push_back(std::uint32_t(last = j));
+  }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
   bool open(int s, int i) const { return t1_[size_t(s * kBins + i)] == kInf; }
   // The largest bound over all bins (infinite while a bin is open).
@@ -358,6 +404,7 @@ class TangentShadow {
   }
 
   double rk_ = 0, r_max_ = 0;
+  std::array<double, kTiers> tier2_{};  // squared distances where the tiers begin
   mutable std::array<std::array<double, kSectors>, kTiers> far_{};
   std::array<std::array<double, kBins>, kLevels> sparse_;
   std::array<double, 2 * kBins> t1_, t2_;
@@ -392,8 +439,13 @@ struct CircleData {
   bool overlaps_known = false;
   std::vector<std::uint32_t> overlaps;  // circles that meet or touch this one
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
-  // Built circles: per other circle, bit 7 = known, bit s = bitangent slot s has line of sight.
+  // Built circles: per other circle, bit 7 = known, bit 6 = copied from the other circle's row
+  // (kCopied), bit s = bitangent slot s has line of sight.
   std::vector<std::uint8_t> los;
+  // Built circles: every circle a rejection in `los` rests on (the shadow's neighbours, the
+  // blockers that line of sight found, the partners of contact points), sorted. A moved circle
+  // not in this list cannot have unblocked anything `los` says is blocked.
+  std::vector<std::uint32_t> why;
 };
 
 struct Edge {
@@ -409,9 +461,13 @@ class CircleGraph {
  public:
   CircleGraph(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
               const RunContext& ctx, bool cull,
-              std::vector<std::vector<std::uint8_t>>* cache = nullptr)
+              std::vector<std::vector<std::uint8_t>>* cache = nullptr,
+              std::vector<std::vector<std::uint32_t>>* why_cache = nullptr,
+              PairBitangents* bt_cache = nullptr)
       : cull_(cull),
         cache_(cache),
+        why_cache_(why_cache),
+        bt_cache_(bt_cache),
         c_(std::move(circles)),
         orig_(std::move(original)),
         ctx_(ctx),
@@ -472,7 +528,10 @@ class CircleGraph {
   void give_back() {
     if (!cache_) return;
     for (std::uint32_t k = 0; k < data_.size(); ++k)
-      if (data_[k].built) (*cache_)[k] = std::move(data_[k].los);
+      if (data_[k].built) {
+        (*cache_)[k] = std::move(data_[k].los);
+        (*why_cache_)[k] = std::move(data_[k].why);
+      }
   }
 
   std::uint32_t start() const { return start_; }
@@ -618,6 +677,7 @@ class CircleGraph {
         if (k == kNoCircle) break;
         if (k == skip1 || k == skip2 || !blocks(a, ab, len2, std::uint32_t(k))) continue;
         std::rotate(recent_.begin(), recent_.begin() + long(i), recent_.begin() + long(i) + 1);
+        note_blocker(k);
         return k;
       }
     }
@@ -634,8 +694,16 @@ class CircleGraph {
     if (hit != kNoCircle) {
       std::copy_backward(recent_.begin(), recent_.end() - 1, recent_.end());
       recent_[0] = hit;
+      note_blocker(hit);
     }
     return hit;
+  }
+
+  // A rejection rests on the blocker, and on the other circle of a contact point it passed.
+  void note_blocker(std::int32_t k) {
+    if (!why_) return;
+    why_->push_back(std::uint32_t(k));
+    if (partner_ != kNoCircle) why_->push_back(std::uint32_t(partner_));
   }
 
   // Whether the segment from a along ab (len2 = |ab|^2) enters circle k or grazes it at a point
@@ -652,14 +720,17 @@ class CircleGraph {
     const Vec2 e = a + ab * u, v = c.center() - e;
     const double d2 = dot(v, v);
     if (d2 > far * far) return false;
-    return std::sqrt(d2) < c.r - kCircleEps || on_other(e, k);
+    partner_ = kNoCircle;
+    if (std::sqrt(d2) < c.r - kCircleEps) return true;
+    partner_ = on_other(e, k);
+    return partner_ != kNoCircle;
   }
 
-  // True when p is within the touching tolerance of a circle other than `except`.
-  bool on_other(Vec2 p, std::uint32_t except) const {
-    bool any = false;
+  // A circle other than `except` that p is within the touching tolerance of, or kNoCircle.
+  std::int32_t on_other(Vec2 p, std::uint32_t except) const {
+    std::int32_t any = kNoCircle;
     grid_.box(p.x, p.y, p.x, p.y, [&](std::uint32_t k) {
-      if (k != except && distance(p, c_[k].center()) <= c_[k].r + kCircleEps) any = true;
+      if (k != except && distance(p, c_[k].center()) <= c_[k].r + kCircleEps) any = std::int32_t(k);
     });
     return any;
   }
@@ -703,20 +774,28 @@ class CircleGraph {
     ++stats_.circles_built;
     const std::uint32_t n = std::uint32_t(c_.size());
     const bool cached = cache_ && (*cache_)[k].size() == n;
+    why_ = cache_ ? &d.why : nullptr;  // only a cache needs to know
     if (cached) {
       // Known from an earlier query on (nearly) the same circles: the pairs with a free
       // bitangent, and those the update reset (0: unknown), are all there is to look at.
       d.los = std::move((*cache_)[k]);
+      d.why = std::move((*why_cache_)[k]);
       ++stats_.circles_reused;
       // Pairs the update made unknown are tested again; when there are many, culled by k's
       // shadow first as in a first build (a shadow costs about as much as 30 pairs' tests).
+      // The pairs to look at (unknown, or with a free bitangent) in one pass; shade() fills
+      // cand_ with its own candidates, so they are gathered aside.
       std::size_t unknown = 0;
-      for (std::uint32_t b = 0; b < n; ++b) unknown += b != k && !(d.los[b] & 0x80);
+      look_.clear();
+      const std::uint8_t* los = d.los.data();
+      for (std::uint32_t b = 0; b < n; ++b) {
+        if ((los[b] & 0x8F) == 0x80 || b == k) continue;
+        look_.push_back(b);
+        unknown += !(los[b] & 0x80);
+      }
       shaded_ = unknown > kShadeAbove;
       if (shaded_) shade(k);
-      cand_.clear();
-      for (std::uint32_t b = 0; b < n; ++b)
-        if (b != k && (d.los[b] & 0x8F) != 0x80) cand_.push_back(b);
+      cand_.swap(look_);
     } else {
       // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
       d.los.assign(n, 0x80);
@@ -728,7 +807,7 @@ class CircleGraph {
       // Known from b's build to have no bitangent with line of sight (most pairs in eager mode):
       // nothing to compute.
       if (!(cached && (d.los[b] & 0x80)) && data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
-        d.los[b] = 0x80;
+        d.los[b] = 0x80 | kCopied;
         continue;
       }
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
@@ -736,7 +815,15 @@ class CircleGraph {
         d.los[b] = 0x80;
         continue;
       }
-      const Bitangents bt = bitangents(c_[lo], c_[hi]);
+      const std::uint64_t pair = std::uint64_t(lo) * n + hi;
+      Bitangents made;
+      const Bitangents* known = nullptr;
+      if (bt_cache_) {
+        const auto it = bt_cache_->find(pair);
+        if (it != bt_cache_->end()) known = &it->second;
+      }
+      if (!known) made = bitangents(c_[lo], c_[hi]);
+      const Bitangents& bt = known ? *known : made;
       if (!(bt.ok[0] || bt.ok[2])) {
         d.los[b] = 0x80;
         continue;
@@ -745,7 +832,7 @@ class CircleGraph {
       if (cached && (d.los[b] & 0x80)) {
         mask = d.los[b];
       } else if (data_[b].built) {
-        mask = data_[b].los[k];  // the pair was checked when b was built: same segments
+        mask = data_[b].los[k] | kCopied;  // checked when b was built: the same segments
       } else {
         for (int s = 0; s < 4; ++s) {
           if (!bt.ok[size_t(s)]) continue;
@@ -766,6 +853,7 @@ class CircleGraph {
         mask |= 0x80;
       }
       d.los[b] = mask;
+      if (bt_cache_ && !known && (mask & 0x0F)) bt_cache_->emplace(pair, made);
       for (int s = 0; s < 4; ++s) {
         if (!(mask >> s & 1)) continue;
         const Bitangent& t = bt.t[size_t(s)];
@@ -804,6 +892,11 @@ class CircleGraph {
                    pt[size_t(s)].angle, -pt[size_t(s)].dir);
       nodes_[dep].target = goal_;
       departures.push_back(dep);
+    }
+    if (why_) {
+      std::sort(d.why.begin(), d.why.end());
+      d.why.erase(std::unique(d.why.begin(), d.why.end()), d.why.end());
+      why_ = nullptr;
     }
     // Rings: every departure node of k, by angle (then key, for the same order in both modes).
     for (std::uint32_t v : departures) d.ring[nodes_[v].dir > 0 ? 0 : 1].nodes.push_back(v);
@@ -856,6 +949,9 @@ class CircleGraph {
     }
     if (!shadow_.covered()) close_open_bins(c);
     shadow_.finish(c.r, r_max_);
+    // Every cull reads a bin's first or second bound: the neighbours holding one are all that
+    // the culls rest on (most neighbours gathered hold none).
+    if (why_) shadow_.holders(*why_);
     cand_.clear();
     const double reach = shadow_.reach();
     if (!std::isfinite(reach)) {
@@ -866,11 +962,10 @@ class CircleGraph {
           cand_.push_back(b);
       return;
     }
-    ++now_;
+    // A circle in reach has its centre within `box` of c's.
     const double box = reach + c.r + r_max_ + 1e-6;
-    grid_.box(c.x - box, c.y - box, c.x + box, c.y + box, [&](std::uint32_t b) {
-      if (std::int32_t(b) == self || stamp_[b] == now_) return;
-      stamp_[b] = now_;
+    grid_.centres(c.x - box, c.y - box, c.x + box, c.y + box, [&](std::uint32_t b) {
+      if (std::int32_t(b) == self) return;
       const double far = reach + c.r + c_[b].r + 1e-6;
       const Vec2 v = c_[b].center() - c.center();
       if (dot(v, v) <= far * far && !shadow_.culls_pair(v, c_[b].r)) cand_.push_back(b);
@@ -1066,7 +1161,11 @@ class CircleGraph {
   // Line-of-sight masks of earlier queries, per circle (empty: none); a built circle takes its
   // own, and gives it back (give_back) after the search.
   std::vector<std::vector<std::uint8_t>>* cache_ = nullptr;
-  bool shaded_ = false;  // shadow_ belongs to the circle being built
+  std::vector<std::vector<std::uint32_t>>* why_cache_ = nullptr;  // CircleData::why, likewise
+  std::vector<std::uint32_t>* why_ = nullptr;  // the `why` of the circle being built, if cached
+  PairBitangents* bt_cache_ = nullptr;
+  mutable std::int32_t partner_ = kNoCircle;  // blocks(): the other circle of a contact point
+  bool shaded_ = false;                       // shadow_ belongs to the circle being built
   std::vector<Circle> c_;
   std::vector<std::uint32_t> orig_;
   RunContext ctx_;
@@ -1082,6 +1181,7 @@ class CircleGraph {
   std::array<std::int32_t, 4> recent_ = {kNoCircle, kNoCircle, kNoCircle, kNoCircle};
   TangentShadow shadow_;
   std::vector<std::uint32_t> cand_;
+  std::vector<std::uint32_t> look_;  // build(): a cached circle's pairs to look at
   double r_max_ = 0;
   std::uint32_t start_ = 0, goal_ = 0;
   bool cancelled_ = false;
@@ -1263,6 +1363,7 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
   r.stats.emplace_back("circles built", double(s.circles_built));
   r.stats.emplace_back("circles reused", double(s.circles_reused));
   r.stats.emplace_back("pairs reset", double(s.pairs_reset));
+  r.stats.emplace_back("circles reset", double(s.circles_reset));
   r.stats.emplace_back("graph nodes", double(s.nodes));
   r.stats.emplace_back("surfing tests", double(s.surfing_tests));
   r.stats.emplace_back("surfing edges", double(s.surfing_edges));
@@ -1276,9 +1377,11 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
 }  // namespace
 
 struct CircleGraphCache::State {
-  std::vector<Circle> kept;                    // grown circles kept, by internal index
-  std::vector<std::uint32_t> kept_index;       // their scene indices
-  std::vector<std::vector<std::uint8_t>> los;  // per circle: CircleData::los, or empty
+  std::vector<Circle> kept;                     // grown circles kept, by internal index
+  std::vector<std::uint32_t> kept_index;        // their scene indices
+  std::vector<std::vector<std::uint8_t>> los;   // per circle: CircleData::los, or empty
+  std::vector<std::vector<std::uint32_t>> why;  // per circle: CircleData::why
+  PairBitangents bitangents;                    // pairs with a free bitangent
 };
 
 CircleGraphCache::CircleGraphCache() : state(std::make_unique<State>()) {}
@@ -1291,6 +1394,9 @@ void CircleGraphCache::clear() {
 std::size_t CircleGraphCache::memory_bytes() const {
   std::size_t b = state->kept.capacity() * sizeof(Circle) + state->kept_index.capacity() * 4;
   for (const auto& v : state->los) b += sizeof(v) + v.capacity();
+  for (const auto& v : state->why) b += sizeof(v) + v.capacity() * 4;
+  // Each entry of the map: key and value, and about two pointers of node and bucket.
+  b += state->bitangents.size() * (sizeof(std::uint64_t) + sizeof(Bitangents) + 3 * sizeof(void*));
   return b;
 }
 
@@ -1298,15 +1404,18 @@ namespace {
 
 // Brings the cache up to date with the circles of a new query: the same circles kept in the
 // same order, a few of them moved or resized, keeps what those moves cannot have changed.
-// A pair's bitangents lie in the convex hull of its two discs, within max(r_a, r_b) of the
-// segment between the centres; a circle changes a bitangent's line of sight only by entering
-// it or touching it, so a pair whose hull-bound stays clear of a moved circle's old and new
-// disc (with a margin far above the touching tolerance) keeps its masks.
+// A moved circle's old place can only unblock bitangents, and only those whose rejection rested
+// on it. Each row lists the circles its own rejections rest on (CircleData::why), so a row that
+// lists no moved circle keeps every blocked pair, and one that lists one is dropped, with the
+// other rows' entries that were copied from it (kCopied). The new place can only block, so it
+// matters for free bitangents alone: a pair with one is made unknown when a free bitangent
+// passes within the touching margin of it (a bound on the pair's hull, within max(r_a, r_b) of
+// the segment between the centres, first).
 void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
                   const std::vector<std::uint32_t>& kept_index, CircleGraphStats& stats) {
   const std::size_t n = kept.size();
   std::vector<std::uint32_t> moved;
-  bool keep = st.kept_index == kept_index && st.los.size() == n;
+  bool keep = st.kept_index == kept_index && st.los.size() == n && st.why.size() == n;
   for (std::uint32_t i = 0; keep && i < n; ++i)
     if (kept[i].x != st.kept[i].x || kept[i].y != st.kept[i].y || kept[i].r != st.kept[i].r) {
       moved.push_back(i);
@@ -1314,27 +1423,47 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
     }
   if (!keep) {
     st.los.assign(n, {});
+    st.why.assign(n, {});
+    st.bitangents.clear();
     stats.cache_resets = 1;
   } else if (!moved.empty()) {
-    // Old places can unblock any pair near them; new places can only block, so they matter
-    // for pairs with a free bitangent (mask bits 0-3) alone.
-    std::vector<std::pair<Circle, bool>> discs;  // (disc, blocks only)
-    for (std::uint32_t m : moved) {
-      st.los[m].clear();
-      discs.push_back({st.kept[m], false});
-      discs.push_back({kept[m], true});
+    // Rows dropped: the moved circles' own, and those whose rejections rest on a moved circle.
+    std::vector<std::uint8_t> gone(n, 0);
+    for (std::uint32_t m : moved) gone[m] = 2;  // every entry toward it is unknown
+    // The moved circles' pairs have new bitangents.
+    for (auto it = st.bitangents.begin(); it != st.bitangents.end();)
+      it = gone[it->first / n] == 2 || gone[it->first % n] == 2 ? st.bitangents.erase(it)
+                                                                : std::next(it);
+    for (std::uint32_t k = 0; k < n; ++k) {
+      if (st.los[k].empty()) continue;
+      bool drop = gone[k] != 0;
+      for (std::size_t i = 0; i < moved.size() && !drop; ++i)
+        drop = std::binary_search(st.why[k].begin(), st.why[k].end(), moved[i]);
+      if (!drop) continue;
+      gone[k] = std::max<std::uint8_t>(gone[k], 1);  // its entries that are not wholly free
+      st.los[k].clear();
+      st.why[k].clear();
+      ++stats.circles_reset;
     }
+    std::vector<std::uint32_t> reset;  // the circles gone
+    for (std::uint32_t k = 0; k < n; ++k)
+      if (gone[k]) reset.push_back(k);
     for (std::uint32_t k = 0; k < n; ++k) {
       std::vector<std::uint8_t>& los = st.los[k];
       if (los.empty()) continue;
-      for (std::uint32_t m : moved) los[m] = 0;
+      for (std::uint32_t j : reset) {
+        // An entry k decided itself rests on k's list; one copied from j's row on j's.
+        if (!(los[j] & 0x80) || (gone[j] == 1 && !(los[j] & kCopied))) continue;
+        los[j] = 0;
+        ++stats.pairs_reset;
+      }
       const Vec2 a = kept[k].center();
       for (std::uint32_t b = 0; b < n; ++b) {
-        if (!(los[b] & 0x80)) continue;
+        if ((los[b] & 0x8F) <= 0x80) continue;  // unknown, or no free bitangent
         const Vec2 ab = kept[b].center() - a;
         const double len2 = dot(ab, ab), wide = std::max(kept[k].r, kept[b].r) + 1e-6;
-        for (const auto& [c, blocks_only] : discs) {
-          if (blocks_only && (los[b] & 0x0F) == 0) continue;
+        for (std::uint32_t m : moved) {
+          const Circle& c = kept[m];
           const double reach = wide + c.r;
           const Vec2 ac = c.center() - a;
           // Quick reject by the side distance, then the clamped distance to the segment.
@@ -1343,12 +1472,14 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
           const double u = len2 > 0 ? std::clamp(dot(ac, ab) / len2, 0.0, 1.0) : 0.0;
           const Vec2 e = ac - ab * u;
           if (dot(e, e) > reach * reach) continue;
-          // Near the hull: look at the bitangents themselves (the same ones the graph builds).
+          // Near the hull: look at the free bitangents themselves (the ones the graph builds).
           const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-          const Bitangents bt = bitangents(kept[lo], kept[hi]);
+          const auto known = st.bitangents.find(std::uint64_t(lo) * n + hi);
+          const Bitangents bt =
+              known != st.bitangents.end() ? known->second : bitangents(kept[lo], kept[hi]);
           bool near = false;
           for (int sl = 0; sl < 4 && !near; ++sl) {
-            if (!bt.ok[size_t(sl)] || (blocks_only && !(los[b] >> sl & 1))) continue;
+            if (!bt.ok[size_t(sl)] || !(los[b] >> sl & 1)) continue;
             const Bitangent& t = bt.t[size_t(sl)];
             near = segment_point_distance(t.a, t.b, c.center()).distance <= c.r + 1e-6;
           }
@@ -1470,7 +1601,9 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     update_cache(*cache->state, kept, kept_index, cache_stats);
     cached = &cache->state->los;
   }
-  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull, cached);
+  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull, cached,
+                    cache ? &cache->state->why : nullptr,
+                    cache ? &cache->state->bitangents : nullptr);
   if (options.mode == CircleGraphMode::Eager) graph.build_all();
   const CircleSearchResult found = search_graph(graph, options, ctx);
   // Every built circle is whole (a cancel comes between circles), so its masks can be kept.
@@ -1478,6 +1611,7 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
   stats = graph.stats();
   stats.cache_resets = cache_stats.cache_resets;
   stats.pairs_reset = cache_stats.pairs_reset;
+  stats.circles_reset = cache_stats.circles_reset;
   stats.search_ms = found.ms;
   stats.redundant = std::size_t(std::count(redundant.begin(), redundant.end(), 1));
   result.expanded = found.outcome.expanded;

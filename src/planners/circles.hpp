@@ -70,6 +70,8 @@ struct CircleGraphStats {
   std::size_t circles_reused = 0;  // ... of which known from a cache (CircleGraphCache)
   std::size_t cache_resets = 0;    // the cache was emptied (1) or updated in place (0)
   std::size_t pairs_reset = 0;     // cached circle pairs the update made unknown again
+  std::size_t circles_reset = 0;   // cached circles dropped: their rejections may rest on a
+                                   // moved circle
   std::size_t nodes = 0;           // graph nodes created (start and goal included)
   std::size_t surfing_tests = 0;   // surfing edges checked for line of sight
   std::size_t surfing_edges = 0;   // ... that passed
