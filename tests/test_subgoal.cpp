@@ -19,6 +19,7 @@
 #include "core/io.hpp"
 #include "core/line_of_sight.hpp"
 #include "core/scene.hpp"
+#include "planners/grid_world.hpp"
 #include "planners/planner.hpp"
 #include "planners/subgoal_graph.hpp"
 #include "test_util.hpp"
@@ -317,6 +318,39 @@ TEST(Subgoal, SubgoalsSitAtConvexCornersAndPartitioningMakesLevels) {
   EXPECT_GT(local, 0);
 }
 
+
+// The subgoal planner writes its grid paths from straight runs (fill_cell_runs): the same
+// points, headings and pieces as fill_cell_path on the cells those runs visit, for random runs
+// (repeated and zero-length ones, paths of one cell included).
+TEST(Subgoal, CellRunsFillAsTheirCells) {
+  std::mt19937 rng(12);
+  const int dirs[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+  for (int trial = 0; trial < 500; ++trial) {
+    std::vector<CellRun> runs;
+    const int nruns = int(rng() % 7);
+    for (int i = 0; i < nruns; ++i) {
+      // Few directions, so consecutive runs often go the same way.
+      const auto& d = dirs[rng() % (trial % 2 ? 2u : 8u)];
+      runs.push_back({d[0], d[1], std::uint32_t(rng() % 4)});
+    }
+    const int x0 = int(rng() % 50), y0 = int(rng() % 50);
+    std::vector<Vec2> cells{{x0 + 0.5, y0 + 0.5}};
+    for (const CellRun& run : runs)
+      for (std::uint32_t k = 0; k < run.count; ++k)
+        cells.push_back({cells.back().x + run.dx, cells.back().y + run.dy});
+    PlanResult want, got;
+    fill_cell_path(want, cells);
+    got.points.push_back({-1, -1, 0});  // stale contents are replaced
+    fill_cell_runs(got, x0, y0, runs);
+    ASSERT_EQ(got.points, want.points) << trial;
+    ASSERT_EQ(got.pieces.size(), want.pieces.size()) << trial;
+    for (std::size_t i = 0; i < want.pieces.size(); ++i) {
+      EXPECT_EQ(got.pieces[i].kind, want.pieces[i].kind);
+      EXPECT_EQ(got.pieces[i].line.a, want.pieces[i].line.a) << trial << " piece " << i;
+      EXPECT_EQ(got.pieces[i].line.b, want.pieces[i].line.b) << trial << " piece " << i;
+    }
+  }
+}
 
 class GraphWatcher : public SearchObserver {
  public:
