@@ -376,9 +376,15 @@ void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<Cell
 }
 
 const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t t) const {
+  // Every edge is an ascending arc of its lower end (both ends' on the top level): its targets
+  // are a compact array, shorter than the whole list of 24-byte edges.
+  const std::uint32_t lo = rank_[t] < rank_[s] ? t : s, hi = lo == s ? t : s;
   const Edge* best = nullptr;
-  for (const Edge& e : edges(s))
-    if (e.to == t && (!best || e.w < best->w)) best = &e;
+  for (std::uint32_t k = up_off_[lo]; k < up_off_[lo + 1]; ++k)
+    if (up_to_[k] == hi) {
+      const Edge& e = up_edge(lo, k);
+      if (!best || e.w < best->w) best = &e;
+    }
   return best;
 }
 
