@@ -6,6 +6,8 @@
 // graph, partitioning edges and query subgraph reported through the hook.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -16,6 +18,7 @@
 #include <string>
 
 #include "anyangle_test_util.hpp"
+#include "cli_util.hpp"
 #include "core/io.hpp"
 #include "core/line_of_sight.hpp"
 #include "core/scene.hpp"
@@ -350,6 +353,44 @@ TEST(Subgoal, CellRunsFillAsTheirCells) {
       EXPECT_EQ(got.pieces[i].line.b, want.pieces[i].line.b) << trial << " piece " << i;
     }
   }
+}
+
+// PlanResult::metric says what a result promises: the cells form the 8-connected optimum, the
+// corners form (anyangle, theta) any-angle paths. `scen` judges each result by it: on a MovingAI
+// file the any-angle paths below the 8-connected optima are counted apart and fail nothing,
+// while the same file with the cells form must match every optimum.
+TEST(Subgoal, MetricSaysWhatScenMayExpect) {
+  Scene scene;
+  scene.map = load_map(test::shared_data("dao/arena.map"));
+  Query q;
+  q.start = {1.5, 7.5, 0};  // arena.map.scen's last problem
+  q.goal = {47.5, 46.5, 0};
+  const std::pair<std::map<std::string, std::string>, PlanResult::Metric> cases[] = {
+      {{}, PlanResult::Metric::Grid8Optimal},
+      {{{"anyangle", "true"}}, PlanResult::Metric::AnyAngle},
+      {{{"search", "theta"}}, PlanResult::Metric::AnyAngle}};
+  for (const auto& [params, metric] : cases) {
+    const PlanResult r = Registry::builtin().create("subgoal", params)->plan(scene, q);
+    ASSERT_TRUE(r.found) << r.message;
+    EXPECT_EQ(r.metric, metric);
+  }
+  const std::string scen = "'" + test::shared_data("dao/arena.map.scen") + "'";
+  const test::CliRun any = test::run_cli("scen " + scen + " --planner subgoal --set anyangle=true --json");
+  ASSERT_EQ(any.code, 0) << any.err;
+  const auto a = nlohmann::json::parse(any.out);
+  EXPECT_TRUE(a["summary"]["ok"].get<bool>());
+  EXPECT_GT(a["summary"]["shorter_any_angle"].get<int>(), 0);
+  EXPECT_EQ(a["summary"]["shorter_than_optimal"].get<int>(), 0);
+  EXPECT_GE(a["summary"]["mismatches"].get<int>(), a["summary"]["shorter_any_angle"].get<int>());
+  int below = 0;
+  for (const auto& res : a["results"])
+    if (res["found"].get<bool>() && res["length"].get<double>() < res["optimal"].get<double>() - 1e-4) ++below;
+  EXPECT_EQ(below, a["summary"]["shorter_any_angle"].get<int>());
+  const test::CliRun grid = test::run_cli("scen " + scen + " --planner subgoal --json");
+  ASSERT_EQ(grid.code, 0) << grid.err;
+  const auto g = nlohmann::json::parse(grid.out);
+  EXPECT_EQ(g["summary"]["mismatches"].get<int>(), 0);
+  EXPECT_EQ(g["summary"]["shorter_any_angle"].get<int>(), 0);
 }
 
 class GraphWatcher : public SearchObserver {
