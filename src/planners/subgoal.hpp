@@ -9,8 +9,9 @@
 //                   the high-level path returned as it is (every edge has line of sight).
 //
 // A query connects start and goal to their direct-h-reachable subgoals (and to each other when
-// a direct route joins them), marks the subgoals reachable from those by ascending edges, and
-// searches them together with the top level. The graph is built once per map version,
+// a direct route joins them) and searches what both ends reach by ascending edges together with
+// the top level: A* bidirectionally (both ends climb, they meet), Theta* forwards, descending
+// into the goal's ascending set by its reversed edges. The graph is built once per map version,
 // capability, form and level count (like HAA*'s abstraction); PlanResult::prepare_ms and the
 // stats report its cost.
 //
