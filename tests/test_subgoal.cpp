@@ -321,7 +321,6 @@ TEST(Subgoal, SubgoalsSitAtConvexCornersAndPartitioningMakesLevels) {
   EXPECT_GT(local, 0);
 }
 
-
 // The subgoal planner writes its grid paths from straight runs (fill_cell_runs): the same
 // points, headings and pieces as fill_cell_path on the cells those runs visit, for random runs
 // (repeated and zero-length ones, paths of one cell included).
@@ -375,7 +374,8 @@ TEST(Subgoal, MetricSaysWhatScenMayExpect) {
     EXPECT_EQ(r.metric, metric);
   }
   const std::string scen = "'" + test::shared_data("dao/arena.map.scen") + "'";
-  const test::CliRun any = test::run_cli("scen " + scen + " --planner subgoal --set anyangle=true --json");
+  const test::CliRun any =
+      test::run_cli("scen " + scen + " --planner subgoal --set anyangle=true --json");
   ASSERT_EQ(any.code, 0) << any.err;
   const auto a = nlohmann::json::parse(any.out);
   EXPECT_TRUE(a["summary"]["ok"].get<bool>());
@@ -384,7 +384,9 @@ TEST(Subgoal, MetricSaysWhatScenMayExpect) {
   EXPECT_GE(a["summary"]["mismatches"].get<int>(), a["summary"]["shorter_any_angle"].get<int>());
   int below = 0;
   for (const auto& res : a["results"])
-    if (res["found"].get<bool>() && res["length"].get<double>() < res["optimal"].get<double>() - 1e-4) ++below;
+    if (res["found"].get<bool>() &&
+        res["length"].get<double>() < res["optimal"].get<double>() - 1e-4)
+      ++below;
   EXPECT_EQ(below, a["summary"]["shorter_any_angle"].get<int>());
   const test::CliRun grid = test::run_cli("scen " + scen + " --planner subgoal --json");
   ASSERT_EQ(grid.code, 0) << grid.err;

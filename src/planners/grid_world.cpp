@@ -57,7 +57,8 @@ void fill_cell_runs(PlanResult& r, int x0, int y0, const std::vector<CellRun>& r
   static const std::array<double, 9> kHeading = [] {
     std::array<double, 9> h{};
     for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) h[std::size_t((dy + 1) * 3 + dx + 1)] = std::atan2(double(dy), double(dx));
+      for (int dx = -1; dx <= 1; ++dx)
+        h[std::size_t((dy + 1) * 3 + dx + 1)] = std::atan2(double(dy), double(dx));
     return h;
   }();
   std::size_t steps = 0;

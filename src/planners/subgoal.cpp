@@ -114,14 +114,16 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   Cost direct_cost{};
   double h0 = 1;
   bool met = false;
-  Cost best{};                    // mu
-  std::uint32_t meet = kNoNode;   // the node both sides reached (kNoNode: the direct route)
+  Cost best{};                   // mu
+  std::uint32_t meet = kNoNode;  // the node both sides reached (kNoNode: the direct route)
   std::uint64_t backward_expanded = 0, pruned = 0;
 
   std::uint32_t root() const { return 2 * m; }
   bool backward(std::uint32_t id) const { return id >= m && id < 2 * m; }
   // The node behind an id (the root stands for the start).
-  std::uint32_t base(std::uint32_t id) const { return id < m ? id : id == 2 * m ? start_node : id - m; }
+  std::uint32_t base(std::uint32_t id) const {
+    return id < m ? id : id == 2 * m ? start_node : id - m;
+  }
   H heuristic(std::uint32_t id) const {
     const Endpoint& to = backward(id) ? s : g;
     if constexpr (kOctile) {
@@ -134,8 +136,10 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   }
   // f = g + h below mu: worth opening (or, popped, worth expanding).
   bool below_mu(const Cost& gv, const H& h) const {
-    if constexpr (kOctile) return !met || cost_less(gv + h, best);
-    else return !met || gv + h < best;
+    if constexpr (kOctile)
+      return !met || cost_less(gv + h, best);
+    else
+      return !met || gv + h < best;
   }
 
   std::uint32_t start() const { return root(); }
@@ -151,8 +155,10 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
     }
   }
   void evaluate(std::uint32_t id, const Cost& gv, double& f, double& h) const {
-    if (id == root()) f = h = 0;
-    else evaluate(id, gv, f, h, heuristic(id));
+    if (id == root())
+      f = h = 0;
+    else
+      evaluate(id, gv, f, h, heuristic(id));
   }
   // Popped: the smallest f left; stop when it reaches mu.
   bool stop(std::uint32_t id) const {
@@ -221,8 +227,10 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
     }
     const std::uint32_t end = G->up_end(v);
     for (std::uint32_t k = G->up_begin(v); k < end; ++k) {
-      if constexpr (kOctile) go(bw, G->up_to(k), gv + G->up_oc(k), id, out);
-      else go(bw, G->up_to(k), gv + G->up_w(k), id, out);
+      if constexpr (kOctile)
+        go(bw, G->up_to(k), gv + G->up_oc(k), id, out);
+      else
+        go(bw, G->up_to(k), gv + G->up_w(k), id, out);
     }
   }
 };
@@ -242,8 +250,8 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   Cost direct_cost{};
   double h0 = 1;
   std::uint64_t los_tests = 0;
-  Cost* rg = nullptr;              // best cost over real edges, per node
-  std::uint32_t* rpar = nullptr;   // and the predecessor it comes from
+  Cost* rg = nullptr;             // best cost over real edges, per node
+  std::uint32_t* rpar = nullptr;  // and the predecessor it comes from
 
   std::uint32_t start() const { return start_node; }
   std::size_t node_bound() const { return std::size_t(n) + 2; }
@@ -316,7 +324,8 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     }
     if (v >= n) return;
     const std::uint32_t end = G->up_end(v);
-    for (std::uint32_t k = G->up_begin(v); k < end; ++k) relax_to(v, gv, G->up_to(k), G->up_w(k), out);
+    for (std::uint32_t k = G->up_begin(v); k < end; ++k)
+      relax_to(v, gv, G->up_to(k), G->up_w(k), out);
     const std::uint32_t stamp = self->stamp_;
     if (self->dmark_[v] == stamp)
       for (std::uint32_t k = self->dhead_[v]; k != kNoNode; k = self->down_[k].next)
@@ -330,9 +339,9 @@ std::size_t SubgoalSearch::memory_bytes() const {
          dmark_.capacity() * 4 + dhead_.capacity() * 4 + down_.capacity() * sizeof(Down) +
          gw_.capacity() * 8 +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
-         conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) + cand_.capacity() * sizeof(Cand) +
-         (rg_.capacity() * 8 + rpar_.capacity() * 4) + pool_oc_.memory_bytes() + pool_d_.memory_bytes() +
-         open_.memory_bytes();
+         conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
+         cand_.capacity() * sizeof(Cand) + (rg_.capacity() * 8 + rpar_.capacity() * 4) +
+         pool_oc_.memory_bytes() + pool_d_.memory_bytes() + open_.memory_bytes();
 }
 
 // Connections of an endpoint: the subgoals direct-h-reachable from its vertex (any-angle: from
@@ -396,7 +405,8 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
   }
 }
 
-void SubgoalSearch::unpack(std::uint32_t a, std::uint32_t b, std::vector<CellRun>& out, int depth) const {
+void SubgoalSearch::unpack(std::uint32_t a, std::uint32_t b, std::vector<CellRun>& out,
+                           int depth) const {
   const SubgoalGraph::Edge* e = graph_.find_edge(a, b);
   if (e && e->via != kNoNode && depth < 200) {
     unpack(a, e->via, out, depth + 1);
@@ -562,7 +572,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   if (!corners) {
     if (graph_.direct_route(s.x, s.y, g.x, g.y)) {
       direct = true;
-      if constexpr (std::is_same_v<Cost, OctileCost>) direct_cost = octile_counts(g.x - s.x, g.y - s.y);
+      if constexpr (std::is_same_v<Cost, OctileCost>)
+        direct_cost = octile_counts(g.x - s.x, g.y - s.y);
     }
   } else {
     double best = std::numeric_limits<double>::infinity();
@@ -618,8 +629,10 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     }
   } else {
     NodePool<Cost>& pool = [&]() -> NodePool<Cost>& {
-      if constexpr (std::is_same_v<Cost, OctileCost>) return pool_oc_;
-      else return pool_d_;
+      if constexpr (std::is_same_v<Cost, OctileCost>)
+        return pool_oc_;
+      else
+        return pool_d_;
     }();
     Meet<Cost> p;
     static_cast<Nodes&>(p) = nodes;
@@ -641,7 +654,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
         chain = {n, n + 1};
       } else {
         // Forwards from the start to the meeting node, then back down the backward side.
-        for (std::uint32_t x = p.meet; x != p.root(); x = pool.parent(x)) chain.push_back(p.base(x));
+        for (std::uint32_t x = p.meet; x != p.root(); x = pool.parent(x))
+          chain.push_back(p.base(x));
         std::reverse(chain.begin(), chain.end());
         for (std::uint32_t x = pool.parent(p.meet + p.m); x != p.root(); x = pool.parent(x))
           chain.push_back(p.base(x));
@@ -662,8 +676,10 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
       int ax, ay, bx, by;
       nodes.vertex(a, ax, ay);
       nodes.vertex(b, bx, by);
-      if (a < n && b < n) unpack(a, b, runs_, 0);
-      else if (ax != bx || ay != by) graph_.append_route(ax, ay, bx, by, runs_);
+      if (a < n && b < n)
+        unpack(a, b, runs_, 0);
+      else if (ax != bx || ay != by)
+        graph_.append_route(ax, ay, bx, by, runs_);
     }
     fill_cell_runs(r, s.x, s.y, runs_);
   } else {
