@@ -6,6 +6,8 @@
 // graph, partitioning edges and query subgraph reported through the hook.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -16,9 +18,11 @@
 #include <string>
 
 #include "anyangle_test_util.hpp"
+#include "cli_util.hpp"
 #include "core/io.hpp"
 #include "core/line_of_sight.hpp"
 #include "core/scene.hpp"
+#include "planners/grid_world.hpp"
 #include "planners/planner.hpp"
 #include "planners/subgoal_graph.hpp"
 #include "test_util.hpp"
@@ -317,6 +321,79 @@ TEST(Subgoal, SubgoalsSitAtConvexCornersAndPartitioningMakesLevels) {
   EXPECT_GT(local, 0);
 }
 
+// The subgoal planner writes its grid paths from straight runs (fill_cell_runs): the same
+// points, headings and pieces as fill_cell_path on the cells those runs visit, for random runs
+// (repeated and zero-length ones, paths of one cell included).
+TEST(Subgoal, CellRunsFillAsTheirCells) {
+  std::mt19937 rng(12);
+  const int dirs[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+  for (int trial = 0; trial < 500; ++trial) {
+    std::vector<CellRun> runs;
+    const int nruns = int(rng() % 7);
+    for (int i = 0; i < nruns; ++i) {
+      // Few directions, so consecutive runs often go the same way.
+      const auto& d = dirs[rng() % (trial % 2 ? 2u : 8u)];
+      runs.push_back({d[0], d[1], std::uint32_t(rng() % 4)});
+    }
+    const int x0 = int(rng() % 50), y0 = int(rng() % 50);
+    std::vector<Vec2> cells{{x0 + 0.5, y0 + 0.5}};
+    for (const CellRun& run : runs)
+      for (std::uint32_t k = 0; k < run.count; ++k)
+        cells.push_back({cells.back().x + run.dx, cells.back().y + run.dy});
+    PlanResult want, got;
+    fill_cell_path(want, cells);
+    got.points.push_back({-1, -1, 0});  // stale contents are replaced
+    fill_cell_runs(got, x0, y0, runs);
+    ASSERT_EQ(got.points, want.points) << trial;
+    ASSERT_EQ(got.pieces.size(), want.pieces.size()) << trial;
+    for (std::size_t i = 0; i < want.pieces.size(); ++i) {
+      EXPECT_EQ(got.pieces[i].kind, want.pieces[i].kind);
+      EXPECT_EQ(got.pieces[i].line.a, want.pieces[i].line.a) << trial << " piece " << i;
+      EXPECT_EQ(got.pieces[i].line.b, want.pieces[i].line.b) << trial << " piece " << i;
+    }
+  }
+}
+
+// PlanResult::metric says what a result promises: the cells form the 8-connected optimum, the
+// corners form (anyangle, theta) any-angle paths. `scen` judges each result by it: on a MovingAI
+// file the any-angle paths below the 8-connected optima are counted apart and fail nothing,
+// while the same file with the cells form must match every optimum.
+TEST(Subgoal, MetricSaysWhatScenMayExpect) {
+  Scene scene;
+  scene.map = load_map(test::shared_data("dao/arena.map"));
+  Query q;
+  q.start = {1.5, 7.5, 0};  // arena.map.scen's last problem
+  q.goal = {47.5, 46.5, 0};
+  const std::pair<std::map<std::string, std::string>, PlanResult::Metric> cases[] = {
+      {{}, PlanResult::Metric::Grid8Optimal},
+      {{{"anyangle", "true"}}, PlanResult::Metric::AnyAngle},
+      {{{"search", "theta"}}, PlanResult::Metric::AnyAngle}};
+  for (const auto& [params, metric] : cases) {
+    const PlanResult r = Registry::builtin().create("subgoal", params)->plan(scene, q);
+    ASSERT_TRUE(r.found) << r.message;
+    EXPECT_EQ(r.metric, metric);
+  }
+  const std::string scen = "'" + test::shared_data("dao/arena.map.scen") + "'";
+  const test::CliRun any =
+      test::run_cli("scen " + scen + " --planner subgoal --set anyangle=true --json");
+  ASSERT_EQ(any.code, 0) << any.err;
+  const auto a = nlohmann::json::parse(any.out);
+  EXPECT_TRUE(a["summary"]["ok"].get<bool>());
+  EXPECT_GT(a["summary"]["shorter_any_angle"].get<int>(), 0);
+  EXPECT_EQ(a["summary"]["shorter_than_optimal"].get<int>(), 0);
+  EXPECT_GE(a["summary"]["mismatches"].get<int>(), a["summary"]["shorter_any_angle"].get<int>());
+  int below = 0;
+  for (const auto& res : a["results"])
+    if (res["found"].get<bool>() &&
+        res["length"].get<double>() < res["optimal"].get<double>() - 1e-4)
+      ++below;
+  EXPECT_EQ(below, a["summary"]["shorter_any_angle"].get<int>());
+  const test::CliRun grid = test::run_cli("scen " + scen + " --planner subgoal --json");
+  ASSERT_EQ(grid.code, 0) << grid.err;
+  const auto g = nlohmann::json::parse(grid.out);
+  EXPECT_EQ(g["summary"]["mismatches"].get<int>(), 0);
+  EXPECT_EQ(g["summary"]["shorter_any_angle"].get<int>(), 0);
+}
 
 class GraphWatcher : public SearchObserver {
  public:

@@ -1,5 +1,6 @@
 #include "planners/grid_world.hpp"
 
+#include <array>
 #include <cmath>
 
 namespace pl {
@@ -49,6 +50,43 @@ void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells) {
     add_line(r, cells[i], cells[j]);
     i = j;
   }
+}
+
+void fill_cell_runs(PlanResult& r, int x0, int y0, const std::vector<CellRun>& runs) {
+  // The heading of each unit step as fill_points() computes it, once.
+  static const std::array<double, 9> kHeading = [] {
+    std::array<double, 9> h{};
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        h[std::size_t((dy + 1) * 3 + dx + 1)] = std::atan2(double(dy), double(dx));
+    return h;
+  }();
+  std::size_t steps = 0;
+  for (const CellRun& run : runs) steps += run.count;
+  r.points.clear();
+  r.points.reserve(steps + 1);
+  r.pieces.clear();
+  double x = x0 + 0.5, y = y0 + 0.5;
+  double heading = kHeading[5];  // east: a path of one cell
+  Vec2 piece{x, y};
+  int pdx = 0, pdy = 0;  // the direction of the open piece (none yet)
+  for (const CellRun& run : runs) {
+    if (run.count == 0) continue;
+    if (run.dx != pdx || run.dy != pdy) {
+      if (pdx != 0 || pdy != 0) add_line(r, piece, {x, y});
+      piece = {x, y};
+      pdx = run.dx;
+      pdy = run.dy;
+      heading = kHeading[std::size_t((run.dy + 1) * 3 + run.dx + 1)];
+    }
+    for (std::uint32_t k = 0; k < run.count; ++k) {
+      r.points.push_back({x, y, heading});
+      x += run.dx;
+      y += run.dy;
+    }
+  }
+  if (pdx != 0 || pdy != 0) add_line(r, piece, {x, y});
+  r.points.push_back({x, y, heading});
 }
 
 ParamDesc circles_param() {

@@ -25,6 +25,15 @@ ParamDesc circles_param();
 void fill_polyline_path(PlanResult& r, const std::vector<Vec2>& vertices);
 // Cell centres -> the same points, with collinear steps merged into one piece (grid paths).
 void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells);
+// A grid path as straight runs from cell (x0, y0): `count` unit steps of (dx, dy) each. Fills r
+// exactly as fill_cell_path() does for the cells the runs visit (the same points and headings,
+// one piece per maximal straight run), without listing the cells first: planners whose paths
+// come in runs (subgoal graphs refine every edge into at most two) skip a pass over every cell.
+struct CellRun {
+  int dx = 0, dy = 0;
+  std::uint32_t count = 0;
+};
+void fill_cell_runs(PlanResult& r, int x0, int y0, const std::vector<CellRun>& runs);
 
 // A best_first outcome into r: expanded, generated and found, and when the goal was not reached
 // r.cancelled and r.message ("cancelled", or the goal is not reachable). True when r holds a

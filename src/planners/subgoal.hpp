@@ -9,8 +9,9 @@
 //                   the high-level path returned as it is (every edge has line of sight).
 //
 // A query connects start and goal to their direct-h-reachable subgoals (and to each other when
-// a direct route joins them), marks the subgoals reachable from those by ascending edges, and
-// searches them together with the top level. The graph is built once per map version,
+// a direct route joins them) and searches what both ends reach by ascending edges together with
+// the top level: A* bidirectionally (both ends climb, they meet), Theta* forwards, descending
+// into the goal's ascending set by its reversed edges. The graph is built once per map version,
 // capability, form and level count (like HAA*'s abstraction); PlanResult::prepare_ms and the
 // stats report its cost.
 //
@@ -57,13 +58,15 @@ class SubgoalSearch {
 
  private:
   PlanResult answer(const GridMap& map, const Query& q, const SubgoalConfig& cfg, const RunContext& ctx);
-  template <class Cost, bool Theta>
-  struct Problem;
+  struct Nodes;
+  template <class Cost>
+  struct Meet;
+  struct ThetaProblem;
   template <class Cost, bool Theta>
   PlanResult search(const Endpoint& s, const Endpoint& g, const RunContext& ctx, PlanResult r);
   void connect(const Endpoint& e, std::vector<Conn>& out);
   void report_graph(SearchObserver* o) const;
-  void unpack(std::uint32_t a, std::uint32_t b, std::vector<Vec2>& out, int depth) const;
+  void unpack(std::uint32_t a, std::uint32_t b, std::vector<CellRun>& out, int depth) const;
 
   std::uint64_t map_uid_ = 0, map_version_ = ~std::uint64_t(0);
   CapabilityMask cap_ = 0;
@@ -73,22 +76,21 @@ class SubgoalSearch {
   SubgoalGraph graph_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> added_;  // for watching
   // Per query, indexed by subgoal, valid when the stamp matches.
-  std::vector<std::uint32_t> up_, gmark_, smark_, dmark_, dhead_;
-  // Reversed ascending edges of the goal's side: lists per higher subgoal (dhead_), linked.
+  std::vector<std::uint32_t> up_, gmark_, dmark_, dhead_;
+  // Theta*: the reversed ascending edges of the goal's side, lists per higher subgoal (dhead_).
   struct Down {
     std::uint32_t to, next;
     const SubgoalGraph::Edge* edge;
   };
   std::vector<Down> down_;
   std::vector<double> gw_;
-  std::vector<OctileCost> goc_;
   std::vector<std::int32_t> gcx_, gcy_, scx_, scy_;
   std::vector<std::uint32_t> conn_at_;
   std::uint32_t stamp_ = 0;
   std::vector<Conn> sconn_, gconn_;
   using Cand = Conn;  // a connection before its line-of-sight test
   std::vector<Cand> cand_;
-  std::vector<Vec2> route_;  // the refined path, reused across queries
+  std::vector<CellRun> runs_;  // the refined path, reused across queries
   // Theta* on the graph (lazy): per node the best cost and predecessor over real graph edges,
   // the fallback when the grandparent the node hangs from turns out not to see it.
   std::vector<double> rg_;

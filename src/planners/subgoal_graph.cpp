@@ -335,7 +335,7 @@ bool SubgoalGraph::direct_route(int x0, int y0, int x1, int y1) const {
   return std::uint32_t(k) <= m;
 }
 
-void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<Vec2>& out) const {
+void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<CellRun>& out) const {
   const int dx = x1 - x0, dy = y1 - y0;
   const int ax = std::abs(dx), ay = std::abs(dy);
   const int i = std::min(ax, ay), k = std::max(ax, ay) - i;
@@ -346,47 +346,45 @@ void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<Vec2
       if (kDx[d] == ddx && kDy[d] == ddy) return d;
     return 0;
   };
-  // Appends the route from (fx, fy), diagonals first, its first vertex excluded; false when a
-  // move is not legal.
-  auto walk = [&](int fx, int fy, int ddx, int ddy, int ccx, int ccy) {
-    std::size_t p = pidx(fx, fy);
-    double x = fx, y = fy;
-    if (i > 0) {
-      const int dd = dir_of(ddx, ddy);
-      for (int s = 0; s < i; ++s) {
-        if (!can(p, dd)) return false;
-        p += std::size_t(off8_[dd]);
-        x += ddx, y += ddy;
-        out.push_back({x, y});
-      }
+  // Diagonals first from (x0, y0), if every move is legal.
+  bool ok = true;
+  std::size_t p = pidx(x0, y0);
+  if (i > 0) {
+    const int dd = dir_of(sx, sy);
+    for (int s = 0; s < i && ok; ++s) {
+      ok = can(p, dd);
+      p += std::size_t(off8_[dd]);
     }
-    if (k > 0) {
-      const int dc = dir_of(ccx, ccy);
-      for (int s = 0; s < k; ++s) {
-        if (!can(p, dc)) return false;
-        p += std::size_t(off8_[dc]);
-        x += ccx, y += ccy;
-        out.push_back({x, y});
-      }
+  }
+  if (k > 0 && ok) {
+    const int dc = dir_of(cx, cy);
+    for (int s = 0; s < k && ok; ++s) {
+      ok = can(p, dc);
+      p += std::size_t(off8_[dc]);
     }
-    return true;
-  };
-  const std::size_t mark = out.size();
-  // No exact reserve here: a path appends one route per edge, and reserving each to its exact
-  // size reallocated (and copied) the whole path every time, quadratic in its length.
-  if (walk(x0, y0, sx, sy, cx, cy)) return;
-  // A pair found from the other side only: diagonals first from (x1, y1), reversed.
-  out.resize(mark);
-  out.push_back({double(x1), double(y1)});
-  walk(x1, y1, -sx, -sy, -cx, -cy);
-  out.pop_back();  // (x0, y0)
-  std::reverse(out.begin() + std::ptrdiff_t(mark), out.end());
+  }
+  const CellRun diag{sx, sy, std::uint32_t(i)}, straight{cx, cy, std::uint32_t(k)};
+  if (ok) {
+    out.push_back(diag);
+    out.push_back(straight);
+  } else {
+    // A pair found from the other side only: diagonals first from (x1, y1), so from (x0, y0)
+    // the straight run comes first.
+    out.push_back(straight);
+    out.push_back(diag);
+  }
 }
 
 const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t t) const {
+  // Every edge is an ascending arc of its lower end (both ends' on the top level): its targets
+  // are a compact array, shorter than the whole list of 24-byte edges.
+  const std::uint32_t lo = rank_[t] < rank_[s] ? t : s, hi = lo == s ? t : s;
   const Edge* best = nullptr;
-  for (const Edge& e : edges(s))
-    if (e.to == t && (!best || e.w < best->w)) best = &e;
+  for (std::uint32_t k = up_off_[lo]; k < up_off_[lo + 1]; ++k)
+    if (up_to_[k] == hi) {
+      const Edge& e = up_edge(lo, k);
+      if (!best || e.w < best->w) best = &e;
+    }
   return best;
 }
 

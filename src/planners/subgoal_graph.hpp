@@ -33,6 +33,7 @@
 
 #include "core/line_of_sight.hpp"
 #include "core/search.hpp"
+#include "planners/grid_world.hpp"
 
 namespace pl {
 
@@ -103,9 +104,10 @@ class SubgoalGraph {
   // vertex exists along the programme's canonical routes (diagonal moves first, then straight):
   // the endpoints are then joined directly.
   bool direct_route(int x0, int y0, int x1, int y1) const;
-  // Appends the vertices of the canonical route from a to b (diagonals first), b included, a
-  // not. Valid for a direct-h-reachable pair (every S_1 edge).
-  void append_route(int x0, int y0, int x1, int y1, std::vector<Vec2>& out) const;
+  // Appends the canonical route from a to b as (at most two) straight runs: diagonals first,
+  // or straight first when only that order is legal (a pair found from b's side). Valid for a
+  // direct-h-reachable pair (every S_1 edge).
+  void append_route(int x0, int y0, int x1, int y1, std::vector<CellRun>& out) const;
   // Finds the edge s -> t (the shortest if several), or nullptr.
   const Edge* find_edge(std::uint32_t s, std::uint32_t t) const;
 
