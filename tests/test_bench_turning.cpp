@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -94,6 +95,29 @@ TEST(BenchTurning, ValidateFailsOnPathsThroughBlockedCells) {
   EXPECT_EQ(r.code, 1) << r.err << r.out;
   EXPECT_NE(r.err.find("astar-turns"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("overlaps blocked cell"), std::string::npos) << r.err;
+}
+
+// brc202d problem 304: the forward and backward Smoothing-48 passes fail 38 path points apart
+// (points 51 and 89), more than the article's 12 cells. The hybrid planner used to give up
+// there; with alternating Directional-8 / Smoothing-48 sections it finds a path, and that
+// path passes validate.
+TEST(BenchTurning, HybridAlternatesSectionsWhereTheFailingSectionIsTooWide) {
+  const std::string map = test::shared_data("dao/brc202d.map");
+  const std::string json = (std::filesystem::temp_directory_path() /
+                            ("pathlab_hybrid_sections_" + std::to_string(::getpid()) + ".json"))
+                               .string();
+  const std::string agent = " --radius 0.4 --turning-radius 1";
+  const test::CliRun r =
+      run_cli("path '" + map + "' --planner hybrid --set goal_heading=free" + agent +
+              " --start 105.5,135.5,0 --goal 218.5,138.5,0 --json > '" + json + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(json);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("alternating Directional-8 / Smoothing-48 sections"), std::string::npos)
+      << text;
+  const test::CliRun v = run_cli("validate '" + map + "' '" + json + "'" + agent);
+  std::filesystem::remove(json);
+  EXPECT_EQ(v.code, 0) << v.err;
 }
 
 TEST(BenchTurning, ValidateNamesOnlyPlannersOfTheRun) {
