@@ -17,6 +17,13 @@ struct CliRun {
   std::string out, err;
 };
 
+// A scratch folder of this test process, `pathlab_<tag>_<pid>` under the system's temp folder.
+inline std::filesystem::path temp_dir(const std::string& tag) {
+  const auto d = std::filesystem::temp_directory_path() / ("pathlab_" + tag + "_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  return d;
+}
+
 // `args` go to a shell after the binary's path (quote file names).
 inline CliRun run_cli(const std::string& args) {
   static int counter = 0;

@@ -61,6 +61,22 @@ TEST(AppSubgoal, ComparePresetAnswersTheQueryFourWays) {
                sn_theta = views[3].at("length");
   EXPECT_NEAR(sn, grid, 1e-6) << "A* on S_N must keep the grid optimum";
   EXPECT_LE(sn_theta, grid + 1e-9);
+  // The compare table measures the grid runs against the grid optimum (A*'s), and the
+  // any-angle ones (grid Theta*, Theta* on S_N) against the best any-angle run, never against
+  // the 8-connected optimum they are allowed to beat: neither is "invalid" or "optimal".
+  for (std::size_t i : {0, 2}) {
+    const auto& b = views[i].at("baseline");
+    EXPECT_FALSE(b.at("any_angle").get<bool>()) << i;
+    EXPECT_TRUE(b.at("optimal").get<bool>()) << i;
+    EXPECT_NEAR(b.at("length").get<double>(), grid, 1e-9) << i;
+  }
+  const double any_best = std::min(views[1].at("length").get<double>(), sn_theta);
+  for (std::size_t i : {1, 3}) {
+    const auto& b = views[i].at("baseline");
+    EXPECT_TRUE(b.at("any_angle").get<bool>()) << i;
+    EXPECT_FALSE(b.at("optimal").get<bool>()) << i;
+    EXPECT_NEAR(b.at("length").get<double>(), any_best, 1e-9) << i;
+  }
   // Each view draws its path.
   const pl::Rgba path = pl::Style::standard().colour(pl::Role::Path);
   for (std::size_t i = 0; i < 4; ++i)

@@ -17,34 +17,24 @@
 #include "core/io.hpp"
 #include "planners/directional.hpp"
 #include "planners/planner.hpp"
+#include "test_util.hpp"
 
 namespace pl {
 namespace {
+
+using pl::test::from_rows;
 
 using nlohmann::json;
 using pl::test::CliRun;
 using pl::test::pieces_json;
 using pl::test::run_cli;
+using pl::test::temp_dir;
 namespace fs = std::filesystem;
-
-fs::path temp_dir() {
-  const fs::path d = fs::temp_directory_path() / ("pathlab_directional_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
 
 Scene scene_of(const GridMap& m) {
   Scene s;
   s.map = m;
   return s;
-}
-
-GridMap from_rows(const std::vector<std::string>& rows) {
-  GridMap m(int(rows[0].size()), int(rows.size()));
-  for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x)
-      if (rows[std::size_t(y)][std::size_t(x)] == '@') m.set(x, y, m.palette().default_obstacle());
-  return m;
 }
 
 struct Config {
@@ -112,8 +102,8 @@ TEST(Directional, EveryPathPassesValidateOnRandomMaps) {
         EXPECT_NEAR(p1.y, g.y + 0.5, 1e-9);
         EXPECT_NEAR(path_length(r.pieces), r.length, 1e-9 * (1 + r.length));
       }
-      const std::string map_file = (temp_dir() / "m.map").string();
-      const std::string path_file = (temp_dir() / "p.json").string();
+      const std::string map_file = (temp_dir("directional") / "m.map").string();
+      const std::string path_file = (temp_dir("directional") / "p.json").string();
       save_map(m, map_file);
       std::ofstream(path_file) << json{{"pieces", pieces_json(r.pieces)}}.dump();
       char opts[160];
@@ -160,8 +150,8 @@ TEST(Directional, Figure12TwentyFourSolvesWhatEightCannot) {
   EXPECT_FALSE(r8.found) << "Directional-8 found a path of length " << r8.length;
   ASSERT_TRUE(r24.found) << r24.message;
   // Directional-24's path is legal.
-  const std::string map_file = (temp_dir() / "fig12.map").string();
-  const std::string path_file = (temp_dir() / "fig12.json").string();
+  const std::string map_file = (temp_dir("directional") / "fig12.map").string();
+  const std::string path_file = (temp_dir("directional") / "fig12.json").string();
   save_map(m, map_file);
   std::ofstream(path_file) << json{{"pieces", pieces_json(r24.pieces)}}.dump();
   const CliRun v = run_cli("validate " + map_file + " " + path_file + " --radius 0.4 --turning-radius 1.6");
@@ -430,8 +420,8 @@ TEST(Directional, ReversingBacksOutOfADeadEnd) {
   int reversed = 0;
   for (const PathPiece& p : r.pieces) reversed += p.reverse;
   EXPECT_GT(reversed, 0);
-  const std::string map_file = (temp_dir() / "dead.map").string();
-  const std::string path_file = (temp_dir() / "dead.json").string();
+  const std::string map_file = (temp_dir("directional") / "dead.map").string();
+  const std::string path_file = (temp_dir("directional") / "dead.json").string();
   save_map(m, map_file);
   std::ofstream(path_file) << json{{"pieces", pieces_json(r.pieces)}}.dump();
   const CliRun v = run_cli("validate " + map_file + " " + path_file + " --radius 0.45 --turning-radius 1.5");

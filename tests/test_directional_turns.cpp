@@ -15,6 +15,7 @@
 #include "core/footprint.hpp"
 #include "core/io.hpp"
 #include "planners/planner.hpp"
+#include "plan_stats.hpp"
 
 namespace pl {
 namespace {
@@ -23,24 +24,13 @@ using nlohmann::json;
 using pl::test::CliRun;
 using pl::test::pieces_json;
 using pl::test::run_cli;
+using pl::test::temp_dir;
+using pl::test::plan_stat;
 namespace fs = std::filesystem;
 
-fs::path temp_dir() {
-  const fs::path d = fs::temp_directory_path() / ("pathlab_turns_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
-
-double stat(const PlanResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.stats)
-    if (k == name) return v;
-  ADD_FAILURE() << "no stat " << name;
-  return 0;
-}
-
 CliRun validate(const GridMap& m, const PlanResult& r, double radius, double turning) {
-  const std::string map_file = (temp_dir() / "m.map").string();
-  const std::string path_file = (temp_dir() / "p.json").string();
+  const std::string map_file = (temp_dir("turns") / "m.map").string();
+  const std::string path_file = (temp_dir("turns") / "p.json").string();
   save_map(m, map_file);
   std::ofstream(path_file) << json{{"pieces", pieces_json(r.pieces)}}.dump();
   char opts[128];
@@ -92,15 +82,15 @@ TEST(AstarTurns, RecalcAndTighterKeepTheirPromisesOnRandomMaps) {
     }
     if (a.found) {
       ++recalc_found;
-      EXPECT_EQ(stat(a, "illegal turns"), 0);
+      EXPECT_EQ(plan_stat(a, "illegal turns"), 0);
       const CliRun v = validate(m, a, q.radius, q.turning_radius);
       EXPECT_EQ(v.code, 0) << "map " << i << " recalc: " << v.err;
     }
     if (b.found) {
       ++tighter_found;
-      const double tight = stat(b, "tightest radius");
+      const double tight = plan_stat(b, "tightest radius");
       shrunk += tight < q.turning_radius;
-      if (stat(b, "illegal turns") == 0) {
+      if (plan_stat(b, "illegal turns") == 0) {
         const CliRun v = validate(m, b, q.radius, tight);
         EXPECT_EQ(v.code, 0) << "map " << i << " tighter: " << v.err;
       }
@@ -141,7 +131,7 @@ TEST(AstarTurns, CurvedTurnsReportTheCellsTheyHit) {
   ctx.observer = &marks;
   const PlanResult r = p->plan(sc, q, ctx);
   ASSERT_TRUE(r.found);
-  EXPECT_GT(stat(r, "illegal turns"), 0);
+  EXPECT_GT(plan_stat(r, "illegal turns"), 0);
   ASSERT_FALSE(marks.rejected.empty());
   for (CellXY c : marks.rejected) EXPECT_EQ(m.at(c.x, c.y), wall) << c.x << "," << c.y;
   const CliRun v = validate(m, r, q.radius, q.turning_radius);
@@ -151,7 +141,7 @@ TEST(AstarTurns, CurvedTurnsReportTheCellsTheyHit) {
   auto raw = Registry::builtin().create("astar-turns", {{"smoothing", "none"}});
   const PlanResult rr = raw->plan(sc, q);
   ASSERT_TRUE(rr.found);
-  EXPECT_LT(stat(r, "waypoints"), stat(rr, "waypoints"));
+  EXPECT_LT(plan_stat(r, "waypoints"), plan_stat(rr, "waypoints"));
 }
 
 // turns=none is Pinter's Figure 1b (A* + smoothing): straight lines between the waypoints,
@@ -189,14 +179,14 @@ TEST(AstarTurns, NoneIsTheSmoothedPolylineOnMovesTheFootprintFits) {
       heading = dir;
       length += p.length();
     }
-    EXPECT_EQ(stat(r, "illegal turns"), corners) << smoothing;
+    EXPECT_EQ(plan_stat(r, "illegal turns"), corners) << smoothing;
     EXPECT_NEAR(r.length, length, 1e-9);
     EXPECT_GT(corners, 0);
   }
   // Curved turns on that path: legal here, and no loop (a loop of radius 2 alone is 12.6).
   const PlanResult c = Registry::builtin().create("astar-turns", {{"turns", "curved"}})->plan(sc, q);
   ASSERT_TRUE(c.found);
-  EXPECT_EQ(stat(c, "illegal turns"), 0);
+  EXPECT_EQ(plan_stat(c, "illegal turns"), 0);
   EXPECT_LT(c.length, 45.0);
 }
 
@@ -237,7 +227,7 @@ TEST(Hybrid, LegalOrFailureOnRandomMaps) {
       continue;
     }
     ++found;
-    repaired += stat(r, "directional poses") > 0;
+    repaired += plan_stat(r, "directional poses") > 0;
     const CliRun v = validate(m, r, q.radius, q.turning_radius);
     EXPECT_EQ(v.code, 0) << "map " << i << ": " << v.err;
     EXPECT_NEAR(pose_along(r.pieces, path_length(r.pieces)).x, g.x + 0.5, 1e-9);

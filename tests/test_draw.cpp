@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
-#include <random>
 #include <cstdio>
+#include <iterator>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <tuple>
@@ -273,13 +273,13 @@ TEST(Draw, GImageColoursGridNodesAndIgnoresOthers) {
   // Only nodes that stand on a cell of this map through their declared space are coloured,
   // wherever their description puts them; ids are never read as cells.
   TraceRecorder rec;
-  const NodeSpace cells = NodeSpace::cells(16, 10);                       // ids 0..159
-  const NodeSpace corners = NodeSpace::corners(16, 10, 1000);             // 17 x 11 corners
-  const NodeSpace other_map = NodeSpace::cells(8, 8, 2000);               // another map's cells
-  const NodeSpace headings = NodeSpace::cell_headings(16, 10, 4, 3000);   // 4 headings a cell
+  const NodeSpace cells = NodeSpace::cells(16, 10);                      // ids 0..159
+  const NodeSpace corners = NodeSpace::corners(16, 10, 1000);            // 17 x 11 corners
+  const NodeSpace other_map = NodeSpace::cells(8, 8, 2000);              // another map's cells
+  const NodeSpace headings = NodeSpace::cell_headings(16, 10, 4, 3000);  // 4 headings a cell
   for (const NodeSpace& sp : {cells, corners, other_map, headings}) rec.space(sp);
-  NodeDesc undeclared{16 * 10 + 3, 0.5f, 0.5f};      // no space: a free point
-  NodeDesc cell{cells.cell_id(5, 0), 9.5f, 9.5f};   // cell (5, 0), whatever its position says
+  NodeDesc undeclared{16 * 10 + 3, 0.5f, 0.5f};    // no space: a free point
+  NodeDesc cell{cells.cell_id(5, 0), 9.5f, 9.5f};  // cell (5, 0), whatever its position says
   NodeDesc corner{corners.corner_id(2, 0), 2.0f, 0.0f};
   NodeDesc elsewhere{other_map.cell_id(6, 0), 6.5f, 0.5f};
   rec.open(undeclared, kNoNode, 3, 0);
@@ -505,7 +505,55 @@ TEST(Draw, SearchNumbersLabelEverySeenCellInView) {
   EXPECT_EQ(draw_search_numbers(none, cur.state(), w, h, all, Style::standard(), {2}), 0u);
   // Only the cells in view.
   DrawList part;
-  EXPECT_LT(draw_search_numbers(part, cur.state(), w, h, MapRect{0, 0, 2, 2}, Style::standard()), seen);
+  EXPECT_LT(draw_search_numbers(part, cur.state(), w, h, MapRect{0, 0, 2, 2}, Style::standard()),
+            seen);
+}
+
+TEST(Draw, ClearanceTopLineLeavesRoomForSearchNumbers) {
+  const Scene s = wall_scene();
+  const Recorded run = record(s, "astar", {1.5, 1.5, 0}, {1.5, 3.5, 0});
+  ASSERT_TRUE(run.result.found);
+  TraceCursor cur(run.trace);
+  cur.seek(cur.last_frame());
+  const int w = s.map.width(), h = s.map.height();
+  const MapRect all{0, 0, double(w), double(h)};
+  const ClearanceGrid c = true_clearance(s.map, s.map.palette().movingai_default_capability());
+  const float px = 9;
+  ClearanceLabelOptions labels;
+  labels.top_line = true;
+  labels.size_px = px;
+  SearchNumberOptions numbers;
+  numbers.below_top_line = true;
+  numbers.size_px = px;
+  DrawList list;
+  ASSERT_GT(draw_clearance_numbers(list, c, w, h, all, Style::standard(), labels), 0u);
+  ASSERT_GT(draw_search_numbers(list, cur.state(), w, h, all, Style::standard(), numbers), 0u);
+  // Per cell, the label centres (in cells) of every line, clearance's included: four lines
+  // where the search has been, each at least a line's height (at 40 pixels a cell, the zoom
+  // where numbers appear) from the next, all inside the cell.
+  std::map<std::pair<int, int>, std::vector<double>> ys;
+  std::map<std::pair<int, int>, std::string> top;
+  for (Layer layer : {Layer::Clearance, Layer::Search}) {
+    const DrawBatch& b = list.batch(layer);
+    for (const TextPrim& t : b.texts) {
+      ys[{int(t.x), int(t.y)}].push_back(t.y - std::floor(t.y));
+      if (layer == Layer::Clearance) top[{int(t.x), int(t.y)}] = std::string(b.label(t));
+    }
+  }
+  std::size_t four = 0;
+  for (auto& [cell, v] : ys) {
+    std::sort(v.begin(), v.end());
+    if (v.size() == 4) ++four;
+    for (std::size_t i = 0; i + 1 < v.size(); ++i)
+      EXPECT_GE((v[i + 1] - v[i]) * 40, px) << cell.first << "," << cell.second;
+    EXPECT_GE(v.front() * 40, px / 2);
+    EXPECT_LE(v.back() * 40, 40 - px / 2);
+  }
+  EXPECT_GT(four, 3u);
+  for (auto& [cell, label] : top)
+    EXPECT_EQ(label,
+              "c " + std::to_string(
+                         c[std::size_t(cell.second) * std::size_t(w) + std::size_t(cell.first)]));
 }
 
 TEST(Draw, ArcsInPathsAndShapesAreDrawnAsArcs) {
@@ -929,10 +977,10 @@ TEST(Draw, StyleColoursThatMustNotBeConfused) {
     return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b);
   };
   const std::vector<std::pair<const char*, Rgba>> c{
-      {"goal", st.colour(Role::Goal)},         {"current", st.colour(Role::Current)},
-      {"rejected", st.colour(Role::Rejected)}, {"open", st.colour(Role::Open)},
-      {"closed", st.colour(Role::Closed)},     {"only A", st.colour(StyleItem::OnlyA)},
-      {"only B", st.colour(StyleItem::OnlyB)}, {"path", st.colour(Role::Path)},
+      {"goal", st.colour(Role::Goal)},          {"current", st.colour(Role::Current)},
+      {"rejected", st.colour(Role::Rejected)},  {"open", st.colour(Role::Open)},
+      {"closed", st.colour(Role::Closed)},      {"only A", st.colour(StyleItem::OnlyA)},
+      {"only B", st.colour(StyleItem::OnlyB)},  {"path", st.colour(Role::Path)},
       {"highlight", st.colour(Role::Highlight)}};
   for (std::size_t i = 0; i < c.size(); ++i)
     for (std::size_t j = i + 1; j < c.size(); ++j)

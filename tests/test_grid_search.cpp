@@ -11,14 +11,9 @@
 namespace pl {
 namespace {
 
-constexpr TerrainId G = 0, S = 1, T = 2, W = 3, H = 4;  // Palette::movingai()
+using pl::test::from_rows;
 
-GridMap from_rows(const std::vector<std::string>& rows) {
-  GridMap m(int(rows[0].size()), int(rows.size()));
-  for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x) m.set(x, y, *m.palette().find_symbol(rows[size_t(y)][size_t(x)]));
-  return m;
-}
+constexpr TerrainId G = 0, S = 1, T = 2, W = 3, H = 4;  // Palette::movingai()
 
 Query cells(int sx, int sy, int gx, int gy, int size = 1, CapabilityMask cap = 0) {
   Query q;

@@ -8,19 +8,14 @@
 
 #include "core/path_check.hpp"
 #include "planners/planner.hpp"
+#include "test_util.hpp"
 
 namespace pl {
 namespace {
 
-const CapabilityMask kCap = Palette::movingai().movingai_default_capability();
+using pl::test::from_rows;
 
-GridMap from_rows(const std::vector<std::string>& rows) {
-  GridMap m(int(rows[0].size()), int(rows.size()));
-  for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x)
-      if (rows[std::size_t(y)][std::size_t(x)] == '@') m.set(x, y, m.palette().default_obstacle());
-  return m;
-}
+const CapabilityMask kCap = Palette::movingai().movingai_default_capability();
 
 TEST(PathCheck, StraightAndDiagonalSteps) {
   const GridMap m = from_rows({

@@ -10,9 +10,12 @@
 
 #include "core/io.hpp"
 #include "core/placement.hpp"
+#include "test_util.hpp"
 
 namespace pl {
 namespace {
+
+using pl::test::from_rows;
 
 // 4-connected breadth-first distances from (x, y); -1 = not reached.
 std::vector<long> distances(const GridMap& m, CapabilityMask cap, CellXY from) {
@@ -29,14 +32,6 @@ std::vector<long> distances(const GridMap& m, CapabilityMask cap, CellXY from) {
     }
   }
   return d;
-}
-
-GridMap from_rows(const std::vector<std::string>& rows) {
-  GridMap m(int(rows[0].size()), int(rows.size()));
-  for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x)
-      if (rows[std::size_t(y)][std::size_t(x)] == '@') m.set(x, y, m.palette().default_obstacle());
-  return m;
 }
 
 const CapabilityMask kCap = Palette::movingai().movingai_default_capability();

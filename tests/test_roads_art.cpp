@@ -20,6 +20,7 @@
 #include "core/roads.hpp"
 #include "pieces_json.hpp"
 #include "planners/planner.hpp"
+#include "plan_stats.hpp"
 
 namespace pl {
 namespace {
@@ -28,20 +29,9 @@ using nlohmann::json;
 using pl::test::CliRun;
 using pl::test::pieces_json;
 using pl::test::run_cli;
+using pl::test::temp_dir;
+using pl::test::plan_stat;
 namespace fs = std::filesystem;
-
-fs::path temp_dir() {
-  const fs::path d = fs::temp_directory_path() / ("pathlab_roads_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
-
-double stat(const PlanResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.stats)
-    if (k == name) return v;
-  ADD_FAILURE() << "no stat " << name;
-  return 0;
-}
 
 // Distance from p to one piece, computed here from the piece's own fields.
 double distance_to(const PathPiece& piece, Vec2 p) {
@@ -180,8 +170,8 @@ Query random_road_query(const GridMap& m, std::mt19937& rng, CapabilityMask road
 }
 
 CliRun validate(const GridMap& m, const PlanResult& r, const Query& q, int art) {
-  const std::string map_file = (temp_dir() / "m.map").string();
-  const std::string path_file = (temp_dir() / "p.json").string();
+  const std::string map_file = (temp_dir("roads") / "m.map").string();
+  const std::string path_file = (temp_dir("roads") / "p.json").string();
   save_map(m, map_file);
   std::ofstream(path_file) << json{{"pieces", pieces_json(r.pieces)}}.dump();
   char opts[200];
@@ -276,8 +266,8 @@ TEST(Roads, ConesKeepTheSampleSceneOnTheRoadAndAreReported) {
   const PlanResult a = plain->plan(sc, q), b = coned->plan(sc, q, ctx);
   ASSERT_TRUE(a.found) << a.message;
   ASSERT_TRUE(b.found) << b.message;
-  EXPECT_GT(stat(b, "cones"), 0);
-  EXPECT_EQ(marks.cones.size(), std::size_t(stat(b, "cones")));
+  EXPECT_GT(plan_stat(b, "cones"), 0);
+  EXPECT_EQ(marks.cones.size(), std::size_t(plan_stat(b, "cones")));
   for (CellXY c : marks.cones) EXPECT_NE(sc.map.at(c.x, c.y), *road_terrain(sc.map.palette()));
   // No piece of the coned path's footprint enters a cone.
   for (double s = 0; s <= b.length; s += 0.05) {
@@ -301,7 +291,7 @@ TEST(Roads, RoadTerrainRoundTripsAndNeedsNoMovingAICharacter) {
   EXPECT_NE(p.movingai_default_capability() >> *road & 1u, 0u);
   GridMap m(30, 30);
   generate_road_network(m, 9, 2, 0.2, 3);
-  const std::string file = (temp_dir() / "roads.map").string();
+  const std::string file = (temp_dir("roads") / "roads.map").string();
   save_map(m, file);
   const GridMap back = load_map(file);
   EXPECT_TRUE(back.same_content(m));

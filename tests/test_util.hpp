@@ -7,6 +7,7 @@
 #include <limits>
 #include <queue>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,19 @@ inline std::vector<std::string> all_scen_files() {
     if (e.path().extension() == ".scen") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// A map from rows of MovingAI symbols ('.' ground, '@' blocked, ...), row 0 at the top.
+inline GridMap from_rows(const std::vector<std::string>& rows) {
+  GridMap m(int(rows[0].size()), int(rows.size()));
+  for (int y = 0; y < m.height(); ++y)
+    for (int x = 0; x < m.width(); ++x) {
+      const char c = rows[size_t(y)][size_t(x)];
+      const auto t = m.palette().find_symbol(c);
+      if (!t) throw std::invalid_argument(std::string("from_rows: no terrain has the symbol ") + c);
+      m.set(x, y, *t);
+    }
+  return m;
 }
 
 // A random map whose cells are drawn from `terrains` (ids of Palette::movingai()) with weights.

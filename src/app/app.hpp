@@ -20,9 +20,9 @@
 
 #include "app/document_state.hpp"
 #include "app/renderer.hpp"
+#include "app/tools/tool.hpp"
 #include "app/ui_settings.hpp"
 #include "app/views.hpp"
-#include "app/tools/tool.hpp"
 #include "core/clearance.hpp"
 #include "core/generators.hpp"
 #include "core/io.hpp"
@@ -140,8 +140,8 @@ struct App {
   // After the camera of view `from` moved: locked views copy it.
   void sync_cameras(int from);
   // The first frame after v's current one, up to `until`, at which a breakpoint fires.
-  std::optional<BreakHit> next_break(const View& v,
-                                     std::size_t until = std::numeric_limits<std::size_t>::max()) const;
+  std::optional<BreakHit> next_break(
+      const View& v, std::size_t until = std::numeric_limits<std::size_t>::max()) const;
   // Seeks to the frame a breakpoint fired at and says so (Views::stopped).
   void stop_at(const View& v, const BreakHit& hit);
   // The breakpoint stop on screen in view v, if v shows the frame it fired at.
@@ -214,6 +214,20 @@ void shortcuts(App& app);
 
 // Height of the compare table under the views (ImGui units; 0 with one view).
 float compare_height(const App& app);
+
+// What a view's path length is measured against in the compare table ("% over"): runs for the
+// same agent and of the same kind of length only. Any-angle paths (an any-angle planner, or a
+// run that says its length is any-angle) are measured against any-angle runs, every other path
+// against the rest: an 8-connected optimum is no yardstick for a path that may join any two
+// points. Within a kind, the optimum when an optimal run answered (a run is optimal when it
+// says so, else when its planner is, per the registry), or the reference run the registry names
+// for these planners; else the best of those runs. length 0: no run to measure against.
+struct CompareBaseline {
+  double length = 0;
+  bool optimum = false;
+  bool any_angle = false;  // the kind of length of the view asked about
+};
+CompareBaseline compare_baseline(const App& app, const View& v);
 
 // The left column's width in ImGui units, the status bar's height.
 inline constexpr float kSideWidth = 330;

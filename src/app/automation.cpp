@@ -7,8 +7,10 @@
 
 #include <time.h>
 
+// clang-format off: glad must come before GLFW
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
+// clang-format on
 
 #include "app/app.hpp"
 #include "app/clip_report.hpp"
@@ -22,12 +24,14 @@ namespace {
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
     else if (static_cast<unsigned char>(c) < 0x20) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
       out += buf;
-    } else out += c;
+    } else
+      out += c;
   }
   return out + "\"";
 }
@@ -39,19 +43,24 @@ std::string quoted(const std::string& s) {
 bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) return false;
-  std::fprintf(f, "{\"framebuffer\": [%d, %d], \"title\": %s, \"status\": %s, \"scenario\": %s, \"agents\": [",
-               fb_w, fb_h, quoted(window_title(app)).c_str(), quoted(app.document.status_message).c_str(),
-               quoted(app.document.scenario ? app.document.scenario_path : std::string()).c_str());
+  std::fprintf(
+      f,
+      "{\"framebuffer\": [%d, %d], \"title\": %s, \"status\": %s, \"scenario\": %s, \"agents\": [",
+      fb_w, fb_h, quoted(window_title(app)).c_str(), quoted(app.document.status_message).c_str(),
+      quoted(app.document.scenario ? app.document.scenario_path : std::string()).c_str());
   for (std::size_t i = 0; i < app.scene().agents.size(); ++i) {
     const Agent& a = app.scene().agents[i];
-    std::fprintf(f, "%s[%.17g, %.17g, %.17g, %.17g]", i ? ", " : "", a.start.x, a.start.y, a.goal.x, a.goal.y);
+    std::fprintf(f, "%s[%.17g, %.17g, %.17g, %.17g]", i ? ", " : "", a.start.x, a.start.y, a.goal.x,
+                 a.goal.y);
   }
   // What of the agent the views' planners read (the agent settings not greyed out).
-  std::fprintf(f, "], \"map\": [%d, %d], \"agent_inputs_read\": [", app.scene().map.width(), app.scene().map.height());
+  std::fprintf(f, "], \"map\": [%d, %d], \"agent_inputs_read\": [", app.scene().map.width(),
+               app.scene().map.height());
   const AgentInputs read = views_agent_inputs(app);
   const std::pair<AgentInput, const char*> inputs[] = {
-      {AgentInput::Capability, "capability"}, {AgentInput::Size, "size"}, {AgentInput::Radius, "radius"},
-      {AgentInput::TurningRadius, "turning radius"}, {AgentInput::Headings, "headings"}, {AgentInput::Reverse, "reverse"}};
+      {AgentInput::Capability, "capability"}, {AgentInput::Size, "size"},
+      {AgentInput::Radius, "radius"},         {AgentInput::TurningRadius, "turning radius"},
+      {AgentInput::Headings, "headings"},     {AgentInput::Reverse, "reverse"}};
   bool first = true;
   for (const auto& [input, name] : inputs)
     if (reads(read, input)) std::fprintf(f, "%s\"%s\"", first ? "" : ", ", name), first = false;
@@ -63,25 +72,35 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
     // The agent driving this view's path (panel_drive.cpp), at the drive clock.
     const DriveProfile& drive = v.drive.profile;
     const Pose pose = v.drive.built && drive.valid() ? drive.pose_at(app.views.drive.time) : Pose{};
-    std::fprintf(f, "%s{\"name\": %s, \"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, %.17g], "
-                 "\"planner\": \"%s\", \"frame\": %zu, \"found\": %s, \"length\": %.17g, \"message\": %s, "
-                 "\"path_problem\": %s, \"travel_time\": %.17g, \"drive_pose\": [%.17g, %.17g, %.17g], \"phase\": %s}",
-                 i ? ", " : "", quoted(names[i]).c_str(), v.viewport.x, v.viewport.y, v.viewport.width, v.viewport.height,
-                 v.camera.zoom(), v.camera.offset().x, v.camera.offset().y, v.planner.c_str(),
-                 v.cursor ? v.cursor->frame() : std::size_t(0), v.result.found ? "true" : "false",
-                 v.result.length, quoted(v.result.message).c_str(), quoted(v.path_problem).c_str(),
-                 drive.valid() ? drive.travel_time() : -1.0, pose.x, pose.y, pose.heading,
-                 quoted(v.cursor ? std::string(v.cursor->state().phase()) : std::string()).c_str());
+    // What the compare table measures this view's length against.
+    const CompareBaseline cb = compare_baseline(app, v);
+    std::fprintf(
+        f,
+        "%s{\"name\": %s, \"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, "
+        "%.17g], "
+        "\"planner\": \"%s\", \"frame\": %zu, \"found\": %s, \"length\": %.17g, \"message\": %s, "
+        "\"path_problem\": %s, \"travel_time\": %.17g, \"drive_pose\": [%.17g, %.17g, %.17g], "
+        "\"phase\": %s, "
+        "\"baseline\": {\"length\": %.17g, \"optimal\": %s, \"any_angle\": %s}}",
+        i ? ", " : "", quoted(names[i]).c_str(), v.viewport.x, v.viewport.y, v.viewport.width,
+        v.viewport.height, v.camera.zoom(), v.camera.offset().x, v.camera.offset().y,
+        v.planner.c_str(), v.cursor ? v.cursor->frame() : std::size_t(0),
+        v.result.found ? "true" : "false", v.result.length, quoted(v.result.message).c_str(),
+        quoted(v.path_problem).c_str(), drive.valid() ? drive.travel_time() : -1.0, pose.x, pose.y,
+        pose.heading,
+        quoted(v.cursor ? std::string(v.cursor->state().phase()) : std::string()).c_str(),
+        cb.length, cb.optimum ? "true" : "false", cb.any_angle ? "true" : "false");
   }
   // What ImGui had to clip (app/clip_report.hpp) and whether the text drawn over the views
   // stays in its view: tests assert nothing is clipped.
   std::fprintf(f, "], \"clip\": %s, \"view_texts\": [", clip_report_json().c_str());
   for (std::size_t i = 0; i < app.ui.drawn_texts.size(); ++i) {
     const UiSettings::DrawnText& t = app.ui.drawn_texts[i];
-    const bool inside = t.x >= t.vx - 0.5f && t.y >= t.vy - 0.5f && t.x + t.w <= t.vx + t.vw + 0.5f &&
-                        t.y + t.h <= t.vy + t.vh + 0.5f;
-    std::fprintf(f, "%s{\"what\": %s, \"rect\": [%.1f, %.1f, %.1f, %.1f], \"inside\": %s}", i ? ", " : "",
-                 quoted(t.what).c_str(), t.x, t.y, t.w, t.h, inside ? "true" : "false");
+    const bool inside = t.x >= t.vx - 0.5f && t.y >= t.vy - 0.5f &&
+                        t.x + t.w <= t.vx + t.vw + 0.5f && t.y + t.h <= t.vy + t.vh + 0.5f;
+    std::fprintf(f, "%s{\"what\": %s, \"rect\": [%.1f, %.1f, %.1f, %.1f], \"inside\": %s}",
+                 i ? ", " : "", quoted(t.what).c_str(), t.x, t.y, t.w, t.h,
+                 inside ? "true" : "false");
   }
   std::fprintf(f, "]}\n");
   return std::fclose(f) == 0;

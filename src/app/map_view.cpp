@@ -3,11 +3,11 @@
 // Input reaches a view only when ImGui does not want it (DESIGN.md pitfalls).
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
-#include <string>
 #include <optional>
+#include <string>
 
 #include <imgui.h>
 
@@ -29,18 +29,22 @@ double shape_distance(const Shape& s, Vec2 p) {
     return distance(a + d * u, q);
   };
   switch (s.kind) {
-    case Shape::Kind::Segment: return seg(s.a, s.b, p);
+    case Shape::Kind::Segment:
+      return seg(s.a, s.b, p);
     case Shape::Kind::Polyline: {
       double best = std::numeric_limits<double>::infinity();
-      for (std::size_t i = 1; i < s.points.size(); ++i) best = std::min(best, seg(s.points[i - 1], s.points[i], p));
+      for (std::size_t i = 1; i < s.points.size(); ++i)
+        best = std::min(best, seg(s.points[i - 1], s.points[i], p));
       return best;
     }
     case Shape::Kind::Cell:
       return p.x >= s.a.x && p.x <= s.a.x + 1 && p.y >= s.a.y && p.y <= s.a.y + 1 ? 0.0 : 1e9;
     case Shape::Kind::Circle:
-    case Shape::Kind::Arc: return std::abs(distance(s.a, p) - s.radius);
+    case Shape::Kind::Arc:
+      return std::abs(distance(s.a, p) - s.radius);
     case Shape::Kind::Point:
-    case Shape::Kind::Pose: return distance(s.a, p);
+    case Shape::Kind::Pose:
+      return distance(s.a, p);
   }
   return 1e9;
 }
@@ -60,7 +64,8 @@ void shape_tooltip(const App& app, const View& v, Vec2 m, double tol) {
   const ShapeRecord* best = nullptr;
   double best_d = tol;
   const Scene& scene = app.scene();
-  const bool filter = app.ui.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size());
+  const bool filter =
+      app.ui.only_usable_shapes && v.agent >= 0 && v.agent < int(scene.agents.size());
   const Agent agent = filter ? scene.agents[std::size_t(v.agent)] : Agent{};
   const FrameState& state = v.cursor->state();
   for (const ShapeRecord& r : state.shapes()) {
@@ -92,7 +97,9 @@ void shape_tooltip(const App& app, const View& v, Vec2 m, double tol) {
       text += "\nthe tested shape: " + serves;
       // The filter let it through, so this agent could use it: the test was about something
       // else, which the phase names.
-      if (filter) text += "\n(usable by this agent: it failed the phase's test, not for lack of terrain or room)";
+      if (filter)
+        text +=
+            "\n(usable by this agent: it failed the phase's test, not for lack of terrain or room)";
     }
     ImGui::SetTooltip("%s", text.c_str());
   } else {
@@ -166,9 +173,10 @@ void map_view_input(App& app) {
         v.camera.zoom_wheel(mouse, io.MouseWheel);
         app.sync_cameras(target);
       }
-      const bool pan_drag = ImGui::IsMouseDragging(ImGuiMouseButton_Right, 0) ||
-                            ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 0) ||
-                            (!app.tool().edits() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0));
+      const bool pan_drag =
+          ImGui::IsMouseDragging(ImGuiMouseButton_Right, 0) ||
+          ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 0) ||
+          (!app.tool().edits() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0));
       if (pan_drag) {
         v.camera.pan({io.MouseDelta.x * sx, io.MouseDelta.y * sy});
         app.sync_cameras(target);
@@ -241,10 +249,11 @@ struct DiffKey {
 DiffKey g_diff_key;
 std::array<ClosedDifference, 2> g_diff_views;
 
-bool update_search_texture(View& v, const GridMap& map, const Style& style, bool open, bool closed) {
+bool update_search_texture(View& v, const GridMap& map, const Style& style, bool open,
+                           bool closed) {
   if (!v.renderer) return false;
-  const View::SearchKey key{v.trace_generation, v.cursor->frame(), map.width(), map.height(),
-                            open, closed, true};
+  const View::SearchKey key{
+      v.trace_generation, v.cursor->frame(), map.width(), map.height(), open, closed, true};
   if (!(key == v.search_key)) {
     // Incremental along the timeline: only the cells whose nodes changed status are repainted
     // and uploaded (SearchTexture).
@@ -274,9 +283,11 @@ void map_view_build(App& app) {
                     app.views[1]->cursor;
   if (diff) {
     const View &a = *app.views[0], &b = *app.views[1];
-    const DiffKey key{a.trace_generation, b.trace_generation, a.cursor->frame(), b.cursor->frame(), true};
+    const DiffKey key{a.trace_generation, b.trace_generation, a.cursor->frame(), b.cursor->frame(),
+                      true};
     if (!(key == g_diff_key)) {
-      const ClosedDifference d = closed_difference(a.cursor->state(), b.cursor->state(), map.width(), map.height());
+      const ClosedDifference d =
+          closed_difference(a.cursor->state(), b.cursor->state(), map.width(), map.height());
       g_diff_views[0] = {d.only_a, {}, d.both};
       g_diff_views[1] = {{}, d.only_b, d.both};
       g_diff_key = key;
@@ -299,13 +310,29 @@ void map_view_build(App& app) {
       dl.uses(StyleKey::of(StyleItem::GridLine));
     }
     draw_scene_circles(dl, scene.circles, style);
-    if (app.ui.show_clearance && v.camera.zoom() >= 20) {
-      const ClearanceGrid& grid =
-          app.document.clearance_cache.get(map, app.overlay_capability(), app.ui.clearance_metric);
-      draw_clearance_numbers(dl, grid, map.width(), map.height(), visible, style);
-    }
     // A run made for another map size cannot be drawn over this map.
     const bool run_fits = v.shown_width == map.width() && v.shown_height == map.height();
+    // Zoomed in far enough for g, h, f in the cells.
+    const bool numbers_shown =
+        v.cursor && run_fits && app.ui.show_search_numbers && v.camera.zoom() >= 40;
+    const bool clearance_shown = app.ui.show_clearance && v.camera.zoom() >= 20;
+    SearchNumberOptions numbers;
+    numbers.size_px = float(std::min(14.0, v.camera.zoom() / 4.5));
+    // A line a heading needs a cell about 150 pixels wide.
+    numbers.every_heading = v.camera.zoom() >= 150;
+    if (numbers.every_heading) numbers.size_px = float(std::min(13.0, v.camera.zoom() / 14));
+    if (clearance_shown) {
+      const ClearanceGrid& grid =
+          app.document.clearance_cache.get(map, app.overlay_capability(), app.ui.clearance_metric);
+      // With g, h and f in the cells, clearance takes the top of four lines, in their size.
+      ClearanceLabelOptions labels;
+      if (numbers_shown) {
+        numbers.below_top_line = labels.top_line = true;
+        if (!numbers.every_heading) numbers.size_px = float(std::min(13.0, v.camera.zoom() / 5));
+        labels.size_px = numbers.size_px;
+      }
+      draw_clearance_numbers(dl, grid, map.width(), map.height(), visible, style, labels);
+    }
     if (v.cursor && run_fits) {
       SearchDrawOptions o;
       o.grid_width = map.width();
@@ -333,19 +360,14 @@ void map_view_build(App& app) {
       }
       o.heading_wedges = v.camera.zoom() >= 10;
       // Each view marks what it expanded and the other did not.
-      // Zoomed in far enough for g, h, f in the cells, the hatch shrinks to a corner tick.
-      const bool numbers_shown = app.ui.show_search_numbers && v.camera.zoom() >= 40;
+      // With g, h, f in the cells, the hatch shrinks to a corner tick.
       if (diff)
         draw_closed_difference(dl, g_diff_views[vi], map.width(), style, visible,
                                numbers_shown ? 0.3 : 1.0);
       draw_search_state(dl, v.cursor->state(), style, o);
       if (numbers_shown) {
-        SearchNumberOptions numbers;
-        numbers.size_px = float(std::min(14.0, v.camera.zoom() / 4.5));
-        // A line a heading needs a cell about 150 pixels wide.
-        numbers.every_heading = v.camera.zoom() >= 150;
-        if (numbers.every_heading) numbers.size_px = float(std::min(13.0, v.camera.zoom() / 14));
-        draw_search_numbers(dl, v.cursor->state(), map.width(), map.height(), visible, style, numbers);
+        draw_search_numbers(dl, v.cursor->state(), map.width(), map.height(), visible, style,
+                            numbers);
       }
     } else {
       if (v.renderer) v.renderer->show_search = false;

@@ -22,13 +22,48 @@ std::vector<std::string> figure_names(const App& app) {
   return names;
 }
 
+// Whether a run's length is an any-angle one (see CompareBaseline), and whether it is optimal
+// for its kind.
+bool any_angle_run(const std::string& planner, const PlanResult& r) {
+  if (r.metric != PlanResult::Metric::Unknown) return r.metric == PlanResult::Metric::AnyAngle;
+  const PlannerInfo* info = registry().find(planner);
+  return info && info->family == "any-angle";
+}
+
+bool optimal_run(const std::string& planner, const PlanResult& r) {
+  if (r.metric != PlanResult::Metric::Unknown) return r.metric == PlanResult::Metric::Grid8Optimal;
+  const PlannerInfo* info = registry().find(planner);
+  return info && info->optimal;
+}
+
 }  // namespace
+
+CompareBaseline compare_baseline(const App& app, const View& row) {
+  CompareBaseline b;
+  b.any_angle = any_angle_run(row.shown_planner, row.result);
+  double best = 0, optimum = 0;
+  for (const auto& v : app.views) {
+    if (!v->has_run || !v->result.found || app.stale(*v) || v->shown_agent != row.shown_agent ||
+        any_angle_run(v->shown_planner, v->result) != b.any_angle)
+      continue;
+    if (best == 0 || v->result.length < best) best = v->result.length;
+    if (optimal_run(v->shown_planner, v->result)) optimum = v->result.length;
+  }
+  const auto& ref = app.views.reference;
+  if (optimum == 0 && ref && ref->found && app.views.reference_key.agent == row.shown_agent &&
+      any_angle_run(app.views.reference_planner, *ref) == b.any_angle)
+    optimum = ref->length;
+  b.optimum = optimum > 0;
+  b.length = b.optimum ? optimum : best;
+  return b;
+}
 
 float compare_height(const App& app) {
   if (app.views.size() < 2) return 0;
   float h = 56.f + 22.f * float(app.views.size());
   if (app.views.reference_run || app.views.reference) h += 18.f;
-  if (app.ui.compare_figures) h += 24.f + 19.f * float(std::min<std::size_t>(figure_names(app).size() + 1, 12));
+  if (app.ui.compare_figures)
+    h += 24.f + 19.f * float(std::min<std::size_t>(figure_names(app).size() + 1, 12));
   // The views keep at least 60% of the height between the menu and the status bar; the figures
   // scroll in what is left.
   const float free_h = ImGui::GetIO().DisplaySize.y - app.ui.menu_height - kStatusHeight;
@@ -37,30 +72,15 @@ float compare_height(const App& app) {
 
 void panel_compare(App& app) {
   if (app.views.size() < 2) return;
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.f;
+  const float scale =
+      ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.f;
   const Viewport& a = app.ui.map_area;
   const float h = compare_height(app);
   ImGui::SetNextWindowPos({float(a.x) / scale, float(a.y + a.height) / scale});
   ImGui::SetNextWindowSize({float(a.width) / scale, h});
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings;
+  const ImGuiWindowFlags flags =
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("##compare", nullptr, flags)) {
-    // Each row is measured against runs for the same agent only: the optimum when an optimal
-    // planner answered that query (a view, or the reference the registry names for these
-    // planners), else the best of those views.
-    auto baseline = [&](int agent, bool& is_optimum) {
-      double best = 0, optimum = 0;
-      for (const auto& v : app.views) {
-        if (!v->has_run || !v->result.found || app.stale(*v) || v->shown_agent != agent) continue;
-        const PlannerInfo* info = registry().find(v->shown_planner);
-        if (best == 0 || v->result.length < best) best = v->result.length;
-        if (info && info->optimal) optimum = v->result.length;
-      }
-      if (optimum == 0 && app.views.reference && app.views.reference->found && app.views.reference_key.agent == agent)
-        optimum = app.views.reference->length;
-      is_optimum = optimum > 0;
-      return is_optimum ? optimum : best;
-    };
     // "% over": each value says whether it is over the optimum or over the best view.
     const char* over_label = "% over";
     const std::vector<std::string> view_label = view_names(app);
@@ -73,9 +93,11 @@ void panel_compare(App& app) {
         for (const auto& [k, val] : v->result.stats) any_illegal |= k == "illegal turns";
     std::vector<const char*> columns = {"view", "planner", "found", "length", over_label};
     if (any_illegal) columns.push_back("illegal turns");
-    for (const char* c : {"travel s", "expanded", "time ms", "memory KiB", "frame"}) columns.push_back(c);
-    if (ImGui::BeginTable("##stats", int(columns.size()), ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                            ImGuiTableFlags_SizingFixedFit)) {
+    for (const char* c : {"travel s", "expanded", "time ms", "memory KiB", "frame"})
+      columns.push_back(c);
+    if (ImGui::BeginTable("##stats", int(columns.size()),
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                              ImGuiTableFlags_SizingFixedFit)) {
       for (const char* c : columns)
         ImGui::TableSetupColumn(c, std::string(c) == "planner" ? ImGuiTableColumnFlags_WidthStretch
                                                                : ImGuiTableColumnFlags_WidthFixed);
@@ -93,14 +115,16 @@ void panel_compare(App& app) {
           continue;
         }
         const PlanResult& r = v.result;
-        bool optimum = false;
-        const double base = baseline(v.shown_agent, optimum);
+        const CompareBaseline cb = compare_baseline(app, v);
+        const bool optimum = cb.optimum;
+        const double base = cb.length;
         const bool beats_optimum = r.found && optimum && r.length < base * (1 - 1e-9);
         ImGui::TableNextColumn();
         if (beats_optimum && !v.path_problem.empty()) {
           ImGui::TextColored({1, 0.45f, 0.4f, 1}, "yes*");
           if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("A path, but not one this agent can drive:\n%s", v.path_problem.c_str());
+            ImGui::SetTooltip("A path, but not one this agent can drive:\n%s",
+                              v.path_problem.c_str());
         } else {
           ImGui::TextUnformatted(r.cancelled ? "cancelled" : r.found ? "yes" : "no");
         }
@@ -115,28 +139,38 @@ void panel_compare(App& app) {
             if (!v.path_problem.empty()) {
               ImGui::TextColored({1, 0.45f, 0.4f, 1}, "invalid");
               if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%.2f%% shorter than the optimum for this agent, because the agent cannot drive it:\n%s",
-                                  -pct, v.path_problem.c_str());
+                ImGui::SetTooltip(
+                    "%.2f%% shorter than the optimum for this agent, because the agent cannot "
+                    "drive it:\n%s",
+                    -pct, v.path_problem.c_str());
             } else {
               ImGui::TextColored({1, 0.8f, 0.3f, 1}, "%.2f shorter", -pct);
               if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("Shorter than the optimum for this agent, yet drivable: the planners\n"
-                                  "allow different moves (e.g. any-angle against 8-connected).");
+                ImGui::SetTooltip(
+                    "Shorter than the optimum for this agent, yet drivable: the planners\n"
+                    "allow different moves (e.g. any-angle against 8-connected).");
             }
           } else {
             ImGui::Text("%.2f %s", pct, optimum ? "optimal" : "best");
+            if (ImGui::IsItemHovered())
+              ImGui::SetTooltip("%% over the %s length %.4f among the %s runs for this agent",
+                                optimum ? "optimal" : "best", base,
+                                cb.any_angle ? "any-angle" : "grid (not any-angle)");
           }
         }
         if (any_illegal) {
           ImGui::TableNextColumn();
           for (const auto& [k, val] : r.stats)
             if (k == "illegal turns") {
-              if (val > 0) ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%g", val);
-              else ImGui::Text("%g", val);
+              if (val > 0)
+                ImGui::TextColored({1, 0.45f, 0.4f, 1}, "%g", val);
+              else
+                ImGui::Text("%g", val);
             }
         }
         ImGui::TableNextColumn();
-        if (const double tt = drive_travel_time(app, *app.views[i]); tt >= 0) ImGui::Text("%.2f", tt);
+        if (const double tt = drive_travel_time(app, *app.views[i]); tt >= 0)
+          ImGui::Text("%.2f", tt);
         ImGui::TableNextColumn();
         ImGui::Text("%llu", (unsigned long long)r.expanded);
         ImGui::TableNextColumn();
@@ -148,17 +182,22 @@ void panel_compare(App& app) {
       }
       ImGui::EndTable();
     }
-    if (app.views.reference_run) ImGui::TextDisabled("optimal length: running %s...", app.views.reference_planner.c_str());
+    if (app.views.reference_run)
+      ImGui::TextDisabled("optimal length: running %s...", app.views.reference_planner.c_str());
     else if (app.views.reference && app.views.reference->found)
-      ImGui::TextDisabled("optimal length %.4f (%s)", app.views.reference->length, app.views.reference_planner.c_str());
-    ImGui::Checkbox("planner figures (expansions per phase, graph sizes, build time...)", &app.ui.compare_figures);
-    const std::vector<std::string> names = app.ui.compare_figures ? figure_names(app) : std::vector<std::string>{};
-    if (!names.empty() &&
-        ImGui::BeginTable("##figures", int(app.views.size()) + 1,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY)) {
+      ImGui::TextDisabled("optimal length %.4f (%s)", app.views.reference->length,
+                          app.views.reference_planner.c_str());
+    ImGui::Checkbox("planner figures (expansions per phase, graph sizes, build time...)",
+                    &app.ui.compare_figures);
+    const std::vector<std::string> names =
+        app.ui.compare_figures ? figure_names(app) : std::vector<std::string>{};
+    if (!names.empty() && ImGui::BeginTable("##figures", int(app.views.size()) + 1,
+                                            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                                ImGuiTableFlags_ScrollY)) {
       ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableSetupColumn("figure");
-      for (std::size_t i = 0; i < app.views.size(); ++i) ImGui::TableSetupColumn(std::string(1, char('A' + i)).c_str());
+      for (std::size_t i = 0; i < app.views.size(); ++i)
+        ImGui::TableSetupColumn(std::string(1, char('A' + i)).c_str());
       ImGui::TableHeadersRow();
       for (const std::string& n : names) {
         ImGui::TableNextRow();

@@ -153,7 +153,8 @@ void draw_nodes(DrawSink& sink, const FrameState& state, const Style& style,
         draw_heading_wedge(sink, cell, t.heading_of(n.desc), space.headings,
                            current ? c : heading_wedge_colour(c), current ? 1.0 : 0.85);
         if (current)
-          sink.rect_outline({cell.x + 0.06, cell.y + 0.06}, {cell.x + 0.94, cell.y + 0.94}, c, 1.5f);
+          sink.rect_outline({cell.x + 0.06, cell.y + 0.06}, {cell.x + 0.94, cell.y + 0.94}, c,
+                            1.5f);
         return true;
       }
       case NodeLook::Dot: {
@@ -200,7 +201,8 @@ void draw_nodes(DrawSink& sink, const FrameState& state, const Style& style,
         (is_open ? any_open : any_closed) = true;
         continue;
       }
-      if (node(n, is_open ? open_c : closed_c, false, o.node_px)) (is_open ? any_open : any_closed) = true;
+      if (node(n, is_open ? open_c : closed_c, false, o.node_px))
+        (is_open ? any_open : any_closed) = true;
     }
     // Closed sorts after open, so the last entry of a cell says whether any heading is closed.
     std::sort(tints.begin(), tints.end());
@@ -282,7 +284,8 @@ struct GeometryKeyHash {
 GeometryKey geometry_key(const Shape& s) {
   GeometryKey k;
   k.v = {s.a.x, s.a.y, s.b.x, s.b.y, s.radius, s.angle, s.sweep};
-  k.kind_and_requirement = (std::uint64_t(s.kind) << 56) | (std::uint64_t(s.requirement.clearance) << 32) |
+  k.kind_and_requirement = (std::uint64_t(s.kind) << 56) |
+                           (std::uint64_t(s.requirement.clearance) << 32) |
                            std::uint64_t(s.requirement.capability);
   return k;
 }
@@ -390,14 +393,18 @@ std::size_t draw_search_numbers(DrawSink& sink, const FrameState& state, int wid
       ++n;
       const bool headings = t.heading_index_of(nodes.front()->desc) >= 0;
       if (headings && options.every_heading) {
-        // One line a heading, stacked around the cell's centre.
-        const double step = std::min(0.28, 0.9 / double(nodes.size()));
-        const double top = y + 0.5 - step * double(nodes.size() - 1) / 2;
+        // One line a heading, stacked around the cell's centre (or the middle of what the
+        // clearance line leaves).
+        const double mid = options.below_top_line ? 0.6 : 0.5,
+                     room = options.below_top_line ? 0.7 : 0.9;
+        const double step = std::min(0.28, room / double(nodes.size()));
+        const double top = y + mid - step * double(nodes.size() - 1) / 2;
         for (std::size_t k = 0; k < nodes.size(); ++k) {
           const NodeState& v = *nodes[k];
           const std::string name = heading_name(t.heading_of(v.desc));
           line(x + 0.5, top + step * double(k),
-               std::snprintf(buf, sizeof buf, "%s g %.1f h %.1f f %.1f", name.c_str(), v.g, v.h, v.f()),
+               std::snprintf(buf, sizeof buf, "%s g %.1f h %.1f f %.1f", name.c_str(), v.g, v.h,
+                             v.f()),
                options.size_px);
         }
         continue;
@@ -408,15 +415,18 @@ std::size_t draw_search_numbers(DrawSink& sink, const FrameState& state, int wid
       for (const NodeState* v : nodes)
         if (FrameState::better(*v, *best)) best = v;
       const float px = headings ? options.size_px * 0.8f : options.size_px;
-      line(x + 0.5, y + 0.22, std::snprintf(buf, sizeof buf, "g %.1f", best->g), px);
-      line(x + 0.5, y + 0.5, std::snprintf(buf, sizeof buf, "h %.1f", best->h), px);
+      // Three lines at 0.22, 0.5, 0.78 of the cell, or the lower three of four.
+      const double y0 = options.below_top_line ? 0.38 : 0.22,
+                   dy = options.below_top_line ? 0.24 : 0.28;
+      line(x + 0.5, y + y0, std::snprintf(buf, sizeof buf, "g %.1f", best->g), px);
+      line(x + 0.5, y + y0 + dy, std::snprintf(buf, sizeof buf, "h %.1f", best->h), px);
       if (headings)
-        line(x + 0.5, y + 0.78,
+        line(x + 0.5, y + y0 + 2 * dy,
              std::snprintf(buf, sizeof buf, "f %.1f %s", best->f(),
                            heading_name(t.heading_of(best->desc)).c_str()),
              px);
       else
-        line(x + 0.5, y + 0.78, std::snprintf(buf, sizeof buf, "f %.1f", best->f()), px);
+        line(x + 0.5, y + y0 + 2 * dy, std::snprintf(buf, sizeof buf, "f %.1f", best->f()), px);
     }
   return n;
 }
@@ -432,14 +442,17 @@ std::size_t draw_clearance_numbers(DrawSink& sink, const ClearanceGrid& grid, in
   sink.set_layer(Layer::Clearance);
   const Rgba c = style.colour(StyleItem::ClearanceLabel);
   std::size_t n = 0;
-  char buf[8];
+  char buf[10];
   for (int y = r.y0; y < r.y1; ++y)
     for (int x = r.x0; x < r.x1; ++x) {
       const std::uint16_t v = grid[std::size_t(y) * std::size_t(width) + std::size_t(x)];
       if (v == 0 && !options.show_zero) continue;
-      const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-      sink.text({x + 0.5, y + 0.5}, std::string_view(buf, std::size_t(end - buf)), c,
-                TextAnchor::Center, options.size_px);
+      char* const start = options.top_line ? buf + 2 : buf;
+      const auto end = std::to_chars(start, buf + sizeof buf, v).ptr;
+      if (options.top_line) buf[0] = 'c', buf[1] = ' ';
+      sink.text({x + 0.5, y + (options.top_line ? 0.14 : 0.5)},
+                std::string_view(buf, std::size_t(end - buf)), c, TextAnchor::Center,
+                options.size_px);
       ++n;
     }
   if (n) sink.uses(StyleKey::of(StyleItem::ClearanceLabel));

@@ -14,9 +14,9 @@
 // what falls inside it, so a zoomed-in view of a 1024x1024 map costs what the screen shows.
 #pragma once
 
+#include <bitset>
 #include <cstddef>
 #include <cstdint>
-#include <bitset>
 #include <optional>
 #include <span>
 #include <vector>
@@ -108,6 +108,9 @@ struct ClearanceLabelOptions {
   std::size_t max_labels = 20000;
   bool show_zero = false;  // cells the capability cannot enter
   float size_px = 0;       // 0 = the renderer's default
+  // As "c N" on the cell's top line instead of the centre, for cells that also show the
+  // search's g, h and f (SearchNumberOptions::below_top_line puts those under it).
+  bool top_line = false;
 };
 
 struct SearchNumberOptions {
@@ -117,6 +120,8 @@ struct SearchNumberOptions {
   // Cells of heading nodes: one line per heading seen ("SE g 3.4 h 5.0 f 8.4") instead of the
   // g, h and f of the cell's best node. For very close zooms (a cell some 150 pixels wide).
   bool every_heading = false;
+  // g, h and f on the lower three of four lines: the top one holds the clearance label.
+  bool below_top_line = false;
 };
 
 // g, h and f of the nodes standing on each visible cell (through their node spaces) that are
