@@ -2,7 +2,6 @@
 // per-query comparison with the first planner (--within, the hybrid planner's "within 2x of
 // A* + smoothing") and --validate (every path found passes `validate`).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -31,9 +30,7 @@ std::vector<std::string> split(const std::string& line, char sep) {
 // The summary's shares agree with the per-query rows of --queries-tsv, the problems are every
 // 10th of the file, and every path the hybrid planner found passed validate.
 TEST(BenchTurning, WithinShareAgreesWithThePerQueryTimes) {
-  const std::string tsv = (std::filesystem::temp_directory_path() /
-                           ("pathlab_bench_turning_" + std::to_string(::getpid()) + ".tsv"))
-                              .string();
+  const std::string tsv = (test::temp_dir("bench_turning") / "queries.tsv").string();
   const test::CliRun r = run_cli(
       "bench '" + test::shared_data("dao/arena.map.scen") +
       "' --planners astar-turns,hybrid --set goal_heading=free --radius 0.4 --turning-radius 1 "
@@ -51,7 +48,7 @@ TEST(BenchTurning, WithinShareAgreesWithThePerQueryTimes) {
     ASSERT_EQ(c.size(), 8u) << line;
     rows[c[1]][std::stol(c[2])] = {c[3] == "1", std::stod(c[7])};
   }
-  std::filesystem::remove(tsv);
+  std::filesystem::remove_all(std::filesystem::path(tsv).parent_path());
   ASSERT_EQ(rows["astar-turns"].size(), 16u);  // problems 0, 10, ..., 150 of 160
   ASSERT_EQ(rows["hybrid"].size(), 16u);
   int within = 0, found = 0, close = 0;
@@ -103,9 +100,7 @@ TEST(BenchTurning, ValidateFailsOnPathsThroughBlockedCells) {
 // path passes validate.
 TEST(BenchTurning, HybridAlternatesSectionsWhereTheFailingSectionIsTooWide) {
   const std::string map = test::shared_data("dao/brc202d.map");
-  const std::string json = (std::filesystem::temp_directory_path() /
-                            ("pathlab_hybrid_sections_" + std::to_string(::getpid()) + ".json"))
-                               .string();
+  const std::string json = (test::temp_dir("hybrid_sections") / "path.json").string();
   const std::string agent = " --radius 0.4 --turning-radius 1";
   const test::CliRun r =
       run_cli("path '" + map + "' --planner hybrid --set goal_heading=free" + agent +
@@ -116,7 +111,7 @@ TEST(BenchTurning, HybridAlternatesSectionsWhereTheFailingSectionIsTooWide) {
   EXPECT_NE(text.find("alternating Directional-8 / Smoothing-48 sections"), std::string::npos)
       << text;
   const test::CliRun v = run_cli("validate '" + map + "' '" + json + "'" + agent);
-  std::filesystem::remove(json);
+  std::filesystem::remove_all(std::filesystem::path(json).parent_path());
   EXPECT_EQ(v.code, 0) << v.err;
 }
 
