@@ -78,6 +78,52 @@ std::string human_bytes(double b) {
   return buf;
 }
 
+// One planner's queries against the first planner's (`--within`), summed over all files.
+struct Comparison {
+  size_t queries = 0, within = 0, within_solved = 0, solved = 0, first_solved = 0;
+  size_t failed_where_first_solved = 0;
+  std::vector<double> ratios;  // time / first planner's time, per query
+};
+
+void compare_with_first(const std::vector<std::vector<PlanResult>>& last,
+                        const std::vector<std::vector<double>>& times, size_t s, double factor,
+                        Comparison& c) {
+  for (size_t i = 0; i < last[s].size(); ++i) {
+    const bool found = last[s][i].found, first_found = last[0][i].found;
+    const double t = times[s][i], t0 = times[0][i];
+    ++c.queries;
+    c.solved += found;
+    c.first_solved += first_found;
+    c.failed_where_first_solved += first_found && !found;
+    c.within += t <= factor * t0;
+    c.within_solved += found && t <= factor * t0;
+    c.ratios.push_back(t0 > 0 ? t / t0 : INFINITY);
+  }
+}
+
+double share(size_t part, size_t whole) {
+  return whole ? 100.0 * double(part) / double(whole) : 0.0;
+}
+
+void print_comparisons(const std::vector<Spec>& specs, std::vector<Comparison>& cmp,
+                       double factor) {
+  std::printf("\nper query against %s (the fastest of the --repeat runs of each):\n",
+              specs[0].label.c_str());
+  std::printf("%-22s %8s %12s %12s %14s %9s %9s %18s\n", "planner", "queries", "median ratio",
+              "within", "within+solved", "solved", "failed", "failed, 1st solved");
+  for (size_t s = 1; s < specs.size(); ++s) {
+    Comparison& c = cmp[s];
+    std::sort(c.ratios.begin(), c.ratios.end());
+    const double median = c.ratios.empty() ? 0.0 : c.ratios[c.ratios.size() / 2];
+    char within[32];
+    std::snprintf(within, sizeof within, "%.1f%% (%gx)", share(c.within, c.queries), factor);
+    std::printf(
+        "%-22s %8zu %12.2f %12s %13.1f%% %8.1f%% %8.1f%% %17.1f%%\n", specs[s].label.c_str(),
+        c.queries, median, within, share(c.within_solved, c.queries), share(c.solved, c.queries),
+        share(c.queries - c.solved, c.queries), share(c.failed_where_first_solved, c.first_solved));
+  }
+}
+
 }  // namespace
 
 int run_bench(const BenchOptions& opt) {
@@ -94,14 +140,27 @@ int run_bench(const BenchOptions& opt) {
   }
 
   std::vector<Row> rows;
+  std::vector<Comparison> cmp(specs.size());
+  std::vector<size_t> checked(specs.size()), invalid(specs.size());
+  std::vector<bool> validated(specs.size());
+  for (const std::string& v : opt.validate) {
+    bool known = v == "all";
+    for (size_t s = 0; s < specs.size(); ++s)
+      if (v == "all" || specs[s].label == v) validated[s] = known = true;
+    if (!known) throw InputError("--validate: '" + v + "' is not one of --planners");
+  }
   for (auto& file : files) {
     Scenario scen = load_scen(file);
     if (scen.problems.empty()) continue;
     Scene scene;
     scene.map = load_map(find_scen_map(scen, file));
     check_scen_against_map(scen, scene.map, file);
-    const size_t n = opt.limit > 0 ? std::min(size_t(opt.limit), scen.problems.size())
-                                   : scen.problems.size();
+    // The problems run: every `every`-th (scenario files list them by length bucket, so this
+    // spreads a limited run over all lengths), at most `limit`.
+    std::vector<size_t> picked;
+    for (size_t i = 0; i < scen.problems.size(); i += size_t(opt.every))
+      if (opt.limit <= 0 || picked.size() < size_t(opt.limit)) picked.push_back(i);
+    const size_t n = picked.size();
     std::vector<std::unique_ptr<Planner>> planners;
     std::vector<Row> file_rows;
     for (auto& sp : specs) {
@@ -117,15 +176,20 @@ int run_bench(const BenchOptions& opt) {
       r.queries = n;
       file_rows.push_back(r);
     }
-    // Warm-up: builds caches (passability, clearance) outside the timed runs; their cost is
-    // reported apart (prep ms).
-    for (size_t s = 0; s < specs.size(); ++s) {
+    // Cell centres, both facing east (a scenario has no headings).
+    const auto query = [&](size_t i) {
+      const ScenProblem& p = scen.problems[picked[i]];
       Query q;
-      const ScenProblem& p = scen.problems[0];
       q.start = {p.start_x + 0.5, p.start_y + 0.5, 0};
       q.goal = {p.goal_x + 0.5, p.goal_y + 0.5, 0};
-      file_rows[s].prepare_ms = planners[s]->plan(scene, q).prepare_ms;
-    }
+      if (opt.radius) q.radius = *opt.radius;
+      if (opt.turning_radius) q.turning_radius = *opt.turning_radius;
+      return q;
+    };
+    // Warm-up: builds caches (passability, clearance) outside the timed runs; their cost is
+    // reported apart (prep ms).
+    for (size_t s = 0; s < specs.size(); ++s)
+      file_rows[s].prepare_ms = planners[s]->plan(scene, query(0)).prepare_ms;
     std::vector<std::vector<double>> best_times(specs.size());
     std::vector<std::vector<PlanResult>> last(specs.size());
     for (int rep = 0; rep < opt.repeat; ++rep) {
@@ -137,10 +201,7 @@ int run_bench(const BenchOptions& opt) {
         size_t memory = 0;
         size_t truncated = 0, budget = 0;
         for (size_t i = 0; i < n; ++i) {
-          const ScenProblem& p = scen.problems[i];
-          Query q;
-          q.start = {p.start_x + 0.5, p.start_y + 0.5, 0};
-          q.goal = {p.goal_x + 0.5, p.goal_y + 0.5, 0};
+          const Query q = query(i);
           std::unique_ptr<TraceRecorder> rec;
           RunContext ctx;
           if (specs[s].observer == "null") ctx.observer = &null_obs;
@@ -181,15 +242,36 @@ int run_bench(const BenchOptions& opt) {
       Row& row = file_rows[s];
       for (size_t i = 0; i < n; ++i) {
         const PlanResult& r = last[s][i];
-        const double opt_len = scen.problems[i].optimal;
+        const double opt_len = scen.problems[picked[i]].optimal;
         if (!r.found) ++row.unsolved;
-        else if (std::abs(r.length - opt_len) > scen.tolerance(i)) ++row.mismatches;
+        else if (std::abs(r.length - opt_len) > scen.tolerance(picked[i]))
+          ++row.mismatches;
         if (qtsv)
-          qtsv << row.file << '\t' << row.label << '\t' << i << '\t' << r.found << '\t' << r.length
-               << '\t' << opt_len << '\t' << r.expanded << '\t' << best_times[s][i] * 1000 << '\n';
+          qtsv << row.file << '\t' << row.label << '\t' << picked[i] << '\t' << r.found << '\t'
+               << r.length << '\t' << opt_len << '\t' << r.expanded << '\t'
+               << best_times[s][i] * 1000 << '\n';
       }
       rows.push_back(row);
     }
+    if (opt.within > 0)
+      for (size_t s = 1; s < specs.size(); ++s)
+        compare_with_first(last, best_times, s, opt.within, cmp[s]);
+    for (size_t s = 0; s < specs.size(); ++s)
+      if (validated[s])
+        for (size_t i = 0; i < n; ++i) {
+          const PlanResult& r = last[s][i];
+          if (!r.found) continue;
+          ++checked[s];
+          const Query q = query(i);
+          const std::string origin =
+              file + " problem " + std::to_string(picked[i]) + " " + specs[s].label;
+          const std::string text = nlohmann::json{{"pieces", pieces_json(r.pieces)}}.dump();
+          const std::string problem =
+              validate_path_text(scene, text, origin, q.radius, q.turning_radius);
+          if (problem.empty()) continue;
+          if (invalid[s]++ == 0)
+            std::fprintf(stderr, "pathlab-cli: bench: %s: %s\n", origin.c_str(), problem.c_str());
+        }
   }
 
   // Totals per planner over all files.
@@ -247,7 +329,17 @@ int run_bench(const BenchOptions& opt) {
     else write_file_atomic(opt.tsv, tsv);
   }
   if (opt.json) std::cout << js.dump(1) << "\n";
-  return kOk;
+  if (opt.within > 0) print_comparisons(specs, cmp, opt.within);
+  bool all_valid = true;
+  if (!opt.validate.empty()) {
+    std::printf("\nvalidate (disc of the agent's radius, turning radius): paths found / failing\n");
+    for (size_t s = 0; s < specs.size(); ++s)
+      if (validated[s]) {
+        std::printf("%-22s %8zu %8zu\n", specs[s].label.c_str(), checked[s], invalid[s]);
+        all_valid &= invalid[s] == 0;
+      }
+  }
+  return all_valid ? kOk : kFailed;
 }
 
 }  // namespace pl::cli

@@ -51,6 +51,25 @@ std::map<std::string, std::string> parse_sets(const std::vector<std::string>& se
   return out;
 }
 
+nlohmann::json pieces_json(const std::vector<PathPiece>& in) {
+  // The exact geometry: straight pieces and arcs (centre, radius, start angle, signed sweep;
+  // angles in radians, positive sweep clockwise on screen), whose lengths add up to "length".
+  nlohmann::json pieces = nlohmann::json::array();
+  // A piece driven backwards (a gear change) carries "reverse": true.
+  for (const PathPiece& p : in) {
+    if (p.kind == PathPiece::Kind::Line)
+      pieces.push_back({{"line", {p.line.a.x, p.line.a.y, p.line.b.x, p.line.b.y}}});
+    else
+      pieces.push_back({{"arc",
+                         {{"center", {p.arc.center.x, p.arc.center.y}},
+                          {"radius", p.arc.radius},
+                          {"start", p.arc.start_angle},
+                          {"sweep", p.arc.sweep}}}});
+    if (p.reverse) pieces.back()["reverse"] = true;
+  }
+  return pieces;
+}
+
 namespace {
 
 json points_json(const PlanResult& r, bool with_heading) {
@@ -66,21 +85,7 @@ json result_json(const std::string& planner, const PlanResult& r) {
   j["found"] = r.found;
   j["length"] = r.found ? json(r.length) : json(nullptr);
   j["path"] = points_json(r, true);
-  // The exact geometry: straight pieces and arcs (centre, radius, start angle, signed sweep;
-  // angles in radians, positive sweep clockwise on screen), whose lengths add up to "length".
-  json pieces = json::array();
-  // A piece driven backwards (a gear change) carries "reverse": true.
-  for (const PathPiece& p : r.pieces) {
-    if (p.kind == PathPiece::Kind::Line)
-      pieces.push_back({{"line", {p.line.a.x, p.line.a.y, p.line.b.x, p.line.b.y}}});
-    else
-      pieces.push_back({{"arc", {{"center", {p.arc.center.x, p.arc.center.y}},
-                                 {"radius", p.arc.radius},
-                                 {"start", p.arc.start_angle},
-                                 {"sweep", p.arc.sweep}}}});
-    if (p.reverse) pieces.back()["reverse"] = true;
-  }
-  j["pieces"] = pieces;
+  j["pieces"] = pieces_json(r.pieces);
   j["expanded"] = r.expanded;
   j["generated"] = r.generated;
   j["time_ms"] = r.time_ms;
@@ -487,11 +492,27 @@ int main(int argc, char** argv) {
                     "NAME+recorder records a full trace");
   bench->add_option("--set", bench_sets, "Planner parameter NAME=VALUE for every planner that has it");
   bench->add_option("--limit", bench_opt.limit, "Problems per file (0 = all)");
+  bench->add_option("--every", bench_opt.every, "Every K-th problem of a file (before --limit)")
+      ->check(CLI::Range(1L, 1000000L));
   bench->add_option("--repeat", bench_opt.repeat, "Runs per planner; the fastest counts")
       ->check(CLI::Range(1, 100));
   bench->add_option("--tsv", bench_opt.tsv, "Write the summary table as TSV to this file (- = stdout)");
   bench->add_option("--queries-tsv", bench_opt.queries_tsv, "Write one TSV row per query");
   bench->add_flag("--json", bench_opt.json, "Summary as JSON");
+  bench->add_option("--radius", bench_opt.radius, "Agent radius in map units (turning planners)")
+      ->check(non_negative_length());
+  bench->add_option("--turning-radius", bench_opt.turning_radius, "Turning radius in map units")
+      ->check(non_negative_length());
+  bench
+      ->add_option("--within", bench_opt.within,
+                   "Compare every planner's time per query with the first planner's: the share "
+                   "within this factor, and the failure shares")
+      ->check(CLI::Range(1.0, 1e6));
+  bench
+      ->add_option("--validate", bench_opt.validate,
+                   "Planners (labels, or all) whose every path found must pass `validate` (disc "
+                   "of the agent's radius, turning radius); exit 1 when one does not")
+      ->delimiter(',');
 
   std::vector<Command> family_commands;
   add_haa_commands(app, family_commands);

@@ -104,8 +104,8 @@ double number(const json& v, const std::string& where) {
   return d;
 }
 
-std::vector<Piece> read_pieces(const std::string& file) {
-  const std::string text = read_file(file, std::size_t(64) << 20);
+// `file` names the text's origin in messages.
+std::vector<Piece> parse_pieces(const std::string& text, const std::string& file) {
   json j;
   try {
     j = json::parse(text);
@@ -286,15 +286,17 @@ double angle_gap(double a, double b) {
   return std::min(d, 2 * M_PI - d);
 }
 
-int run_validate(const ValidateOptions& o) {
-  if (!o.size && !o.radius)
-    throw InputError("validate: give the agent's footprint: --radius R (a disc) and/or --size S "
-                     "(an axis-aligned square of side S centred on the path)");
-  if (o.size && !(*o.size > 0)) throw InputError("--size: must be > 0");
-  if (o.radius && !(*o.radius > 0)) throw InputError("--radius: must be > 0");
+struct Verdict {
+  double total = 0;     // length of the pieces checked
+  std::string problem;  // empty: the path passes
+  std::size_t bad = 0;  // the first offending piece
+};
+
+// The checks of the file comment, on pieces already read. `o` gives the footprint, turning
+// radius, capability (empty: the scene's first agent's, else ground and swamp), circles, art.
+Verdict check_pieces(const Scene& scene, const std::vector<Piece>& pieces,
+                     const ValidateOptions& o) {
   const double turning = o.turning_radius.value_or(0.0);
-  Scene scene = load_any(o.scene);
-  const std::vector<Piece> pieces = read_pieces(o.path);
   const CapabilityMask cap = o.capability.empty()
                                  ? (scene.agents.empty() ? scene.map.palette().movingai_default_capability()
                                                          : scene.capability_of(scene.agents[0]))
@@ -314,14 +316,11 @@ int run_validate(const ValidateOptions& o) {
   std::vector<Agent> agents;
   if (o.radius) agents.push_back({true, *o.radius});
   if (o.size) agents.push_back({false, *o.size / 2});
-
-  double total = 0;
-  std::string problem;
-  std::size_t bad = 0;
+  Verdict v;
   std::vector<double> us;
-  for (std::size_t i = 0; i < pieces.size() && problem.empty(); ++i) {
+  for (std::size_t i = 0; i < pieces.size() && v.problem.empty(); ++i) {
     const Piece& p = pieces[i];
-    total += p.length();
+    v.total += p.length();
     if (i > 0) {
       const Piece& q = pieces[i - 1];
       double ex, ey, sx, sy;
@@ -331,8 +330,8 @@ int run_validate(const ValidateOptions& o) {
       if (std::hypot(ex - sx, ey - sy) > 1e-6) {
         std::snprintf(buf, sizeof buf, ": starts at (%.9g, %.9g), not where piece %zu ends (%.9g, %.9g)",
                       sx, sy, i - 1, ex, ey);
-        problem = describe(p, i) + buf;
-        bad = i;
+        v.problem = describe(p, i) + buf;
+        v.bad = i;
         break;
       }
       const double hq = q.heading(1), hp = p.heading(0);
@@ -342,8 +341,8 @@ int run_validate(const ValidateOptions& o) {
                       ": starts with heading %.9g, piece %zu ends with %.9g (a kink: an infinitely "
                       "tight turn)",
                       hp, i - 1, hq);
-        problem = describe(p, i) + buf;
-        bad = i;
+        v.problem = describe(p, i) + buf;
+        v.bad = i;
         break;
       }
     }
@@ -354,8 +353,8 @@ int run_validate(const ValidateOptions& o) {
                             ? ": its heading is not one of the legal fixed-angle headings"
                             : nullptr;
       if (why) {
-        problem = describe(p, i) + why;
-        bad = i;
+        v.problem = describe(p, i) + why;
+        v.bad = i;
         break;
       }
     }
@@ -363,8 +362,8 @@ int run_validate(const ValidateOptions& o) {
       char buf[120];
       std::snprintf(buf, sizeof buf, ": radius %.9g is tighter than the turning radius %.9g", p.r,
                     turning);
-      problem = describe(p, i) + buf;
-      bad = i;
+      v.problem = describe(p, i) + buf;
+      v.bad = i;
       break;
     }
     double x0, y0, x1, y1;
@@ -372,20 +371,36 @@ int run_validate(const ValidateOptions& o) {
     for (const Agent& ag : agents) {
       const int cx0 = int(std::floor(x0 - ag.reach)) - 1, cx1 = int(std::floor(x1 + ag.reach)) + 1;
       const int cy0 = int(std::floor(y0 - ag.reach)) - 1, cy1 = int(std::floor(y1 + ag.reach)) + 1;
-      for (int y = cy0; y <= cy1 && problem.empty(); ++y)
-        for (int x = cx0; x <= cx1 && problem.empty(); ++x) {
+      for (int y = cy0; y <= cy1 && v.problem.empty(); ++y)
+        for (int x = cx0; x <= cx1 && v.problem.empty(); ++x) {
           if (!blocked(x, y) || !piece_hits_cell(p, ag, x, y, us)) continue;
           char buf[200];
           std::snprintf(buf, sizeof buf, ": the %s %.6g overlaps blocked cell (%d,%d)%s",
                         ag.disc ? "disc of radius" : "square of side",
                         ag.disc ? ag.reach : 2 * ag.reach, x, y,
                         (x < 0 || y < 0 || x >= w || y >= h) ? " (outside the map)" : "");
-          problem = describe(p, i) + buf;
-          bad = i;
+          v.problem = describe(p, i) + buf;
+          v.bad = i;
         }
-      if (!problem.empty()) break;
+      if (!v.problem.empty()) break;
     }
   }
+  return v;
+}
+
+int run_validate(const ValidateOptions& o) {
+  if (!o.size && !o.radius)
+    throw InputError(
+        "validate: give the agent's footprint: --radius R (a disc) and/or --size S "
+        "(an axis-aligned square of side S centred on the path)");
+  if (o.size && !(*o.size > 0)) throw InputError("--size: must be > 0");
+  if (o.radius && !(*o.radius > 0)) throw InputError("--radius: must be > 0");
+  Scene scene = load_any(o.scene);
+  const std::vector<Piece> pieces = parse_pieces(read_file(o.path, std::size_t(64) << 20), o.path);
+  const Verdict v = check_pieces(scene, pieces, o);
+  const double total = v.total, turning = o.turning_radius.value_or(0.0);
+  const std::string& problem = v.problem;
+  const std::size_t bad = v.bad;
   if (o.json) {
     json j;
     j["ok"] = problem.empty();
@@ -408,6 +423,14 @@ int run_validate(const ValidateOptions& o) {
 }
 
 }  // namespace
+
+std::string validate_path_text(const Scene& scene, const std::string& json_text,
+                               const std::string& origin, double radius, double turning_radius) {
+  ValidateOptions o;
+  o.radius = radius;
+  o.turning_radius = turning_radius;
+  return check_pieces(scene, parse_pieces(json_text, origin), o).problem;
+}
 
 void add_validate_commands(CLI::App& app, std::vector<Command>& out) {
   auto o = std::make_shared<ValidateOptions>();

@@ -7,6 +7,8 @@
 // circles, near-identical poses, NaN).
 #include "core/curves.hpp"
 
+#include "core/atan2.hpp"
+
 #include <cmath>
 
 namespace pl {
@@ -130,7 +132,7 @@ struct Centres {
   Centres(const Local& l, double dx, double dy)
       : x(dx), y(dy), d(hyp(dx, dy)), eps(same_centre_eps(l)) {}
   double angle() {
-    if (!have) ang = d > eps ? std::atan2(y, x) : 0.0, have = true;
+    if (!have) ang = d > eps ? atan2_fast(y, x) : 0.0, have = true;
     return ang;
   }
 };
@@ -164,7 +166,7 @@ bool dubins_lsr(const Local& l, double bound, Tuv& o) {
   if (d < 2 - l.tol) return false;
   o.u = d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
   if (o.u >= bound) return false;
-  const double th = std::atan2(dx * 2 + dy * o.u, dx * o.u - dy * 2);
+  const double th = atan2_fast(dx * 2 + dy * o.u, dx * o.u - dy * 2);
   o.t = mod2pi(th, l.tol);
   o.v = mod2pi(th - l.phi, l.tol);
   return true;
@@ -176,7 +178,7 @@ bool dubins_rsl(const Local& l, double bound, Tuv& o) {
   if (d < 2 - l.tol) return false;
   o.u = d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
   if (o.u >= bound) return false;
-  const double th = std::atan2(dy * o.u - dx * 2, dx * o.u + dy * 2);
+  const double th = atan2_fast(dy * o.u - dx * 2, dx * o.u + dy * 2);
   o.t = mod2pi(-th, l.tol);
   o.v = mod2pi(l.phi - th, l.tol);
   return true;
@@ -259,19 +261,24 @@ struct RsBest {
 // goal's left circle), B = (x + s, y - 1 - c) (to the goal's right circle), P = (x + s,
 // y + 1 - c) and Q = (x - s, y + 1 + c), the four variants (x, y, phi), (-x, y, -phi),
 // (x, -y, -phi), (-x, -y, phi) have A = A, mirror(A), conj(P), -P and B = B, mirror(B),
-// conj(Q), -Q. So four atan2 give every variant's angles, and the variants come in two pairs
-// of equal lengths, whose second atan2 (a word's rotation that depends only on the length) is
-// shared too. Everything is computed on first use, after a word's cheap lower bound.
+// conj(Q), -Q. The backward problem's vectors are these four reflected in the line at angle
+// phi / 2 (M = [c s; s -c]): its A, P, B, Q are M A, M P, M Q, M B, so their lengths are the
+// same four and their angles phi - angle(v). So four atan2 give all eight problems' angles,
+// and the problems come in pairs of equal lengths, whose further atan2 and asin (a word's
+// rotation or middle arc, which depend only on a length) are shared too: slot 0 of a length
+// is |A| or |B|, slot 1 |P| or |Q|. Everything is computed on first use, after a word's cheap
+// lower bound.
 struct RsShared {
+  double phi;                 // the base problem's
   double len_a[2], len_b[2];  // |A|, |P|; |B|, |Q|
   double vec_a[2][2], vec_b[2][2];
   double ang_a[2], ang_b[2];
   bool have_a[2] = {false, false}, have_b[2] = {false, false};
-  enum { kLsr, kLrsl, kLrlrA, kLrlrB, kLrslr, kRots };
+  enum { kLsr, kLrl, kLrsl, kLrlrAu, kLrlrA, kLrlrBu, kLrlrB, kLrslr, kRots };
   double rot[kRots][2];
   bool have_rot[kRots][2] = {};
 
-  RsShared(double x, double y, double s, double c) {
+  RsShared(double x, double y, double ph, double s, double c) : phi(ph) {
     vec_a[0][0] = x - s;
     vec_a[0][1] = y - 1 + c;
     vec_a[1][0] = x + s;
@@ -286,29 +293,40 @@ struct RsShared {
     }
   }
   double base_a(int i) {
-    if (!have_a[i]) ang_a[i] = std::atan2(vec_a[i][1], vec_a[i][0]), have_a[i] = true;
+    if (!have_a[i]) ang_a[i] = atan2_fast(vec_a[i][1], vec_a[i][0]), have_a[i] = true;
     return ang_a[i];
   }
   double base_b(int i) {
-    if (!have_b[i]) ang_b[i] = std::atan2(vec_b[i][1], vec_b[i][0]), have_b[i] = true;
+    if (!have_b[i]) ang_b[i] = atan2_fast(vec_b[i][1], vec_b[i][0]), have_b[i] = true;
     return ang_b[i];
   }
+  // `slot`: which length the value depends on (RsProblem::ia or ib).
   template <class F>
-  double rotation(int which, int cls, F f) {
-    if (!have_rot[which][cls]) rot[which][cls] = f(), have_rot[which][cls] = true;
-    return rot[which][cls];
+  double rotation(int which, int slot, F f) {
+    if (!have_rot[which][slot]) rot[which][slot] = f(), have_rot[which][slot] = true;
+    return rot[which][slot];
   }
 };
 
-// One variant k (0..3) of a base problem; `back`: the word read backwards.
+// One variant k (0..3) of the base problem or, with `back`, of the backward one (the word read
+// backwards). ia, ib: the slots of its A and B vectors in RsShared.
 struct RsProblem {
   RsShared* sh;
   int k;
   double phi;
   bool flip, swap, back;
-  int cls() const { return k >> 1; }
-  double ad() const { return sh->len_a[cls()]; }
-  double bd() const { return sh->len_b[cls()]; }
+  int ia, ib;
+  RsProblem(RsShared* s, int kk, bool b)
+      : sh(s),
+        k(kk),
+        phi(kk == 1 || kk == 2 ? -s->phi : s->phi),
+        flip(kk & 1),
+        swap(kk & 2),
+        back(b),
+        ia(kk >> 1),
+        ib(b ? 1 - (kk >> 1) : kk >> 1) {}
+  double ad() const { return sh->len_a[ia]; }
+  double bd() const { return sh->len_b[ib]; }
   static double variant_angle(int k, double base) {
     switch (k) {
       case 0:
@@ -321,8 +339,9 @@ struct RsProblem {
         return wrap_pi(base + kPi);
     }
   }
-  double angle_a() const { return variant_angle(k, sh->base_a(cls())); }
-  double angle_b() const { return variant_angle(k, sh->base_b(cls())); }
+  double base(double a) const { return back ? wrap_pi(sh->phi - a) : a; }
+  double angle_a() const { return variant_angle(k, base(sh->base_a(ia))); }
+  double angle_b() const { return variant_angle(k, base(sh->base_b(ib))); }
 };
 
 inline Steer swapped(Steer s) {
@@ -365,7 +384,7 @@ void rs_lsr(const RsProblem& p, RsBest& b) {
   const double u = d > 2 ? std::sqrt((d - 2) * (d + 2)) : 0.0;
   if (u + std::abs(p.phi) >= b.total) return;
   const double t = wrap_pi(
-      p.angle_b() + p.sh->rotation(RsShared::kLsr, p.cls(), [u] { return std::atan2(2.0, u); }));
+      p.angle_b() + p.sh->rotation(RsShared::kLsr, p.ib, [u] { return atan2_fast(2.0, u); }));
   const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[3] = {L, S, R};
@@ -378,7 +397,8 @@ void rs_lsr(const RsProblem& p, RsBest& b) {
 void rs_lrl(const RsProblem& p, RsBest& b) {
   const double d = p.ad();
   if (d > 4 + b.tol || d / 2 >= b.total) return;  // |u| >= d / 2
-  const double u = -2 * std::asin(std::min(d / 4, 1.0));
+  const double u =
+      p.sh->rotation(RsShared::kLrl, p.ia, [d] { return -2 * asin_fast(std::min(d / 4, 1.0)); });
   if (-u + std::abs(wrap_pi(p.phi + u)) >= b.total) return;  // t - u + w = phi
   const double t = wrap_pi((d > 10 * b.tol ? p.angle_a() : 0.0) + u / 2 + kPi);
   const double w = wrap_pi(p.phi - t + u);
@@ -394,8 +414,7 @@ void rs_lrl(const RsProblem& p, RsBest& b) {
 inline double rs_tau(const RsProblem& p, int which, double su, double cu, double sd, double cd,
                      double cv) {
   const double A = su - sd, B = cu - cd - 1;
-  const double t1 =
-      p.angle_b() + p.sh->rotation(which, p.cls(), [A, B] { return std::atan2(-B, A); });
+  const double t1 = p.angle_b() + p.sh->rotation(which, p.ib, [A, B] { return atan2_fast(-B, A); });
   const double t2 = 2 * (cd - cv - cu) + 3;
   return t2 < 0 ? wrap_pi(t1 + kPi) : wrap_pi(t1);
 }
@@ -405,7 +424,8 @@ inline double rs_tau(const RsProblem& p, int which, double su, double cu, double
 void rs_lrlr_a(const RsProblem& p, RsBest& b) {
   const double d = p.bd();
   if (d > 2) return;
-  const double u = 2 * std::asin(std::sqrt((2 - d) / 8));
+  const double u = p.sh->rotation(RsShared::kLrlrAu, p.ib,
+                                  [d] { return 2 * asin_fast(std::sqrt((2 - d) / 8)); });
   if (2 * u + std::abs(wrap_pi(p.phi + 2 * u)) >= b.total) return;  // t - 2u - w = phi
   const double cu = (2 + d) / 4, su = std::sqrt((1 - cu) * (1 + cu));
   const double t = rs_tau(p, RsShared::kLrlrA, su, cu, 2 * su * cu, 2 * cu * cu - 1, cu);
@@ -422,7 +442,7 @@ void rs_lrlr_b(const RsProblem& p, RsBest& b) {
   const double w2 = (d - 2) * (d + 2) / 32;
   if (w2 < 0 || w2 > 0.5) return;  // u in [-pi/2, 0]
   const double h = std::sqrt(w2);
-  const double u = -2 * std::asin(h);
+  const double u = p.sh->rotation(RsShared::kLrlrBu, p.ib, [h] { return -2 * asin_fast(h); });
   if (-2 * u + std::abs(p.phi) >= b.total) return;  // t - w = phi
   const double cu = 1 - 2 * w2, su = -2 * h * std::sqrt(1 - w2);
   const double t = rs_tau(p, RsShared::kLrlrB, su, cu, 0.0, 1.0, cu);
@@ -444,7 +464,7 @@ void rs_lrsl(const RsProblem& p, RsBest& b) {
   // t + pi/2 + w = phi
   if (kHalfPi + std::abs(u) + std::abs(wrap_pi(p.phi - kHalfPi)) >= b.total) return;
   const double t = wrap_pi(
-      p.angle_a() - p.sh->rotation(RsShared::kLrsl, p.cls(), [r] { return std::atan2(-r, -2.0); }));
+      p.angle_a() - p.sh->rotation(RsShared::kLrsl, p.ia, [r] { return atan2_fast(-r, -2.0); }));
   const double w = wrap_pi(p.phi - kHalfPi - t);
   if (t >= -b.tol && u <= b.tol && w <= b.tol) {
     static constexpr Steer st[4] = {L, R, S, L};
@@ -473,8 +493,8 @@ void rs_lrslr(const RsProblem& p, RsBest& b) {
   if (d < 2) return;
   const double u = 4 - std::sqrt((d - 2) * (d + 2));
   if (u > b.tol || kPi + std::abs(u) + std::abs(p.phi) >= b.total) return;  // t - w = phi
-  const double t = wrap_pi(p.angle_b() + p.sh->rotation(RsShared::kLrslr, p.cls(),
-                                                        [u] { return std::atan2(4 - u, -2.0); }));
+  const double t = wrap_pi(p.angle_b() + p.sh->rotation(RsShared::kLrslr, p.ib,
+                                                        [u] { return atan2_fast(4 - u, -2.0); }));
   const double w = wrap_pi(t - p.phi);
   if (t >= -b.tol && w >= -b.tol) {
     static constexpr Steer st[5] = {L, R, S, L, R};
@@ -677,16 +697,9 @@ Curve reeds_shepp(const Pose& a, const Pose& b, double radius) {
   // The base problem under time-flip and reflection, then the backward problem (a path read in
   // reverse order with the same lengths joins the origin to (x cos phi + y sin phi,
   // x sin phi - y cos phi, phi): the reversed drive seen from the goal, time-flipped).
-  const double xb = x * c + y * s, yb = x * s - y * c;
-  RsShared fs(x, y, s, c), bs(xb, yb, s, c);
-  const RsProblem fw[4] = {{&fs, 0, phi, false, false, false},
-                           {&fs, 1, -phi, true, false, false},
-                           {&fs, 2, -phi, false, true, false},
-                           {&fs, 3, phi, true, true, false}};
-  const RsProblem bw[4] = {{&bs, 0, phi, false, false, true},
-                           {&bs, 1, -phi, true, false, true},
-                           {&bs, 2, -phi, false, true, true},
-                           {&bs, 3, phi, true, true, true}};
+  RsShared sh(x, y, phi, s, c);
+  const RsProblem fw[4] = {{&sh, 0, false}, {&sh, 1, false}, {&sh, 2, false}, {&sh, 3, false}};
+  const RsProblem bw[4] = {{&sh, 0, true}, {&sh, 1, true}, {&sh, 2, true}, {&sh, 3, true}};
   // Cheap, often short families first, so the lower bounds of the others prune more.
   for (const RsProblem& p : fw) rs_lsl(p, best);  // CSC
   for (const RsProblem& p : fw) rs_lsr(p, best);

@@ -160,17 +160,21 @@ void DirectionalSearch::prepare_map(const GridMap& map, CapabilityMask cap) {
 
 // Octile Dijkstra from the goal over the cells the capability may enter (no corner cutting: a
 // footprint of positive size cannot pass where two blocked cells touch at a corner).
-void DirectionalSearch::build_distance(const GridMap& map, int gx, int gy) {
-  const int w = map.width(), h = map.height();
+void DirectionalSearch::build_distance(const GridMap& map, int gx, int gy, int x0, int y0, int x1,
+                                       int y1) {
+  const int w = map.width();
   const int goal = gy * w + gx;
-  if (goal == dist_goal_ && map.uid() == dist_uid_ && map.version() == dist_version_ && cap_ == dist_cap_)
+  const std::array<int, 4> box = {x0, y0, x1, y1};
+  if (goal == dist_goal_ && box == dist_box_ && map.uid() == dist_uid_ &&
+      map.version() == dist_version_ && cap_ == dist_cap_)
     return;
   dist_goal_ = goal;
+  dist_box_ = box;
   dist_uid_ = map.uid();
   dist_version_ = map.version();
   dist_cap_ = cap_;
   const float inf = std::numeric_limits<float>::infinity();
-  dist2d_.assign(std::size_t(w) * std::size_t(h), inf);
+  dist2d_.assign(std::size_t(w) * std::size_t(map.height()), inf);
   const int m = map_margin_;
   const auto free_cell = [&](int x, int y) {
     return !blocked_[std::size_t(y + m) * std::size_t(pw_) + std::size_t(x + m)];
@@ -187,7 +191,7 @@ void DirectionalSearch::build_distance(const GridMap& map, int gx, int gy) {
     const int x = c % w, y = c / w;
     for (int dir = 0; dir < 8; ++dir) {
       const int nx = x + kDx[dir], ny = y + kDy[dir];
-      if (nx < 0 || ny < 0 || nx >= w || ny >= h || !free_cell(nx, ny)) continue;
+      if (nx < x0 || ny < y0 || nx > x1 || ny > y1 || !free_cell(nx, ny)) continue;
       if (dir >= 4 && (!free_cell(nx, y) || !free_cell(x, ny))) continue;
       const float nd = d + float(dir < 4 ? 1.0 : kSqrt2);
       float& cur = dist2d_[std::size_t(ny) * std::size_t(w) + std::size_t(nx)];
@@ -208,6 +212,7 @@ struct DirectionalSearch::Problem {
   DirectionalSearch* s;
   const Options* opt;
   int w, h, k, m;
+  int bx0 = 0, by0 = 0, bx1 = 0, by1 = 0;  // the cells searched (Options::box), inclusive
   double r, step;
   Pose start_pose, goal_pose;
   bool exact_start;
@@ -308,7 +313,7 @@ struct DirectionalSearch::Problem {
       const std::span<const Edge> edges = s->edges_from((i + half) % k);
       for (std::size_t e0 = 0; e0 < edges.size(); e0 += std::size_t(k)) {
         const int tx = x + edges[e0].dx, ty = y + edges[e0].dy;
-        if (tx < 0 || ty < 0 || tx >= w || ty >= h) continue;
+        if (tx < bx0 || ty < by0 || tx > bx1 || ty > by1) continue;
         const int tcell = ty * w + tx;
         if (blocked[edges[e0].dy * s->pw_ + edges[e0].dx]) continue;
         if (use_max && !std::isfinite(s->dist2d_[std::size_t(tcell)])) continue;
@@ -349,7 +354,7 @@ struct DirectionalSearch::Problem {
       for (int dx = -rings; dx <= rings; ++dx) {
         if (dx == 0 && dy == 0) continue;
         const int tx = x + dx, ty = y + dy;
-        if (tx < 0 || ty < 0 || tx >= w || ty >= h || blocked_at(tx, ty)) continue;
+        if (tx < bx0 || ty < by0 || tx > bx1 || ty > by1 || blocked_at(tx, ty)) continue;
         const int tcell = ty * w + tx;
         for (int gear = 0; gear < (reverse ? 2 : 1); ++gear)
           for (int j = 0; j < k; ++j) {
@@ -441,13 +446,24 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
                                map.passable(sc->x, sc->y, q.capability) ? "goal" : "start",
                                map.passable(sc->x, sc->y, q.capability) ? *gc : *sc),
                 false);
-  if (opt.heuristic == Heuristic::Max) build_distance(map, gc->x, gc->y);
+  int bx0 = 0, by0 = 0, bx1 = w - 1, by1 = h - 1;
+  if (opt.box > 0) {
+    bx0 = std::max(0, std::min(sc->x, gc->x) - opt.box);
+    by0 = std::max(0, std::min(sc->y, gc->y) - opt.box);
+    bx1 = std::min(w - 1, std::max(sc->x, gc->x) + opt.box);
+    by1 = std::min(h - 1, std::max(sc->y, gc->y) + opt.box);
+  }
+  if (opt.heuristic == Heuristic::Max) build_distance(map, gc->x, gc->y, bx0, by0, bx1, by1);
 
   Problem p;
   p.s = this;
   p.opt = &opt;
   p.w = w;
   p.h = h;
+  p.bx0 = bx0;
+  p.by0 = by0;
+  p.bx1 = bx1;
+  p.by1 = by1;
   p.k = k;
   p.m = map_margin_;
   p.r = q.turning_radius;

@@ -25,6 +25,7 @@
 // per radian turned.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -58,6 +59,10 @@ class DirectionalSearch {
     // its two poses. Heading indices are taken modulo the heading count.
     bool show_mask = false;
     int mask_from = 0, mask_to = 1, mask_dx = 2, mask_dy = 1;
+    // > 0: search only the cells within this many cells (in x and y) of the rectangle spanned
+    // by the start and goal cells, heuristic included (the hybrid planner's repairs of one
+    // section: a search over the whole map per section would cost more than the section).
+    int box = 0;
   };
 
   // One table entry: the curve from (0.5, 0.5, start heading) to the offset cell's centre at
@@ -110,7 +115,8 @@ class DirectionalSearch {
   bool build_tables(const Options& opt, double turning_radius, const Footprint& fp);
   void report_mask(const GridMap& map, CellXY at, const Options& opt, SearchObserver& o) const;
   void prepare_map(const GridMap& map, CapabilityMask cap);
-  void build_distance(const GridMap& map, int gx, int gy);
+  // Within the cells x0..x1, y0..y1 (inclusive).
+  void build_distance(const GridMap& map, int gx, int gy, int x0, int y0, int x1, int y1);
 
   // Table key and contents.
   int k_ = 0, nb_ = 0;
@@ -138,6 +144,7 @@ class DirectionalSearch {
   // Obstacle-aware 2D distance to the goal (octile, over cells), cached per goal.
   std::vector<float> dist2d_;
   int dist_goal_ = -1;
+  std::array<int, 4> dist_box_{};
   std::uint64_t dist_uid_ = 0, dist_version_ = ~std::uint64_t(0);
   CapabilityMask dist_cap_ = 0;
 

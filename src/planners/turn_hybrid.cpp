@@ -102,6 +102,10 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
     goal_h = round8(std::atan2(cells[n - 1].y - cells[n - 2].y, cells[n - 1].x - cells[n - 2].x));
   const bool square = opt.square;
 
+  const auto cell_pose = [](CellXY c, double h) { return Pose{c.x + 0.5, c.y + 0.5, h}; };
+  std::size_t sections = 0,
+              sections_poses = 0;  // alternating sections and their Directional-8 poses
+
   // 2. Smoothing-48 forward.
   std::vector<Pose> fwd, mid, bwd;  // the three parts, as forward poses
   const DirectionalSearch::AlongResult f = directional_.along(
@@ -137,40 +141,83 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
       }
       fa = f.indices[ia];
       fb = n - 1 - b.indices[ib];
-      if (apart(f.poses[ia], b.poses[ib]) > opt.window)
-        return fail("no path: the failing section between path points " + std::to_string(fa) + " and " +
-                        std::to_string(fb) + " is more than " + std::to_string(opt.window) + " cells across",
-                    false);
-      for (bool moved = true; moved;) {
-        moved = false;
-        if (ia > 0 && apart(f.poses[ia - 1], b.poses[ib]) <= opt.window) {
-          --ia;
-          moved = true;
-        }
-        if (ib > 0 && apart(f.poses[ia], b.poses[ib - 1]) <= opt.window) {
-          --ib;
-          moved = true;
-        }
+      // Directional-8 between two poses, or the reason it failed.
+      const auto repair = [&](const Pose& from, const Pose& to) {
+        Query dq = q;
+        dq.start = from;
+        dq.goal = to;
+        DirectionalSearch::Options dopt;
+        dopt.neighbours = 8;
+        dopt.headings = 8;
+        dopt.square = square;
+        dopt.box = opt.window;  // one section: room to turn round it, not the whole map
+        if (ctx.observer) ctx.observer->phase("Directional-8 repair");
+        PlanResult d = repair_.run(map, dq, dopt, ctx);
+        res.expanded += d.expanded;
+        return d;
+      };
+      // The forward chain: Smoothing-48's poses and, while the failing section is wider than
+      // `window` (where the article gives up), alternating sections as it suggests:
+      // Directional-8 from the chain's last pose to the farthest path cell within `window` of
+      // it, facing along the path there, then Smoothing-48 forward again from that cell. Every
+      // section moves the chain's path index on, so this ends.
+      std::vector<Pose> chain(f.poses.begin(), f.poses.begin() + std::ptrdiff_t(ia) + 1);
+      std::size_t at = fa;   // the path index of chain.back()
+      bool reached = false;  // a forward pass got to the goal
+      while (!reached && apart(chain.back(), b.poses[ib]) > opt.window) {
+        if (at + 1 >= fb)
+          return fail("no path: alternating sections passed the backward pass at path point " +
+                          std::to_string(at) + " without meeting it",
+                      false);
+        std::size_t j = at + 1;
+        while (j + 1 <= fb && apart(chain.back(), cell_pose(cells[j + 1], 0)) <= opt.window) ++j;
+        const double hj =
+            j + 1 < n ? round8(std::atan2(cells[j + 1].y - cells[j].y, cells[j + 1].x - cells[j].x))
+                      : goal_h;
+        const PlanResult d = repair(chain.back(), cell_pose(cells[j], hj));
+        if (!d.found)
+          return fail("no path: Directional-8 found no way between path points " +
+                          std::to_string(at) + " and " + std::to_string(j) +
+                          " (alternating section " + std::to_string(sections + 1) + ")",
+                      false);
+        ++sections;
+        sections_poses += d.points.size() - 1;
+        chain.insert(chain.end(), d.points.begin() + 1, d.points.end());
+        const std::vector<CellXY> rest(cells.begin() + std::ptrdiff_t(j), cells.end());
+        const DirectionalSearch::AlongResult g = directional_.along(
+            map, q, square, rest, hj, opt.goal_heading_free ? std::nan("") : goal_h, ctx);
+        res.expanded += g.expanded;
+        reached = g.found;
+        if (g.poses.size() > 1) chain.insert(chain.end(), g.poses.begin() + 1, g.poses.end());
+        at = j + (g.indices.empty() ? 0 : g.indices.back());
       }
-      fwd.assign(f.poses.begin(), f.poses.begin() + std::ptrdiff_t(ia) + 1);
-      for (std::size_t i = ib + 1; i-- > 0;)
-        bwd.push_back({b.poses[i].x, b.poses[i].y, normalize_angle(b.poses[i].heading + kPi)});
-      // 5. Directional-8 between the two poses.
-      Query dq = q;
-      dq.start = fwd.back();
-      dq.goal = bwd.front();
-      DirectionalSearch::Options dopt;
-      dopt.neighbours = 8;
-      dopt.headings = 8;
-      dopt.square = square;
-      if (ctx.observer) ctx.observer->phase("Directional-8 repair");
-      const PlanResult d = repair_.run(map, dq, dopt, ctx);
-      res.expanded += d.expanded;
-      if (!d.found)
-        return fail("no path: Directional-8 found no way between path points " + std::to_string(f.indices[ia]) +
-                        " and " + std::to_string(n - 1 - b.indices[ib]),
-                    false);
-      mid.assign(d.points.begin() + 1, d.points.end() - 1);
+      if (reached) {
+        fwd = std::move(chain);
+      } else {
+        ia = chain.size() - 1;
+        for (bool moved = true; moved;) {
+          moved = false;
+          if (ia > 0 && apart(chain[ia - 1], b.poses[ib]) <= opt.window) {
+            --ia;
+            moved = true;
+          }
+          if (ib > 0 && apart(chain[ia], b.poses[ib - 1]) <= opt.window) {
+            --ib;
+            moved = true;
+          }
+        }
+        fwd.assign(chain.begin(), chain.begin() + std::ptrdiff_t(ia) + 1);
+        for (std::size_t i = ib + 1; i-- > 0;)
+          bwd.push_back({b.poses[i].x, b.poses[i].y, normalize_angle(b.poses[i].heading + kPi)});
+        // 5. Directional-8 between the two poses.
+        const PlanResult d = repair(fwd.back(), bwd.front());
+        if (!d.found)
+          return fail("no path: Directional-8 found no way between path points " +
+                          std::to_string(sections ? at : f.indices[ia]) + " and " +
+                          std::to_string(n - 1 - b.indices[ib]),
+                      false);
+        mid.assign(d.points.begin() + 1, d.points.end() - 1);
+      }
     }
   }
   // The joined poses.
@@ -209,18 +256,25 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
   res.length = length;
   res.stats = {{"A* path cells", double(n)},
                {"forward poses", double(fwd.size())},
-               {"directional poses", double(mid.size())},
+               {"directional poses", double(mid.size() + sections_poses)},
+               {"alternating sections", double(sections)},
                {"backward poses", double(bwd.size())},
                {"Smoothing-48 forward reached", double(fa)},
                {"curve tests", double(tests)},
                {"waypoints", double(kept.size())},
                {"illegal turns", 0}};  // every kept curve was checked again above
-  res.message = mid.empty() && bwd.empty()
-                    ? "Smoothing-48 forward made the whole path"
-                    : mid.empty() ? "Smoothing-48 backward made the whole path"
-                                  : "Smoothing-48 forward to path point " + std::to_string(fa) +
-                                        ", Directional-8 repair, Smoothing-48 backward from path point " +
-                                        std::to_string(fb);
+  const std::string alternating =
+      sections
+          ? ", " + std::to_string(sections) + " alternating Directional-8 / Smoothing-48 sections"
+          : "";
+  res.message = sections && bwd.empty() ? "Smoothing-48 forward to path point " +
+                                              std::to_string(fa) + alternating + " to the goal"
+                : mid.empty() && bwd.empty() ? "Smoothing-48 forward made the whole path"
+                : mid.empty()
+                    ? "Smoothing-48 backward made the whole path"
+                    : "Smoothing-48 forward to path point " + std::to_string(fa) + alternating +
+                          ", Directional-8 repair, Smoothing-48 backward from path point " +
+                          std::to_string(fb);
   if (SearchObserver* o = ctx.observer) {
     o->path(res.pieces);
     o->frame();
