@@ -477,12 +477,19 @@ TEST(Draw, AgentFilterKeepsOnlyShapesTheAgentMayUse) {
   EXPECT_EQ(lines_for(SearchDrawOptions::AgentFilter{0b11, 2}), (std::set<double>{0, 1}));
 }
 
+// A* across the wall scene, finished, with a cursor at its last frame.
+struct FinishedWallSearch {
+  Scene s = wall_scene();
+  Recorded run = record(s, "astar", {1.5, 1.5, 0}, {1.5, 3.5, 0});
+  TraceCursor cur{run.trace};
+  FinishedWallSearch() { cur.seek(cur.last_frame()); }
+};
+
 TEST(Draw, SearchNumbersLabelEverySeenCellInView) {
-  const Scene s = wall_scene();
-  const Recorded run = record(s, "astar", {1.5, 1.5, 0}, {1.5, 3.5, 0});
-  ASSERT_TRUE(run.result.found);
-  TraceCursor cur(run.trace);
-  cur.seek(cur.last_frame());
+  const FinishedWallSearch f;
+  const Scene& s = f.s;
+  const TraceCursor& cur = f.cur;
+  ASSERT_TRUE(f.run.result.found);
   const int w = s.map.width(), h = s.map.height();
   std::size_t seen = 0;
   for (const NodeState& n : cur.state().nodes()) seen += n.status != NodeStatus::Unseen;
@@ -510,11 +517,10 @@ TEST(Draw, SearchNumbersLabelEverySeenCellInView) {
 }
 
 TEST(Draw, ClearanceTopLineLeavesRoomForSearchNumbers) {
-  const Scene s = wall_scene();
-  const Recorded run = record(s, "astar", {1.5, 1.5, 0}, {1.5, 3.5, 0});
-  ASSERT_TRUE(run.result.found);
-  TraceCursor cur(run.trace);
-  cur.seek(cur.last_frame());
+  const FinishedWallSearch f;
+  const Scene& s = f.s;
+  const TraceCursor& cur = f.cur;
+  ASSERT_TRUE(f.run.result.found);
   const int w = s.map.width(), h = s.map.height();
   const MapRect all{0, 0, double(w), double(h)};
   const ClearanceGrid c = true_clearance(s.map, s.map.palette().movingai_default_capability());
