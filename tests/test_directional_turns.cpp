@@ -16,6 +16,7 @@
 #include "core/io.hpp"
 #include "planners/planner.hpp"
 #include "plan_stats.hpp"
+#include "viz/trace.hpp"
 
 namespace pl {
 namespace {
@@ -224,6 +225,15 @@ TEST(Hybrid, LegalOrFailureOnRandomMaps) {
       ++failed;
       EXPECT_TRUE(r.pieces.empty());
       EXPECT_FALSE(r.message.empty());
+      // Watched, a failed run's last frame shows no path (not a stage's, e.g. the A* path).
+      TraceRecorder rec;
+      RunContext ctx;
+      ctx.observer = &rec;
+      EXPECT_FALSE(hybrid->plan(sc, q, ctx).found);
+      const Trace t = rec.take();
+      TraceCursor c(t);
+      c.seek(c.last_frame());
+      EXPECT_TRUE(c.state().path().empty()) << "map " << i << ": " << r.message;
       continue;
     }
     ++found;

@@ -55,6 +55,12 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
     res.points.clear();
     res.message = std::move(msg);
     res.bad_query = bad;
+    // The stages report their paths as they go (the 4-connected A*'s first): a failed run ends
+    // on no path, so a viewer does not show a stage's path as the answer.
+    if (SearchObserver* o = ctx.observer) {
+      o->path({});
+      o->frame();
+    }
     res.time_ms = clock.ms();
     return res;
   };
