@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <ostream>
 #include <string>
 
 #include "anyangle_test_util.hpp"
@@ -61,6 +62,8 @@ void expect_grid_path(const GridMap& map, const PlanResult& r, const std::string
 struct ScenCase {
   std::string file, levels;
 };
+// How gtest and ctest name a case in their output (instead of its bytes).
+void PrintTo(const ScenCase& c, std::ostream* os) { *os << c.file << " at levels=" << c.levels; }
 
 class SubgoalScenarioFiles : public ::testing::TestWithParam<ScenCase> {};
 
