@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "planners/plan_kind.hpp"
 
 namespace pl::app {
 
@@ -22,18 +23,8 @@ std::vector<std::string> figure_names(const App& app) {
   return names;
 }
 
-// Whether a run's length is an any-angle one (see CompareBaseline), and whether it is optimal
-// for its kind.
 bool any_angle_run(const std::string& planner, const PlanResult& r) {
-  if (r.metric != PlanResult::Metric::Unknown) return r.metric == PlanResult::Metric::AnyAngle;
-  const PlannerInfo* info = registry().find(planner);
-  return info && info->family == "any-angle";
-}
-
-bool optimal_run(const std::string& planner, const PlanResult& r) {
-  if (r.metric != PlanResult::Metric::Unknown) return r.metric == PlanResult::Metric::Grid8Optimal;
-  const PlannerInfo* info = registry().find(planner);
-  return info && info->optimal;
+  return any_angle_length(r, registry().find(planner));
 }
 
 }  // namespace
@@ -47,7 +38,7 @@ CompareBaseline compare_baseline(const App& app, const View& row) {
         any_angle_run(v->shown_planner, v->result) != b.any_angle)
       continue;
     if (best == 0 || v->result.length < best) best = v->result.length;
-    if (optimal_run(v->shown_planner, v->result)) optimum = v->result.length;
+    if (promises_optimum(v->result, registry().find(v->shown_planner))) optimum = v->result.length;
   }
   const auto& ref = app.views.reference;
   if (optimum == 0 && ref && ref->found && app.views.reference_key.agent == row.shown_agent &&

@@ -13,6 +13,7 @@
 #include "core/clearance.hpp"
 #include "core/error.hpp"
 #include "core/io.hpp"
+#include "planners/plan_kind.hpp"
 #include "planners/planner.hpp"
 #include "viz/posthoc.hpp"
 #include "viz/trace.hpp"
@@ -272,8 +273,7 @@ int cmd_scen(const std::string& scen_path, const std::string& map_arg, const Que
       const double tol = scen.tolerance(i);
       mismatch = std::abs(r.length - p.optimal) > tol;
       const bool anyangle = r.metric == PlanResult::Metric::AnyAngle;
-      const bool must_match = r.metric == PlanResult::Metric::Grid8Optimal ||
-                              (r.metric == PlanResult::Metric::Unknown && info && info->optimal);
+      const bool must_match = promises_optimum(r, info);
       if (r.length < p.optimal - tol) ++(anyangle ? anyangle_shorter : shorter);
       if (mismatch && must_match) ++must_match_mismatches;
       if (p.optimal > 0) ratio_sum += r.length / p.optimal;
