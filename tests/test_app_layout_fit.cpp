@@ -4,12 +4,12 @@
 // read. Each case runs the real window under xvfb-run at 1280x800 and at 1024x640.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -24,11 +24,9 @@ using pl::test::AppRun;
 using pl::test::have_xvfb;
 
 // Runs the app at w x h with `args` and reads its layout file.
-AppRun run_app(const std::string& args, const std::string& name, int w, int h,
-               const char* app = PATHLAB_APP) {
-  return pl::test::run_app_at(app, args,
-                              "fit_" + name + "_" + std::to_string(w) + "x" + std::to_string(h), w,
-                              h, true, "pathlab_fit_cfg");
+AppRun run_app(const std::string& args, const std::string& name, int w, int h, const char* app = PATHLAB_APP) {
+  return pl::test::run_app_at(app, args, "fit_" + name + "_" + std::to_string(w) + "x" + std::to_string(h), w, h,
+                              true, "pathlab_fit_cfg");
 }
 
 // Nothing ImGui drew was clipped: every window's items within what it shows (or a scrollbar to
@@ -38,19 +36,16 @@ void expect_nothing_clipped(const AppRun& r) {
   const auto& clip = r.layout.at("clip");
   EXPECT_FALSE(clip.at("windows").empty());
   for (const auto& w : clip.at("windows"))
-    EXPECT_FALSE(w.at("clipped").get<bool>()) << "window " << w.at("name") << " reaches "
-                                              << w.at("reach") << " past " << w.at("clip") << "\n"
-                                              << r.cmd;
+    EXPECT_FALSE(w.at("clipped").get<bool>()) << "window " << w.at("name") << " reaches " << w.at("reach")
+                                               << " past " << w.at("clip") << "\n" << r.cmd;
   for (const auto& t : clip.at("tables"))
     for (const auto& c : t.at("columns"))
-      EXPECT_FALSE(c.at("clipped").get<bool>())
-          << "column " << c.at("name") << " of a table in " << t.at("window") << " needs "
-          << c.at("needed") << " px, has " << c.at("width") << "\n"
-          << r.cmd;
+      EXPECT_FALSE(c.at("clipped").get<bool>()) << "column " << c.at("name") << " of a table in " << t.at("window")
+                                                << " needs " << c.at("needed") << " px, has " << c.at("width")
+                                                << "\n" << r.cmd;
   // Titles and legends drawn over the views stay inside their view.
   for (const auto& t : r.layout.at("view_texts"))
-    EXPECT_TRUE(t.at("inside").get<bool>()) << t.at("what") << " at " << t.at("rect") << "\n"
-                                            << r.cmd;
+    EXPECT_TRUE(t.at("inside").get<bool>()) << t.at("what") << " at " << t.at("rect") << "\n" << r.cmd;
 }
 
 const std::string kSample = PATHLAB_SOURCE_DIR "/assets/sample.json";
@@ -63,10 +58,9 @@ constexpr int kSizes[][2] = {{1280, 800}, {1024, 640}};
 TEST(AppLayoutFit, ComparedViewsWithFiguresClipNothing) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const auto& s : kSizes) {
-    const AppRun r = run_app("--scene '" + kSample +
-                                 "' --planner annotated-astar --compare haa:quality=lq "
-                                 "--compare astar --figures --frame 40 --break 38,18",
-                             "compare3", s[0], s[1]);
+    const AppRun r = run_app("--scene '" + kSample + "' --planner annotated-astar --compare haa:quality=lq "
+                          "--compare astar --figures --frame 40 --break 38,18",
+                          "compare3", s[0], s[1]);
     ASSERT_EQ(r.status, 0) << r.cmd;
     expect_nothing_clipped(r);
   }
@@ -88,9 +82,8 @@ TEST(AppLayoutFit, OpenListAndBreakpointsClipNothing) {
   int n = 0;
   for (const auto& [planner, where] : runs)
     for (const auto& s : kSizes) {
-      const AppRun r = run_app(
-          "--scene '" + kSample + "' --planner " + planner + " " + where + " --side-scroll end",
-          "open_" + std::to_string(n++), s[0], s[1]);
+      const AppRun r = run_app("--scene '" + kSample + "' --planner " + planner + " " + where + " --side-scroll end",
+                               "open_" + std::to_string(n++), s[0], s[1]);
       ASSERT_EQ(r.status, 0) << r.cmd;
       expect_nothing_clipped(r);
       bool open_list = false;
@@ -104,10 +97,8 @@ TEST(AppLayoutFit, OpenListAndBreakpointsClipNothing) {
 TEST(AppLayoutFit, CirclesEagerAgainstLazyClipNothing) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const auto& s : kSizes) {
-    const AppRun r =
-        run_app("--scene '" + kCircles +
-                    "' --planner circles --set mode=eager --compare circles --frame 20",
-                "circles", s[0], s[1]);
+    const AppRun r = run_app("--scene '" + kCircles + "' --planner circles --set mode=eager --compare circles --frame 20",
+                          "circles", s[0], s[1]);
     ASSERT_EQ(r.status, 0) << r.cmd;
     expect_nothing_clipped(r);
   }
@@ -117,8 +108,7 @@ TEST(AppLayoutFit, EditAndDisplayTabsClipNothing) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const char* tab : {"edit", "display"})
     for (const auto& s : kSizes) {
-      const AppRun r = run_app("--scene '" + kSample + "' --planner haa --tab " + tab,
-                               std::string("tab_") + tab, s[0], s[1]);
+      const AppRun r = run_app("--scene '" + kSample + "' --planner haa --tab " + tab, std::string("tab_") + tab, s[0], s[1]);
       ASSERT_EQ(r.status, 0) << r.cmd;
       expect_nothing_clipped(r);
     }
@@ -127,8 +117,7 @@ TEST(AppLayoutFit, EditAndDisplayTabsClipNothing) {
 TEST(AppLayoutFit, ScenarioListIsInTheSideColumnAndHidesNoView) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const auto& s : kSizes) {
-    const AppRun r =
-        run_app("--scene '" + kMaze + "' --planner astar --compare dijkstra", "maze", s[0], s[1]);
+    const AppRun r = run_app("--scene '" + kMaze + "' --planner astar --compare dijkstra", "maze", s[0], s[1]);
     ASSERT_EQ(r.status, 0) << r.cmd;
     EXPECT_EQ(r.layout.at("scenario"), kMaze + ".scen");
     expect_nothing_clipped(r);
@@ -137,21 +126,16 @@ TEST(AppLayoutFit, ScenarioListIsInTheSideColumnAndHidesNoView) {
     const double scale = 1.0;  // xvfb: framebuffer pixels are ImGui units
     for (const auto& w : r.layout.at("clip").at("windows")) {
       const std::string name = w.at("name");
-      EXPECT_TRUE(name == "Side" || name == "##status" || name == "##compare" ||
-                  name == "##MainMenuBar" || name.rfind("Side/", 0) == 0 ||
-                  name.rfind("##compare/", 0) == 0)
+      EXPECT_TRUE(name == "Side" || name == "##status" || name == "##compare" || name == "##MainMenuBar" ||
+                  name.rfind("Side/", 0) == 0 || name.rfind("##compare/", 0) == 0)
           << "window " << name;
-      if (name.find('/') != std::string::npos)
-        continue;  // a child (a scrolling table) inside its parent
-      const double wx = w.at("rect")[0].get<double>() * scale,
-                   wy = w.at("rect")[1].get<double>() * scale;
-      const double ww = w.at("rect")[2].get<double>() * scale,
-                   wh = w.at("rect")[3].get<double>() * scale;
+      if (name.find('/') != std::string::npos) continue;  // a child (a scrolling table) inside its parent
+      const double wx = w.at("rect")[0].get<double>() * scale, wy = w.at("rect")[1].get<double>() * scale;
+      const double ww = w.at("rect")[2].get<double>() * scale, wh = w.at("rect")[3].get<double>() * scale;
       for (const auto& v : r.layout.at("views")) {
         const double vx = v.at("viewport")[0], vy = v.at("viewport")[1];
         const double vw = v.at("viewport")[2], vh = v.at("viewport")[3];
-        const bool overlap =
-            wx + 0.5 < vx + vw && vx + 0.5 < wx + ww && wy + 0.5 < vy + vh && vy + 0.5 < wy + wh;
+        const bool overlap = wx + 0.5 < vx + vw && vx + 0.5 < wx + ww && wy + 0.5 < vy + vh && vy + 0.5 < wy + wh;
         EXPECT_FALSE(overlap) << "window " << name << " covers a view at " << s[0] << "x" << s[1];
       }
     }
@@ -161,10 +145,9 @@ TEST(AppLayoutFit, ScenarioListIsInTheSideColumnAndHidesNoView) {
 TEST(AppLayoutFit, ViewsFitTheirRectangleWithTheFiguresTableOpen) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   for (const auto& s : kSizes) {
-    const AppRun r = run_app("--scene '" + kSample +
-                                 "' --planner astar --compare haa --compare dijkstra --figures "
-                                 "--frame end",
-                             "refit", s[0], s[1]);
+    const AppRun r = run_app("--scene '" + kSample + "' --planner astar --compare haa --compare dijkstra --figures "
+                          "--frame end",
+                          "refit", s[0], s[1]);
     ASSERT_EQ(r.status, 0) << r.cmd;
     const double mw = r.layout.at("map")[0], mh = r.layout.at("map")[1];
     ASSERT_EQ(r.layout.at("views").size(), 3u);
@@ -185,9 +168,8 @@ TEST(AppLayoutFit, ViewsFitTheirRectangleWithTheFiguresTableOpen) {
 
 TEST(AppNames, ViewsAreNamedByWhatDiffers) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
-  const AppRun r =
-      run_app("--scene '" + kSample + "' --planner haa --compare haa:quality=lq --compare astar",
-              "names", 1280, 800);
+  const AppRun r = run_app("--scene '" + kSample + "' --planner haa --compare haa:quality=lq --compare astar",
+                        "names", 1280, 800);
   ASSERT_EQ(r.status, 0) << r.cmd;
   const auto& views = r.layout.at("views");
   ASSERT_EQ(views.size(), 3u);
@@ -223,8 +205,7 @@ TEST(PlannerRegistry, PlannersDeclareWhatOfTheAgentTheyRead) {
   EXPECT_TRUE(reads("circles", pl::AgentInput::Radius));
   EXPECT_FALSE(reads("circles", pl::AgentInput::Capability));
   const std::vector<std::string> size_readers = reg.readers_of(pl::AgentInput::Size);
-  EXPECT_EQ(size_readers, (std::vector<std::string>{"annotated-astar", "haa", "directional",
-                                                    "astar-turns", "hybrid"}));
+  EXPECT_EQ(size_readers, (std::vector<std::string>{"annotated-astar", "haa", "directional", "astar-turns", "hybrid"}));
   // Every planner reads something of the agent (a grid planner at least its capability): one
   // that declared nothing would grey out every agent control.
   for (const pl::PlannerInfo& p : reg.all()) EXPECT_NE(p.agent_inputs, 0u) << p.name;

@@ -27,17 +27,15 @@ void open_list(App& app, const FrameState& s) {
   const bool headings = t.has_headings();
   // The numbers as wide as they need, the node's name the rest.
   if (ImGui::BeginTable("##open", headings ? 5 : 4,
-                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
-                            ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit,
+                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                            ImGuiTableFlags_SizingFixedFit,
                         {0, 160})) {
     ImGui::TableSetupScrollFreeze(0, 1);
     // Widths to start from, so the numbers are not squeezed the frame the list first shows
     // (a fixed column fits its contents from the next frame on).
     const float number_w = ImGui::CalcTextSize("9999.999").x;
     ImGui::TableSetupColumn("node", ImGuiTableColumnFlags_WidthStretch);
-    if (headings)
-      ImGui::TableSetupColumn("heading", ImGuiTableColumnFlags_WidthFixed,
-                              ImGui::CalcTextSize("heading").x);
+    if (headings) ImGui::TableSetupColumn("heading", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("heading").x);
     ImGui::TableSetupColumn("g", ImGuiTableColumnFlags_WidthFixed, number_w);
     ImGui::TableSetupColumn("h", ImGuiTableColumnFlags_WidthFixed, number_w);
     ImGui::TableSetupColumn("f", ImGuiTableColumnFlags_WidthFixed, number_w);
@@ -62,8 +60,7 @@ void open_list(App& app, const FrameState& s) {
         const bool elided = ImGui::CalcTextSize(name.c_str()).x > room;
         if (elided) {
           const float dots = ImGui::CalcTextSize("...").x;
-          while (shown.size() > 1 && ImGui::CalcTextSize(shown.c_str()).x + dots > room)
-            shown.erase(0, 1);
+          while (shown.size() > 1 && ImGui::CalcTextSize(shown.c_str()).x + dots > room) shown.erase(0, 1);
           shown = "..." + shown;
         }
         shown += "##o" + std::to_string(i);
@@ -101,8 +98,7 @@ void section_timeline(App& app) {
       const std::size_t now = timeline_now(app), last = timeline_last(app);
       const ImGuiIO& io = ImGui::GetIO();
       auto jump_phase = [&](bool forward) {
-        const auto f = forward ? next_phase_frame(c.trace(), c.frame())
-                               : prev_phase_frame(c.trace(), c.frame());
+        const auto f = forward ? next_phase_frame(c.trace(), c.frame()) : prev_phase_frame(c.trace(), c.frame());
         if (f) app.seek_all(*f), app.views.playing = false;
       };
       if (!io.WantCaptureKeyboard) {
@@ -172,10 +168,8 @@ void section_timeline(App& app) {
       if (c.frame() != now) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         if (c.frame() == c.last_frame())
-          ImGui::TextWrapped(
-              "this view's search ended at frame %zu; the locked timeline goes on to %zu "
-              "for a longer search",
-              c.frame(), last);
+          ImGui::TextWrapped("this view's search ended at frame %zu; the locked timeline goes on to %zu "
+                             "for a longer search", c.frame(), last);
         else
           ImGui::TextWrapped("the locked timeline is at frame %zu of %zu", now, last);
         ImGui::PopStyleColor();
@@ -186,26 +180,13 @@ void section_timeline(App& app) {
         std::size_t opened = 0, relaxed = 0, closed = 0, tests = 0, marks = 0, paths = 0;
         for (const TraceEvent& e : c.trace().frame_events(c.frame())) {
           switch (e.kind) {
-            case TraceEvent::Kind::Open:
-              ++opened;
-              break;
-            case TraceEvent::Kind::Relax:
-              ++relaxed;
-              break;
-            case TraceEvent::Kind::Close:
-              ++closed;
-              break;
-            case TraceEvent::Kind::Test:
-              ++tests;
-              break;
-            case TraceEvent::Kind::Mark:
-              ++marks;
-              break;
-            case TraceEvent::Kind::Path:
-              ++paths;
-              break;
-            default:
-              break;
+            case TraceEvent::Kind::Open: ++opened; break;
+            case TraceEvent::Kind::Relax: ++relaxed; break;
+            case TraceEvent::Kind::Close: ++closed; break;
+            case TraceEvent::Kind::Test: ++tests; break;
+            case TraceEvent::Kind::Mark: ++marks; break;
+            case TraceEvent::Kind::Path: ++paths; break;
+            default: break;
           }
         }
         std::string what;
@@ -220,11 +201,11 @@ void section_timeline(App& app) {
         add(paths, "path");
         ImGui::TextWrapped("this frame: %s", what.empty() ? "nothing (start)" : what.c_str());
       }
-      if (!s.phase().empty()) ImGui::Text("phase: %.*s", int(s.phase().size()), s.phase().data());
+      if (!s.phase().empty())
+        ImGui::Text("phase: %.*s", int(s.phase().size()), s.phase().data());
       const SearchCounters& k = s.counters();
-      ImGui::TextWrapped("expanded %llu  generated %llu  relaxed %llu",
-                         (unsigned long long)k.expanded, (unsigned long long)k.generated,
-                         (unsigned long long)k.relaxed);
+      ImGui::TextWrapped("expanded %llu  generated %llu  relaxed %llu", (unsigned long long)k.expanded,
+                         (unsigned long long)k.generated, (unsigned long long)k.relaxed);
       for (const auto& [name, value] : s.named_counters())
         ImGui::Text("%.*s %g", int(name.size()), name.data(), value);
       if (const NodeState* cur = s.current()) {
