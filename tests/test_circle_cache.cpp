@@ -135,10 +135,7 @@ TEST(CircleCache, ADragThroughTheShadowsGivesTheSameGraph) {
     spec.overlap = overlap;
     const CircleForest f = make_circle_forest(spec);
     std::vector<Circle> cs = f.circles;
-    const Vec2 mid = (f.query.start.position() + f.query.goal.position()) * 0.5;
-    std::size_t dragged = 0;
-    for (std::size_t k = 1; k < cs.size(); ++k)
-      if (distance(cs[k].center(), mid) < distance(cs[dragged].center(), mid)) dragged = k;
+    const std::size_t dragged = circle_nearest_middle(f);
     const Vec2 home = cs[dragged].center();
     CircleGraphCache cache;
     std::size_t dropped = 0, reused = 0, built = 0;

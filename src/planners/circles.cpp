@@ -1633,6 +1633,14 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
   return finish(result);
 }
 
+std::size_t circle_nearest_middle(const CircleForest& f) {
+  const Vec2 mid = (f.query.start.position() + f.query.goal.position()) * 0.5;
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < f.circles.size(); ++k)
+    if (distance(f.circles[k].center(), mid) < distance(f.circles[best].center(), mid)) best = k;
+  return best;
+}
+
 CircleForest make_circle_forest(const CircleForestSpec& spec) {
   CircleForest f;
   const int n = std::max(0, spec.count);

@@ -130,6 +130,9 @@ struct CircleForest {
   double side = 0;
 };
 CircleForest make_circle_forest(const CircleForestSpec& spec);
+// The index of the circle whose centre lies nearest the middle of the forest's start-goal line
+// (the one a drag test or benchmark moves: it stands in the way); 0 for no circles.
+std::size_t circle_nearest_middle(const CircleForest& f);
 
 // The registry's "circles" planner: plan_among_circles on the scene's circles.
 class CirclesPlanner final : public Planner {

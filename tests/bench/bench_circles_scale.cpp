@@ -48,10 +48,7 @@ void BM_CirclesDrag(benchmark::State& state, bool overlap, bool use_cache) {
   spec.overlap = overlap;
   const CircleForest f = make_circle_forest(spec);
   std::vector<Circle> circles = f.circles;
-  const Vec2 mid = (f.query.start.position() + f.query.goal.position()) * 0.5;
-  std::size_t dragged = 0;
-  for (std::size_t k = 1; k < circles.size(); ++k)
-    if (distance(circles[k].center(), mid) < distance(circles[dragged].center(), mid)) dragged = k;
+  const std::size_t dragged = circle_nearest_middle(f);
   const Vec2 home = circles[dragged].center();
   CircleGraphCache cache;
   std::size_t step = 0, found = 0, runs = 0, reused = 0, reset = 0;
