@@ -12,6 +12,13 @@
 
 namespace pl {
 
+namespace {
+// A failed alternating section is retried up to kBackOffs times, each from kBackOffStep
+// Smoothing-48 poses (1-3 cells each) further back.
+constexpr int kBackOffs = 4;
+constexpr std::size_t kBackOffStep = 2;
+}  // namespace
+
 const std::vector<std::int32_t>& TurnHybrid::components(const GridMap& map, CapabilityMask cap) {
   if (map.uid() == uid_ && map.version() == version_ && cap == cap_) return labels_;
   uid_ = map.uid();
@@ -109,6 +116,7 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
   const bool square = opt.square;
 
   const auto cell_pose = [](CellXY c, double h) { return Pose{c.x + 0.5, c.y + 0.5, h}; };
+  std::size_t backed_off = 0;  // repairs retried from further back
   std::size_t sections = 0,
               sections_poses = 0;  // alternating sections and their Directional-8 poses
 
@@ -168,7 +176,7 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
       // it, facing along the path there, then Smoothing-48 forward again from that cell. Every
       // section moves the chain's path index on, so this ends.
       std::vector<Pose> chain(f.poses.begin(), f.poses.begin() + std::ptrdiff_t(ia) + 1);
-      std::size_t at = fa;   // the path index of chain.back()
+      std::size_t at = fa;   // the path index of the pose Smoothing-48 last reached
       bool reached = false;  // a forward pass got to the goal
       while (!reached && apart(chain.back(), b.poses[ib]) > opt.window) {
         if (at + 1 >= fb)
@@ -180,7 +188,15 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
         const double hj =
             j + 1 < n ? round8(std::atan2(cells[j + 1].y - cells[j].y, cells[j + 1].x - cells[j].x))
                       : goal_h;
-        const PlanResult d = repair(chain.back(), cell_pose(cells[j], hj));
+        // Smoothing-48 stopped at chain.back() because nothing legal leads on from it along
+        // the path, and often nothing at all does (facing a wall with no room to turn): a
+        // failed section is tried again from poses further back on the chain.
+        PlanResult d = repair(chain.back(), cell_pose(cells[j], hj));
+        for (int back = 0; !d.found && back < kBackOffs && chain.size() > 1; ++back) {
+          chain.resize(chain.size() - std::min<std::size_t>(chain.size() - 1, kBackOffStep));
+          d = repair(chain.back(), cell_pose(cells[j], hj));
+          ++backed_off;
+        }
         if (!d.found)
           return fail("no path: Directional-8 found no way between path points " +
                           std::to_string(at) + " and " + std::to_string(j) +
@@ -264,6 +280,7 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
                {"forward poses", double(fwd.size())},
                {"directional poses", double(mid.size() + sections_poses)},
                {"alternating sections", double(sections)},
+               {"sections retried further back", double(backed_off)},
                {"backward poses", double(bwd.size())},
                {"Smoothing-48 forward reached", double(fa)},
                {"curve tests", double(tests)},
