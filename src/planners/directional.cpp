@@ -520,10 +520,12 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
     res.cancelled = true;
     res.message = "cancelled";
   }
+  last_gears_.clear();
   if (res.found) {
     const std::vector<std::uint32_t> chain = pool_.chain(out.last);
     Pose cur = p.start_pose;
     res.points.push_back(cur);
+    last_gears_.push_back(0);
     double length = 0;
     int reversed = 0;
     for (std::size_t i = 1; i < chain.size(); ++i) {
@@ -541,6 +543,7 @@ PlanResult DirectionalSearch::run(const GridMap& map, const Query& query, const 
         length += c.length;
       }
       res.points.push_back(next);
+      last_gears_.push_back(gear_[chain[i]]);
       cur = next;
     }
     res.length = length;

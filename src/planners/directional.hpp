@@ -107,6 +107,9 @@ class DirectionalSearch {
     return {edges_.data() + std::size_t(heading) * per_heading_, per_heading_};
   }
   std::span<const CellXY> cells_of(const Edge& e) const { return {cells_.data() + e.first, e.count}; }
+  // Per point of the last run()'s path: 1 when the edge into it was driven backwards (the
+  // start's entry is 0). For callers that join the path with others (the hybrid planner).
+  std::span<const std::uint8_t> last_gears() const { return last_gears_; }
   // How many times the tables were built (they are rebuilt only when their key changes).
   int table_builds() const { return table_builds_; }
 
@@ -149,6 +152,7 @@ class DirectionalSearch {
   CapabilityMask dist_cap_ = 0;
 
   std::vector<std::uint8_t> gear_;  // per node: 1 = reached driving backwards
+  std::vector<std::uint8_t> last_gears_;
   std::vector<float> hcache_;
   std::vector<std::uint32_t> hstamp_;
   std::uint32_t hsearch_ = 0;

@@ -122,6 +122,11 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
 
   // 2. Smoothing-48 forward.
   std::vector<Pose> fwd, mid, bwd;  // the three parts, as forward poses
+  // Per pose of fwd and mid: 1 when the edge into it is driven backwards (only a repair that
+  // could not go forwards reverses); `bwd_reversed`: the edge into bwd.front().
+  std::vector<std::uint8_t> fwd_gear, mid_gear;
+  bool bwd_reversed = false;
+  std::size_t reversed_repairs = 0;
   const DirectionalSearch::AlongResult f = directional_.along(
       map, q, square, cells, start_h, opt.goal_heading_free ? std::nan("") : goal_h, ctx);
   res.expanded += f.expanded;
@@ -156,7 +161,10 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
       fa = f.indices[ia];
       fb = n - 1 - b.indices[ib];
       // Directional-8 between two poses, or the reason it failed.
-      const auto repair = [&](const Pose& from, const Pose& to) {
+      // `reverse`: edges may also be driven backwards (at twice the cost), the last resort of a
+      // section no forward search could repair, e.g. a start facing a wall with no room to
+      // turn (a scenario's start faces east whatever lies ahead).
+      const auto repair = [&](const Pose& from, const Pose& to, bool reverse) {
         Query dq = q;
         dq.start = from;
         dq.goal = to;
@@ -165,7 +173,9 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
         dopt.headings = 8;
         dopt.square = square;
         dopt.box = opt.window;  // one section: room to turn round it, not the whole map
-        if (ctx.observer) ctx.observer->phase("Directional-8 repair");
+        dopt.reverse = reverse || q.can_reverse ? DirectionalSearch::Options::Reverse::Yes
+                                                : DirectionalSearch::Options::Reverse::No;
+        if (ctx.observer) ctx.observer->phase(reverse ? "Directional-8 repair, reversing" : "Directional-8 repair");
         PlanResult d = repair_.run(map, dq, dopt, ctx);
         res.expanded += d.expanded;
         return d;
@@ -176,6 +186,7 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
       // it, facing along the path there, then Smoothing-48 forward again from that cell. Every
       // section moves the chain's path index on, so this ends.
       std::vector<Pose> chain(f.poses.begin(), f.poses.begin() + std::ptrdiff_t(ia) + 1);
+      std::vector<std::uint8_t> chain_gear(chain.size(), 0);
       std::size_t at = fa;   // the path index of the pose Smoothing-48 last reached
       bool reached = false;  // a forward pass got to the goal
       while (!reached && apart(chain.back(), b.poses[ib]) > opt.window) {
@@ -191,11 +202,16 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
         // Smoothing-48 stopped at chain.back() because nothing legal leads on from it along
         // the path, and often nothing at all does (facing a wall with no room to turn): a
         // failed section is tried again from poses further back on the chain.
-        PlanResult d = repair(chain.back(), cell_pose(cells[j], hj));
+        PlanResult d = repair(chain.back(), cell_pose(cells[j], hj), false);
         for (int back = 0; !d.found && back < kBackOffs && chain.size() > 1; ++back) {
           chain.resize(chain.size() - std::min<std::size_t>(chain.size() - 1, kBackOffStep));
-          d = repair(chain.back(), cell_pose(cells[j], hj));
+          chain_gear.resize(chain.size());
+          d = repair(chain.back(), cell_pose(cells[j], hj), false);
           ++backed_off;
+        }
+        if (!d.found) {
+          d = repair(chain.back(), cell_pose(cells[j], hj), true);
+          reversed_repairs += d.found;
         }
         if (!d.found)
           return fail("no path: Directional-8 found no way between path points " +
@@ -205,16 +221,20 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
         ++sections;
         sections_poses += d.points.size() - 1;
         chain.insert(chain.end(), d.points.begin() + 1, d.points.end());
+        chain_gear.insert(chain_gear.end(), repair_.last_gears().begin() + 1,
+                          repair_.last_gears().end());
         const std::vector<CellXY> rest(cells.begin() + std::ptrdiff_t(j), cells.end());
         const DirectionalSearch::AlongResult g = directional_.along(
             map, q, square, rest, hj, opt.goal_heading_free ? std::nan("") : goal_h, ctx);
         res.expanded += g.expanded;
         reached = g.found;
         if (g.poses.size() > 1) chain.insert(chain.end(), g.poses.begin() + 1, g.poses.end());
+        chain_gear.resize(chain.size(), 0);
         at = j + (g.indices.empty() ? 0 : g.indices.back());
       }
       if (reached) {
         fwd = std::move(chain);
+        fwd_gear = std::move(chain_gear);
       } else {
         ia = chain.size() - 1;
         for (bool moved = true; moved;) {
@@ -229,26 +249,41 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
           }
         }
         fwd.assign(chain.begin(), chain.begin() + std::ptrdiff_t(ia) + 1);
+        fwd_gear.assign(chain_gear.begin(), chain_gear.begin() + std::ptrdiff_t(ia) + 1);
         for (std::size_t i = ib + 1; i-- > 0;)
           bwd.push_back({b.poses[i].x, b.poses[i].y, normalize_angle(b.poses[i].heading + kPi)});
         // 5. Directional-8 between the two poses.
-        const PlanResult d = repair(fwd.back(), bwd.front());
+        PlanResult d = repair(fwd.back(), bwd.front(), false);
+        if (!d.found) {
+          d = repair(fwd.back(), bwd.front(), true);
+          reversed_repairs += d.found;
+        }
         if (!d.found)
           return fail("no path: Directional-8 found no way between path points " +
                           std::to_string(sections ? at : f.indices[ia]) + " and " +
                           std::to_string(n - 1 - b.indices[ib]),
                       false);
-        mid.assign(d.points.begin() + 1, d.points.end() - 1);
+        if (d.points.size() >= 2) {
+          mid.assign(d.points.begin() + 1, d.points.end() - 1);
+          const std::span<const std::uint8_t> gears = repair_.last_gears();
+          mid_gear.assign(gears.begin() + 1, gears.end() - 1);
+          bwd_reversed = gears.back() != 0;
+        }
       }
     }
   }
   // The joined poses.
   std::vector<Pose> poses = fwd;
   poses.insert(poses.end(), mid.begin(), mid.end());
+  std::vector<std::uint8_t> gear = fwd_gear;  // per pose: the edge into it driven backwards
+  gear.resize(fwd.size(), 0);
+  gear.insert(gear.end(), mid_gear.begin(), mid_gear.end());
   if (!bwd.empty()) {
     const bool joined = !poses.empty() && distance(poses.back().position(), bwd.front().position()) < 1e-9;
     poses.insert(poses.end(), bwd.begin() + (joined ? 1 : 0), bwd.end());
+    if (!joined) gear.push_back(bwd_reversed);
   }
+  gear.resize(poses.size(), 0);
   if (SearchObserver* o = ctx.observer) {
     const std::vector<Pose>* parts[3] = {&fwd, &mid, &bwd};
     for (std::uint32_t s = 0; s < 3; ++s) {
@@ -260,18 +295,37 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
       o->mark(sh, Role::Highlight);
     }
   }
-  // 6. Final smoothing with curved Walkable, every kept curve checked again.
+  // 6. Final smoothing with curved Walkable, every kept curve checked again. It smooths only
+  // past the last edge driven backwards (a forward curve cannot replace a reversing one); the
+  // poses up to it are kept as the repair found them.
   if (ctx.observer) ctx.observer->phase("smooth");
   std::size_t tests = 0;
   const auto clear = [&](const Pose& a, const Pose& b) { return directional_.curve_clear(a, b); };
-  const std::vector<Pose> kept = greedy_smooth(std::span<const Pose>(poses), clear, &tests);
+  std::size_t last_reverse = 0;
+  for (std::size_t i = 0; i < gear.size(); ++i)
+    if (gear[i]) last_reverse = i;
+  std::vector<Pose> kept(poses.begin(), poses.begin() + std::ptrdiff_t(last_reverse));
+  std::vector<std::uint8_t> kept_gear(gear.begin(), gear.begin() + std::ptrdiff_t(last_reverse));
+  const std::vector<Pose> smoothed = greedy_smooth(
+      std::span<const Pose>(poses).subspan(last_reverse), clear, &tests);
+  kept.insert(kept.end(), smoothed.begin(), smoothed.end());
+  kept_gear.resize(kept.size(), 0);
+  if (last_reverse > 0) kept_gear[last_reverse] = 1;
+  const auto turned = [](const Pose& p) { return Pose{p.x, p.y, p.heading + kPi}; };
   double length = 0;
+  std::size_t reversed = 0;
   for (std::size_t i = 0; i + 1 < kept.size(); ++i) {
-    if (!clear(kept[i], kept[i + 1]))
+    // A reversed edge is the forward curve between the turned-round poses, driven backwards.
+    const bool back = kept_gear[i + 1] != 0;
+    const Pose a = back ? turned(kept[i]) : kept[i], b = back ? turned(kept[i + 1]) : kept[i + 1];
+    if (!clear(a, b))
       return fail("no path: the joined path has an illegal curve at pose " + std::to_string(i), false);
-    const Curve c = dubins(kept[i], kept[i + 1], q.turning_radius);
+    const Curve c = dubins(a, b, q.turning_radius);
+    const std::size_t first = res.pieces.size();
     c.append_pieces(res.pieces);
+    for (std::size_t k = first; k < res.pieces.size(); ++k) res.pieces[k].reverse = back;
     length += c.length;
+    reversed += back;
   }
   res.points = kept;
   res.found = true;
@@ -285,6 +339,8 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
                {"Smoothing-48 forward reached", double(fa)},
                {"curve tests", double(tests)},
                {"waypoints", double(kept.size())},
+               {"reversed edges", double(reversed)},
+               {"reversing repairs", double(reversed_repairs)},
                {"illegal turns", 0}};  // every kept curve was checked again above
   const std::string alternating =
       sections
