@@ -3,6 +3,7 @@
 // curved turns that hit blocked cells report them through the hook and validate rejects them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "core/io.hpp"
 #include "planners/planner.hpp"
 #include "plan_stats.hpp"
+#include "test_util.hpp"
 #include "viz/trace.hpp"
 
 namespace pl {
@@ -246,6 +248,59 @@ TEST(Hybrid, LegalOrFailureOnRandomMaps) {
   std::printf("hybrid: %d found (%d with a Directional-8 repair), %d failed\n", found, repaired, failed);
   EXPECT_GE(found, 20);
   EXPECT_GE(repaired, 1);
+}
+
+// A start facing a blocked cell right ahead: no forward curve leaves it (the disc of radius
+// 0.4 touches the cell as soon as it moves east), so only a repair that may reverse finds a
+// way to a goal behind it. The path reverses, every piece of it passes validate, and it ends
+// on the goal. (Before reversing repairs the planner reported failure here.)
+TEST(Hybrid, ReversesOutOfAStartFacingAWall) {
+  GridMap m(16, 16);
+  m.set(6, 8, m.palette().default_obstacle());
+  Scene sc;
+  sc.map = m;
+  Query q;
+  q.start = {5.5, 8.5, 0};
+  q.goal = {1.5, 8.5, 0};
+  q.radius = 0.4;
+  q.turning_radius = 1;
+  const PlanResult r =
+      Registry::builtin().create("hybrid", {{"goal_heading", "free"}})->plan(sc, q);
+  ASSERT_TRUE(r.found) << r.message;
+  EXPECT_GE(plan_stat(r, "reversing repairs"), 1);
+  EXPECT_GE(plan_stat(r, "reversed edges"), 1);
+  EXPECT_TRUE(std::any_of(r.pieces.begin(), r.pieces.end(), [](const PathPiece& p) { return p.reverse; }));
+  EXPECT_TRUE(r.pieces.front().reverse);  // it cannot leave the start forwards
+  const CliRun v = validate(m, r, q.radius, q.turning_radius);
+  EXPECT_EQ(v.code, 0) << v.err;
+  EXPECT_NEAR(pose_along(r.pieces, path_length(r.pieces)).x, 1.5, 1e-9);
+  EXPECT_NEAR(pose_along(r.pieces, path_length(r.pieces)).y, 8.5, 1e-9);
+  // Forwards only (no reversing agent, the start turned round), the same query needs none.
+  q.start.heading = kPi;
+  const PlanResult fwd =
+      Registry::builtin().create("hybrid", {{"goal_heading", "free"}})->plan(sc, q);
+  ASSERT_TRUE(fwd.found) << fwd.message;
+  EXPECT_EQ(plan_stat(fwd, "reversed edges"), 0);
+}
+
+// random512-10-0 problem 192: the first alternating Directional-8 section, started where
+// Smoothing-48 stopped, finds no way; started two poses further back it does. The planner used
+// to fail here; the path it finds now goes forwards only and passes validate.
+TEST(Hybrid, RetriesAFailedSectionFromFurtherBack) {
+  Scene sc;
+  sc.map = load_map(test::shared_data("random/random512-10-0.map"));
+  Query q;
+  q.start = {217.5, 397.5, 0};
+  q.goal = {262.5, 458.5, 0};
+  q.radius = 0.4;
+  q.turning_radius = 1;
+  const PlanResult r =
+      Registry::builtin().create("hybrid", {{"goal_heading", "free"}})->plan(sc, q);
+  ASSERT_TRUE(r.found) << r.message;
+  EXPECT_GE(plan_stat(r, "sections retried further back"), 1);
+  EXPECT_EQ(plan_stat(r, "reversed edges"), 0);
+  const CliRun v = validate(sc.map, r, q.radius, q.turning_radius);
+  EXPECT_EQ(v.code, 0) << v.err;
 }
 
 TEST(Hybrid, DifferentRegionsFailFast) {
