@@ -303,6 +303,27 @@ TEST(Hybrid, StartsASectionFurtherBack) {
   EXPECT_EQ(v.code, 0) << v.err;
 }
 
+// brc202d problem 544: the start faces a wall (a reversing repair leaves it) and the alternating
+// sections then get past the backward pass's last pose without coming within 12 cells of it.
+// The planner used to fail there; now the sections go on to the goal, and the path validates.
+TEST(Hybrid, SectionsGoOnToTheGoalPastTheBackwardPass) {
+  Scene sc;
+  sc.map = load_map(test::shared_data("dao/brc202d.map"));
+  Query q;
+  q.start = {107.5, 227.5, 0};
+  q.goal = {44.5, 61.5, 0};
+  q.radius = 0.4;
+  q.turning_radius = 1;
+  const PlanResult r =
+      Registry::builtin().create("hybrid", {{"goal_heading", "free"}})->plan(sc, q);
+  ASSERT_TRUE(r.found) << r.message;
+  EXPECT_GE(plan_stat(r, "alternating sections"), 1);
+  EXPECT_EQ(plan_stat(r, "backward poses"), 0);  // the chain reached the goal itself
+  EXPECT_GE(plan_stat(r, "reversing repairs"), 1);
+  const CliRun v = validate(sc.map, r, q.radius, q.turning_radius);
+  EXPECT_EQ(v.code, 0) << v.err;
+}
+
 TEST(Hybrid, DifferentRegionsFailFast) {
   GridMap m(20, 10);
   for (int y = 0; y < 10; ++y) m.set(10, y, m.palette().default_obstacle());

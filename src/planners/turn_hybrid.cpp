@@ -190,11 +190,19 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
       std::vector<std::uint8_t> chain_gear(chain.size(), 0);
       std::size_t at = fa;   // the path index of the pose Smoothing-48 last reached
       bool reached = false;  // a forward pass got to the goal
-      while (!reached && apart(chain.back(), b.poses[ib]) > opt.window) {
-        if (at + 1 >= fb)
-          return fail("no path: alternating sections passed the backward pass at path point " +
-                          std::to_string(at) + " without meeting it",
-                      false);
+      // Whether the chain is to meet the backward pass. A chain that got past the backward
+      // pass's last pose without coming within `window` of it (the backward pass stopped in
+      // a place the chain went round) alternates on to the goal instead.
+      bool meet_backward = true;
+      while (!reached && (!meet_backward || apart(chain.back(), b.poses[ib]) > opt.window)) {
+        if (at + 1 >= fb) {
+          if (!meet_backward || at + 1 >= n - 1)
+            return fail("no path: alternating sections stopped at path point " +
+                            std::to_string(at) + " short of the goal",
+                        false);
+          meet_backward = false;
+          fb = n - 1;
+        }
         std::size_t j = at + 1;
         while (j + 1 <= fb && apart(chain.back(), cell_pose(cells[j + 1], 0)) <= opt.window) ++j;
         const double hj =
