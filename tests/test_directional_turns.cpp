@@ -283,45 +283,43 @@ TEST(Hybrid, ReversesOutOfAStartFacingAWall) {
   EXPECT_EQ(plan_stat(fwd, "reversed edges"), 0);
 }
 
-// random512-10-0 problem 192: the first alternating Directional-8 section, started where
-// Smoothing-48 stopped, finds no way (the planner used to fail here); started two poses further
-// back it does. The path goes forwards only and passes validate.
-TEST(Hybrid, StartsASectionFurtherBack) {
+// A scenario problem as `bench` asks it (cell centres, facing east) on a shared map: a disc of
+// radius 0.4, turning radius 1, goal heading free. A path found must pass validate.
+PlanResult hybrid_scenario(const std::string& map, CellXY s, CellXY g) {
   Scene sc;
-  sc.map = load_map(test::shared_data("random/random512-10-0.map"));
+  sc.map = load_map(test::shared_data(map));
   Query q;
-  q.start = {217.5, 397.5, 0};
-  q.goal = {262.5, 458.5, 0};
+  q.start = {s.x + 0.5, s.y + 0.5, 0};
+  q.goal = {g.x + 0.5, g.y + 0.5, 0};
   q.radius = 0.4;
   q.turning_radius = 1;
-  const PlanResult r =
-      Registry::builtin().create("hybrid", {{"goal_heading", "free"}})->plan(sc, q);
+  PlanResult r = Registry::builtin().create("hybrid", {{"goal_heading", "free"}})->plan(sc, q);
+  if (r.found) {
+    const CliRun v = validate(sc.map, r, q.radius, q.turning_radius);
+    EXPECT_EQ(v.code, 0) << map << ": " << v.err;
+  }
+  return r;
+}
+
+// random512-10-0 problem 192: the first alternating Directional-8 section, started where
+// Smoothing-48 stopped, finds no way (the planner used to fail here); started two poses further
+// back it does. The path goes forwards only.
+TEST(Hybrid, StartsASectionFurtherBack) {
+  const PlanResult r = hybrid_scenario("random/random512-10-0.map", {217, 397}, {262, 458});
   ASSERT_TRUE(r.found) << r.message;
   EXPECT_GE(plan_stat(r, "sections started further back"), 1);
   EXPECT_EQ(plan_stat(r, "reversed edges"), 0);
-  const CliRun v = validate(sc.map, r, q.radius, q.turning_radius);
-  EXPECT_EQ(v.code, 0) << v.err;
 }
 
 // brc202d problem 544: the start faces a wall (a reversing repair leaves it) and the alternating
 // sections then get past the backward pass's last pose without coming within 12 cells of it.
-// The planner used to fail there; now the sections go on to the goal, and the path validates.
+// The planner used to fail there; now the sections go on to the goal.
 TEST(Hybrid, SectionsGoOnToTheGoalPastTheBackwardPass) {
-  Scene sc;
-  sc.map = load_map(test::shared_data("dao/brc202d.map"));
-  Query q;
-  q.start = {107.5, 227.5, 0};
-  q.goal = {44.5, 61.5, 0};
-  q.radius = 0.4;
-  q.turning_radius = 1;
-  const PlanResult r =
-      Registry::builtin().create("hybrid", {{"goal_heading", "free"}})->plan(sc, q);
+  const PlanResult r = hybrid_scenario("dao/brc202d.map", {107, 227}, {44, 61});
   ASSERT_TRUE(r.found) << r.message;
   EXPECT_GE(plan_stat(r, "alternating sections"), 1);
   EXPECT_EQ(plan_stat(r, "backward poses"), 0);  // the chain reached the goal itself
   EXPECT_GE(plan_stat(r, "reversing repairs"), 1);
-  const CliRun v = validate(sc.map, r, q.radius, q.turning_radius);
-  EXPECT_EQ(v.code, 0) << v.err;
 }
 
 TEST(Hybrid, DifferentRegionsFailFast) {
