@@ -369,6 +369,7 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
                     : "Smoothing-48 forward to path point " + std::to_string(fa) + alternating +
                           ", Directional-8 repair, Smoothing-48 backward from path point " +
                           std::to_string(fb);
+  if (reversed > 0) res.message += " (" + std::to_string(reversed) + " edges driven backwards)";
   if (SearchObserver* o = ctx.observer) {
     o->path(res.pieces);
     o->frame();
@@ -385,7 +386,8 @@ using HybridPlanner = GridWorldPlanner<TurnHybrid, TurnHybrid::Options>;
 void add(Registry& r) {
   r.add({"hybrid", "turning radius",
          "Pinter's hybrid: 4-connected A*, Smoothing-48 forward and backward, Directional-8 on "
-         "the failing section (at most 12 cells across), final curved smoothing; a legal path or "
+         "the failing section (alternating with Smoothing-48 where it is over 12 cells across; "
+         "reversing where no forward curve does), final curved smoothing; a legal path or "
          "failure; start and goal in different regions fail before any search",
          false,
          {ParamDesc::choice("goal_heading", "fixed: arrive facing the goal heading (nearest of 8); free: any",

@@ -7,10 +7,16 @@
 //   2. Smoothing-48 forward along it (DirectionalSearch::along); success -> step 6;
 //   3. Smoothing-48 backward, from the goal facing back along the path;
 //   4. the farthest points both passes reached, a and b: more than 12 cells apart in x or y ->
-//      failure; otherwise both step back along their own pose lists while they stay at most 12
-//      apart;
-//   5. Directional-8 between the two poses (failure -> failure), the three parts joined;
-//   6. the simple smoothing pass with curved Walkable (Dubins curve between poses clear).
+//      alternating sections (beyond the article, as it suggests): Directional-8 from the
+//      chain's pose two Smoothing-48 poses before where it stopped to the farthest path cell
+//      within 12, then Smoothing-48 on, until the chain reaches the goal or comes within 12 of
+//      the backward pass (a chain that gets past the backward pass goes on to the goal);
+//      then both step back along their own pose lists while they stay at most 12 apart;
+//   5. Directional-8 between the two poses, the three parts joined. A section no forward
+//      search repairs (e.g. a start facing a wall with no room to turn) is searched once more
+//      with reversing edges (twice the cost); failing that -> failure;
+//   6. the simple smoothing pass with curved Walkable (Dubins curve between poses clear), after
+//      the last reversed edge only; reversed pieces carry `reverse`.
 // Every joint is checked again at the end: the planner returns a legal path (footprint and
 // turning radius, which `validate` confirms) or reports failure, never an illegal path. Which
 // stage produced each part is in stats ("forward poses", "directional poses", "backward poses")
