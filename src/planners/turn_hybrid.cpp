@@ -176,7 +176,8 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
         dopt.box = opt.window;  // one section: room to turn round it, not the whole map
         dopt.reverse = reverse || q.can_reverse ? DirectionalSearch::Options::Reverse::Yes
                                                 : DirectionalSearch::Options::Reverse::No;
-        if (ctx.observer) ctx.observer->phase(reverse ? "Directional-8 repair, reversing" : "Directional-8 repair");
+        if (ctx.observer)
+          ctx.observer->phase(reverse ? "Directional-8 repair, reversing" : "Directional-8 repair");
         PlanResult d = repair_.run(map, dq, dopt, ctx);
         res.expanded += d.expanded;
         return d;
@@ -321,8 +322,8 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
     if (gear[i]) last_reverse = i;
   std::vector<Pose> kept(poses.begin(), poses.begin() + std::ptrdiff_t(last_reverse));
   std::vector<std::uint8_t> kept_gear(gear.begin(), gear.begin() + std::ptrdiff_t(last_reverse));
-  const std::vector<Pose> smoothed = greedy_smooth(
-      std::span<const Pose>(poses).subspan(last_reverse), clear, &tests);
+  const std::vector<Pose> smoothed =
+      greedy_smooth(std::span<const Pose>(poses).subspan(last_reverse), clear, &tests);
   kept.insert(kept.end(), smoothed.begin(), smoothed.end());
   kept_gear.resize(kept.size(), 0);
   if (last_reverse > 0) kept_gear[last_reverse] = 1;
