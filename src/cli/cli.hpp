@@ -72,6 +72,8 @@ void add_haa_commands(CLI::App& app, std::vector<Command>& out);
 void add_circles_commands(CLI::App& app, std::vector<Command>& out);
 // Turning-radius curves: curve.
 void add_curve_commands(CLI::App& app, std::vector<Command>& out);
+// Random problems on a map as a MovingAI scenario: scen-gen (scen_gen.cpp).
+void add_scen_gen_commands(CLI::App& app, std::vector<Command>& out);
 // An independent path check for turning agents: validate (validate_cmd.cpp).
 void add_validate_commands(CLI::App& app, std::vector<Command>& out);
 // The same checks on a path given as the text of `path --json` (its "pieces"), for a disc of

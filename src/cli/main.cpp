@@ -520,6 +520,7 @@ int main(int argc, char** argv) {
   add_curve_commands(app, family_commands);
   add_validate_commands(app, family_commands);
   add_subgoal_commands(app, family_commands);
+  add_scen_gen_commands(app, family_commands);
 
   try {
     app.parse(argc, argv);

@@ -66,6 +66,7 @@ void fill_cell_runs(PlanResult& r, int x0, int y0, const std::vector<CellRun>& r
   r.points.clear();
   r.points.reserve(steps + 1);
   r.pieces.clear();
+  r.pieces.reserve(runs.size());  // at most one piece per run: no regrowing
   double x = x0 + 0.5, y = y0 + 0.5;
   double heading = kHeading[5];  // east: a path of one cell
   Vec2 piece{x, y};

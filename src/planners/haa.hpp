@@ -431,6 +431,25 @@ class HaaPlanner final : public Planner {
   ClassArcs& class_arcs(CapabilityMask cap, int size);
   std::vector<ClassArcs> classes_;
   std::vector<std::uint32_t> hops_, piece_;  // refinement's buffers, reused by every query
+
+ public:
+  // A temporary edge from the start or goal node to an abstract node of its cluster (or from
+  // start to goal when they share a cluster), with its cell path from the start / goal.
+  struct TempEdge {
+    std::uint32_t node = 0;
+    double weight = 0;
+    std::vector<std::uint32_t> cells;
+    // Cached insertion: the node's tree in ClassArcs::trees (the cells are walked when needed).
+    std::uint32_t tree = kNoNode;
+  };
+
+ private:
+  // Per-query buffers kept across queries: a warm query's fixed cost is a few microseconds, so
+  // allocating these each time was a visible share of it (docs/haa.md). to_goal's cells run
+  // from the goal.
+  std::vector<TempEdge> from_start_, to_goal_;
+  std::vector<std::uint32_t> cells_;
+  std::vector<CellRun> runs_;
   std::size_t abstraction_bytes_ = 0;  // abs_.memory_bytes(), taken when it was built
 };
 

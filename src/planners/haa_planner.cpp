@@ -13,15 +13,7 @@ namespace pl {
 
 namespace {
 
-// A temporary edge from the start or goal node to an abstract node of its cluster (or from start
-// to goal when they share a cluster), with its cell path from the start / goal.
-struct TempEdge {
-  std::uint32_t node = 0;
-  double weight = 0;
-  std::vector<std::uint32_t> cells;
-  // Cached insertion: the node's tree in ClassArcs::trees (the cells are walked when needed).
-  std::uint32_t tree = kNoNode;
-};
+using TempEdge = HaaPlanner::TempEdge;
 
 double step_cost(const std::vector<float>& costs, std::uint32_t a, std::uint32_t b, bool diagonal) {
   const double base = diagonal ? kSqrt2 : 1.0;
@@ -38,12 +30,25 @@ double path_cost(const std::vector<float>& costs, const std::vector<std::uint32_
   return len;
 }
 
-// Cell indices -> points with headings and merged straight pieces (as the grid planners do).
-void fill_geometry(PlanResult& r, const std::vector<std::uint32_t>& cells, int w) {
-  std::vector<Vec2> c;
-  c.reserve(cells.size());
-  for (std::uint32_t i : cells) c.push_back({int(i) % w + 0.5, int(i) / w + 0.5});
-  fill_cell_path(r, c);
+// Cell indices -> points with headings and merged straight pieces (as the grid planners do),
+// through runs of equal moves: a move is told from the previous one by its index difference,
+// so x and y are divided out only where the direction changes, and the headings come from
+// fill_cell_runs()'s table instead of atan2 per turn. `runs` is a buffer.
+void fill_geometry(PlanResult& r, const std::vector<std::uint32_t>& cells, int w,
+                   std::vector<CellRun>& runs) {
+  runs.clear();
+  std::int64_t step = 0;  // index difference of the last run's moves
+  for (std::size_t i = 1; i < cells.size(); ++i) {
+    const std::int64_t d = std::int64_t(cells[i]) - std::int64_t(cells[i - 1]);
+    if (!runs.empty() && d == step) {
+      ++runs.back().count;
+      continue;
+    }
+    step = d;
+    runs.push_back(
+        {int(cells[i]) % w - int(cells[i - 1]) % w, int(cells[i]) / w - int(cells[i - 1]) / w, 1});
+  }
+  fill_cell_runs(r, int(cells[0]) % w, int(cells[0]) / w, runs);
 }
 
 // Shortcuts a grid path: replaces a stretch by the octile-canonical route between its ends
@@ -383,7 +388,9 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   const int cstart = abs_.cluster_of(sx, sy), cgoal = abs_.cluster_of(gx, gy);
   std::uint64_t insertion_expanded = 0, insertion_generated = 0, insertion_searches = 0;
   std::uint64_t tree_expanded = 0, trees_made = 0;  // cached insertion: the cache filled
-  std::vector<TempEdge> from_start, to_goal;        // to_goal cells run from the goal
+  std::vector<TempEdge>&from_start = from_start_, &to_goal = to_goal_;
+  from_start.clear();
+  to_goal.clear();
   bool direct = false;
   TempEdge direct_edge;
   ClassArcs& ca = class_arcs(cap, q.size);
@@ -580,8 +587,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   hops.clear();
   for (std::uint32_t n = G; n != S; n = abstract_pool_.parent(n)) hops.push_back(n);
   std::reverse(hops.begin(), hops.end());
-  std::vector<std::uint32_t> cells = {std::uint32_t(sy * w + sx)};
-  std::vector<Vec2> abstract_points = {{sx + 0.5, sy + 0.5}};
+  std::vector<std::uint32_t>& cells = cells_;
+  cells.assign(1, std::uint32_t(sy * w + sx));
+  std::vector<Vec2> abstract_points;  // watched only
+  if (obs) abstract_points.push_back({sx + 0.5, sy + 0.5});
   std::vector<std::uint32_t>& piece = piece_;
   for (std::uint32_t n : hops) {
     const Link& l = link_[n];
@@ -621,7 +630,7 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
   if (opt_.smoothing) {
     if (obs) {
       PlanResult tmp;
-      fill_geometry(tmp, cells, w);
+      fill_geometry(tmp, cells, w, runs_);
       obs->path(tmp.pieces);
       obs->frame();
       obs->phase("smooth");
@@ -630,7 +639,7 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     length = path_cost(costs, cells, w);
   }
   r.length = length;
-  fill_geometry(r, cells, w);
+  fill_geometry(r, cells, w, runs_);
   if (obs) {
     obs->counter("expanded", double(r.expanded));
     obs->counter("insertion expanded", double(insertion_expanded));
