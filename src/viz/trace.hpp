@@ -641,7 +641,19 @@ class TraceCursor {
   // Events applied or undone by the latest move, for tests and profiling.
   std::size_t last_replayed() const { return last_replayed_; }
 
+  // What seek(frame) would cost, in events replayed (a restored keyframe node counts half an
+  // event): the same choice seek() makes, so a caller can decide whether to wait for it.
+  double seek_cost(std::size_t frame) const;
+
  private:
+  // How seek() gets to a frame.
+  struct SeekPlan {
+    enum class How { Stay, Forward, Back, Restore } how = How::Stay;
+    std::size_t target = 0, key = 0, log_from = 0;
+    double cost = 0;  // in stream bytes
+  };
+  SeekPlan plan_seek(std::size_t frame, bool stepping_back) const;
+
   struct Undo {
     NodeState node;           // Open/Relax/Close: the node's record before the event
     double value = 0;         // Counter: previous value
