@@ -460,9 +460,15 @@ bool FrameState::better(const NodeState& a, const NodeState& b) {
 
 std::vector<const NodeState*> FrameState::nodes_at(int x, int y, int heading) const {
   std::vector<const NodeState*> out;
-  for (const std::uint32_t id : trace_->cell_node_ids(x, y, heading))
-    if (const NodeState* n = node_by_id(id); n && n->status != NodeStatus::Unseen) out.push_back(n);
+  nodes_at(x, y, out, heading);
   return out;
+}
+
+void FrameState::nodes_at(int x, int y, std::vector<const NodeState*>& out, int heading) const {
+  out.clear();
+  trace_->visit_cell_node_ids(x, y, heading, [&](std::uint32_t, std::uint32_t index) {
+    if (const NodeState* n = node(index); n && n->status != NodeStatus::Unseen) out.push_back(n);
+  });
 }
 
 const NodeState* FrameState::best_at(int x, int y) const {
@@ -651,13 +657,13 @@ bool Trace::has_headings() const {
   });
 }
 
-std::vector<std::uint32_t> Trace::cell_node_ids(int x, int y, int heading) const {
-  std::vector<std::uint32_t> out;
+template <class F>
+void Trace::visit_cell_node_ids(int x, int y, int heading, F&& visit) const {
   // An id counts only if the trace found its node in this very space: a node named before the
   // space was declared, or of a space declared later over the same ids, is not on the cell.
   auto add = [&](std::size_t space, std::uint32_t id) {
     const std::uint32_t index = index_of(id);
-    if (index != kNoNode && node_spaces_[index] == space) out.push_back(id);
+    if (index != kNoNode && node_spaces_[index] == space) visit(id, index);
   };
   for (std::size_t si = 0; si < spaces_.size(); ++si) {
     const NodeSpace& s = spaces_[si];
@@ -670,6 +676,11 @@ std::vector<std::uint32_t> Trace::cell_node_ids(int x, int y, int heading) const
         add(si, s.heading_id(x, y, i));
     }
   }
+}
+
+std::vector<std::uint32_t> Trace::cell_node_ids(int x, int y, int heading) const {
+  std::vector<std::uint32_t> out;
+  visit_cell_node_ids(x, y, heading, [&](std::uint32_t id, std::uint32_t) { out.push_back(id); });
   return out;
 }
 

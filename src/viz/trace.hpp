@@ -191,6 +191,8 @@ class FrameState {
   // declared Cells and CellHeadings spaces (Trace::cell_node_ids): one for a Cells space, up to
   // k for a CellHeadings one, in space then heading order. heading >= 0: only that heading.
   std::vector<const NodeState*> nodes_at(int x, int y, int heading = -1) const;
+  // The same into `out` (cleared first): a caller visiting many cells reuses one buffer.
+  void nodes_at(int x, int y, std::vector<const NodeState*>& out, int heading = -1) const;
   // Of nodes_at(x, y), the best in the open list's order (closed nodes included); nullptr if none.
   const NodeState* best_at(int x, int y) const;
 
@@ -356,6 +358,10 @@ class Trace {
     std::uint32_t phase = kNoNode, current = kNoNode, path = kNoNode;
     SearchCounters counters;
   };
+  // Calls visit(id, index) for each id cell_node_ids(x, y, heading) would list; index is the
+  // node's index into FrameState::nodes(). Defined in trace.cpp, its only user.
+  template <class F>
+  void visit_cell_node_ids(int x, int y, int heading, F&& visit) const;
   // Snapshots the first n nodes of s.
   void snapshot(const FrameState& s, std::size_t n, std::span<const std::uint32_t> last_desc,
                 Keyframe& k) const;
