@@ -507,6 +507,16 @@ TEST(Draw, SearchNumbersLabelEverySeenCellInView) {
   bool found = false;
   for (const TextPrim& t : b.texts) found |= b.label(t) == want && int(t.x) == 1 && int(t.y) == 3;
   EXPECT_TRUE(found) << want;
+  // Every label reads as printf("%.1f") would print its cell's best node's value.
+  for (const TextPrim& t : b.texts) {
+    const std::string_view label = b.label(t);
+    ASSERT_GE(label.size(), 3u);
+    const NodeState* n = cur.state().best_at(int(t.x), int(t.y));
+    ASSERT_NE(n, nullptr);
+    const double v = label[0] == 'g' ? n->g : label[0] == 'h' ? n->h : n->f();
+    std::snprintf(want, sizeof want, "%c %.1f", label[0], v);
+    EXPECT_EQ(label, want);
+  }
   // Too many cells in view: nothing (the labels would be unreadable anyway).
   DrawList none;
   EXPECT_EQ(draw_search_numbers(none, cur.state(), w, h, all, Style::standard(), {2}), 0u);

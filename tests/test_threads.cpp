@@ -1,7 +1,8 @@
 // The code that runs on more than one thread, exercised the way the app does it: a planner run
 // on a worker thread while the UI thread reads its progress and cancels it (app/app.cpp, Run),
 // a watched run whose trace the UI thread takes after the join, the HAA* build cancelled while
-// it runs, and the autosave writer thread (editor/autosave.hpp). scripts/test.sh runs these
+// it runs, the timeline's long jumps on a worker (viz/background_seek.hpp) and the autosave
+// writer thread (editor/autosave.hpp). scripts/test.sh runs these
 // (Threads.*, Autosave.*) under ThreadSanitizer (PATHLAB_TSAN).
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include "io_test_util.hpp"
 #include "planners/planner.hpp"
 #include "test_util.hpp"
+#include "viz/background_seek.hpp"
 #include "viz/trace.hpp"
 
 namespace pl {
@@ -143,6 +145,76 @@ TEST(Threads, HaaBuildCancelledWhileItRuns) {
   const PlanResult ref = Registry::builtin().create("haa")->plan(scene, q);
   EXPECT_EQ(again.result.found, ref.found);
   EXPECT_EQ(again.result.length, ref.length);
+}
+
+// Every node record, the counters and the frame's scalars of two frame states.
+void expect_same_frame(const FrameState& a, const FrameState& b) {
+  ASSERT_EQ(a.frame(), b.frame());
+  EXPECT_EQ(a.counters(), b.counters());
+  ASSERT_EQ(a.current() == nullptr, b.current() == nullptr);
+  if (a.current()) {
+    EXPECT_EQ(a.current()->desc.id, b.current()->desc.id);
+  }
+  ASSERT_EQ(a.nodes().size(), b.nodes().size());
+  for (std::size_t i = 0; i < a.nodes().size(); ++i) {
+    const NodeState &x = a.nodes()[i], &y = b.nodes()[i];
+    ASSERT_EQ(x.status, y.status) << "node " << i << " at frame " << a.frame();
+    ASSERT_EQ(x.parent, y.parent) << "node " << i;
+    ASSERT_EQ(x.g, y.g) << "node " << i;
+  }
+}
+
+// What the timeline does while the user drags it: far jumps run on a worker while the UI thread
+// keeps reading the cursor it shows; when a jump ends the cursors change places.
+TEST(Threads, BackgroundSeekShowsTheFrameAskedForAndNeverTheHalfDoneOne) {
+  const Scene scene = open_map(160, 7);
+  auto planner = Registry::builtin().create("dijkstra");
+  WorkerRun run(*planner, scene, corner_to_corner(160), true);
+  run.worker.join();
+  ASSERT_TRUE(run.result.found);
+  const Trace& trace = *run.trace;
+  ASSERT_GT(trace.keyframe_count(), 2u) << "the jumps should restore keyframes";
+
+  auto shown = std::make_unique<TraceCursor>(trace);
+  TraceCursor reference(trace);
+  BackgroundSeek job;
+  std::mt19937 rng(11);
+  for (int i = 0; i < 30; ++i) {
+    const std::size_t target = rng() % (trace.frame_count() + 5);  // past the end too
+    const std::size_t before = shown->frame();
+    const SearchCounters counters = shown->state().counters();
+    job.start(trace, target);
+    ASSERT_TRUE(job.busy());
+    EXPECT_EQ(job.target(), target);
+    // The shown cursor stays whole and where it was while the worker moves the spare.
+    while (!job.collect(shown)) {
+      EXPECT_EQ(shown->frame(), before);
+      EXPECT_EQ(shown->state().counters(), counters);
+      EXPECT_LE(shown->state().open_list(8).size(), 8u);
+    }
+    EXPECT_FALSE(job.busy());
+    reference.seek(target);
+    expect_same_frame(shown->state(), reference.state());
+  }
+
+  // Requests made while a jump runs: the latest wins, taken once.
+  job.start(trace, 3);
+  job.want(10);
+  job.want(20);
+  EXPECT_EQ(job.wanted(), std::optional<std::size_t>(20));
+  EXPECT_TRUE(job.finish(shown));
+  EXPECT_EQ(shown->frame(), 3u);
+  EXPECT_EQ(job.take_wanted(), std::optional<std::size_t>(20));
+  EXPECT_EQ(job.take_wanted(), std::nullopt);
+  EXPECT_FALSE(job.finish(shown)) << "nothing runs";
+
+  // A trace about to go: reset waits for the worker and drops the spare.
+  job.start(trace, trace.frame_count() / 2);
+  job.want(1);
+  job.reset();
+  EXPECT_FALSE(job.busy());
+  EXPECT_EQ(job.wanted(), std::nullopt);
+  EXPECT_EQ(shown->frame(), 3u) << "a dropped jump is never shown";
 }
 
 TEST(Threads, AutosaveWritesOnItsOwnThreadAndDiscardWins) {

@@ -490,6 +490,32 @@ TEST(Trace, KeyframesBoundTheReplay) {
   EXPECT_LT(t.memory_bytes(), 5 * sizeof(TraceEvent) * t.event_count());
 }
 
+// The app hands a jump to a worker when seek_cost says it is long: the estimate must follow what
+// the seek then does (events replayed, plus half an event a restored node).
+TEST(Trace, SeekCostFollowsWhatTheSeekDoes) {
+  Synthetic syn = make_trace(9, 300000, 80, 0);
+  const Trace& t = syn.trace;
+  ASSERT_GT(t.keyframe_count(), 10u);
+  std::mt19937 rng(12);
+  TraceCursor c(t);
+  std::size_t cheap = 0;
+  for (int i = 0; i < 300; ++i) {
+    EXPECT_EQ(c.seek_cost(c.frame()), 0.0);
+    const std::size_t k = rng() % 4 == 0 ? c.frame() + 1 + rng() % 8 : rng() % t.frame_count();
+    const double cost = c.seek_cost(k);
+    c.seek(k);
+    const double replayed = double(c.last_replayed());
+    // Stream bytes per event vary along the trace; a factor of 4 either way is what a caller
+    // choosing "now or on a worker" can live with.
+    EXPECT_GE(cost * 4 + 64, replayed) << "to " << k;
+    if (cost < 1000) {
+      ++cheap;
+      EXPECT_LE(replayed, cost * 4 + 64) << "a cheap estimate that replays much: to " << k;
+    }
+  }
+  EXPECT_GT(cheap, 30u) << "the short steps should be estimated as cheap";
+}
+
 TEST(Trace, FinalCounters) {
   Synthetic syn = make_trace(11, 50000, 50, 1000000);
   TraceCursor c(syn.trace);

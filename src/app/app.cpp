@@ -90,9 +90,16 @@ void View::select_planner(const std::string& name) {
   for (const ParamDesc& d : info->params) params[d.name] = d.default_value;
 }
 
+std::size_t View::frame_wanted() const {
+  if (!cursor) return 0;
+  if (!seek_job.busy()) return cursor->frame();
+  return seek_job.wanted().value_or(seek_job.target());
+}
+
 void View::take(Run& finished, std::uint64_t doc_version) {
   finished.join();
   keep_planner(finished);
+  seek_job.reset();
   cursor.reset();
   path_problem.clear();
   if (!finished.error.empty()) {
@@ -131,6 +138,7 @@ std::unique_ptr<Planner> View::reusable_planner() {
 void View::clear_run() {
   run.reset();
   kept_planner.reset();
+  seek_job.reset();
   cursor.reset();
   trace.reset();
   result = {};
@@ -577,10 +585,9 @@ std::size_t timeline_last(const App& app) {
 // The timeline position: locked, the furthest frame any view shows (a view whose search ended
 // sooner stays on its last frame); unlocked, the active view's frame.
 std::size_t timeline_now(const App& app) {
-  std::size_t now = app.view().cursor ? app.view().cursor->frame() : 0;
+  std::size_t now = app.view().frame_wanted();
   if (app.views.lock_timelines)
-    for (const auto& v : app.views)
-      if (v->cursor) now = std::max(now, v->cursor->frame());
+    for (const auto& v : app.views) now = std::max(now, v->frame_wanted());
   return now;
 }
 
@@ -598,12 +605,55 @@ void move_cursor(TraceCursor& c, std::size_t target) {
 }  // namespace
 
 void App::seek_all(std::size_t frame) {
+  for (auto& v : views) {
+    if (!v->cursor || !(views.lock_timelines || v.get() == &view())) continue;
+    v->seek_job.finish(v->cursor);
+    v->seek_job.take_wanted();  // this move supersedes it
+    move_cursor(*v->cursor, frame);
+  }
+}
+
+void App::scrub_to(std::size_t frame) {
   for (auto& v : views)
-    if (v->cursor && (views.lock_timelines || v.get() == &view())) move_cursor(*v->cursor, frame);
+    if (v->cursor && (views.lock_timelines || v.get() == &view())) scrub_view(*v, frame);
+}
+
+void App::scrub_view(View& v, std::size_t frame) {
+  frame = std::min(frame, v.cursor->last_frame());
+  if (v.seek_job.busy()) {
+    v.seek_job.want(frame);  // for when the running jump ends (poll_seeks)
+    return;
+  }
+  if (v.cursor->seek_cost(frame) < BackgroundSeek::kWorthIt) {
+    move_cursor(*v.cursor, frame);
+    return;
+  }
+  v.seek_job.start(*v.trace, frame);
+  ++seek_stats.started;
+}
+
+bool App::poll_seeks() {
+  bool any = false;
+  for (auto& v : views) {
+    if (!v->seek_job.collect(v->cursor)) continue;
+    any = true;
+    ++seek_stats.shown;
+    seek_stats.worker_ms += v->seek_job.last_ms();
+    if (const auto wanted = v->seek_job.take_wanted()) scrub_view(*v, *wanted);
+  }
+  return any;
+}
+
+void App::settle_seeks() {
+  for (auto& v : views) {
+    if (!v->seek_job.finish(v->cursor)) continue;
+    if (const auto wanted = v->seek_job.take_wanted()) move_cursor(*v->cursor, *wanted);
+  }
 }
 
 void App::step_all(long delta) {
   if (!view().cursor) return;
+  settle_seeks();  // a step goes from the frame the user last asked for
   const long target = std::clamp(long(timeline_now(*this)) + delta, 0L, long(timeline_last(*this)));
   seek_all(std::size_t(target));
 }
@@ -665,6 +715,7 @@ void App::tick(double dt) {
   if (n <= 0) return;
   views.play_accum -= double(n);
   View& v = view();
+  settle_seeks();
   const std::size_t now = timeline_now(*this);
   std::size_t to = std::min(now + std::size_t(n), timeline_last(*this));
   // Breakpoints stop the player on the frame that fires them.

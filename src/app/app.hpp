@@ -136,6 +136,20 @@ struct App {
   void tick(double dt);
   // Seeks the active view (and, locked, every view) to a frame.
   void seek_all(std::size_t frame);
+  // The same for a user dragging the timeline: a long jump runs beside the frame loop
+  // (BackgroundSeek) and the view shows its frame until the jump is done (poll_seeks).
+  void scrub_to(std::size_t frame);
+  void scrub_view(View& v, std::size_t frame);
+  // Shows the jumps that ended; true if one did. Called once a frame, before anything reads
+  // the cursors.
+  bool poll_seeks();
+  // Waits for running jumps and goes to the frames last asked for.
+  void settle_seeks();
+  // Jumps handed to the worker, jumps shown, and the worker's time in them.
+  struct SeekStats {
+    std::size_t started = 0, shown = 0;
+    double worker_ms = 0;
+  } seek_stats;
   void step_all(long delta);
   // After the camera of view `from` moved: locked views copy it.
   void sync_cameras(int from);

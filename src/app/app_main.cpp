@@ -46,6 +46,7 @@ int pl::app::app_main(int argc, char** argv) {
         continue;
       }
       if (app.poll_runs() && !app.any_run()) seek_requested_frame(app, opt);
+      app.poll_seeks();
       if (app.ui.quit_confirmed) glfwSetWindowShouldClose(window, GLFW_TRUE);
       if (std::string t = window_title(app); t != title) glfwSetWindowTitle(window, (title = std::move(t)).c_str());
       refresh_runs(app);

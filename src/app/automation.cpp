@@ -143,9 +143,11 @@ void Automation::adjust_views(App& app) {
   if (opt_.bench() && opt_.bench_scrub && app.view().cursor) {
     lcg_ = lcg_ * 6364136223846793005ull + 1442695040888963407ull;
     const auto t0 = std::chrono::steady_clock::now();
-    app.seek_all(std::size_t((lcg_ >> 33) % (timeline_last(app) + 1)));
+    app.scrub_to(std::size_t((lcg_ >> 33) % (timeline_last(app) + 1)));
     seek_ms_ +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    seeks_shown_ = app.seek_stats.shown;
+    seeks_worker_ms_ = app.seek_stats.worker_ms;
   }
 }
 
@@ -192,9 +194,11 @@ void Automation::report() const {
   const auto [all_mean, all_p95] = mean_p95(process_ms_);
   std::printf(
       "frames %zu mean_ms %.3f p95_ms %.3f cpu_mean_ms %.3f cpu_p95_ms %.3f "
-      "process_cpu_mean_ms %.3f process_cpu_p95_ms %.3f seek_mean_ms %.3f\n",
+      "process_cpu_mean_ms %.3f process_cpu_p95_ms %.3f seek_mean_ms %.3f "
+      "background_seeks %zu background_seek_mean_ms %.3f\n",
       frame_ms_.size(), mean, p95, cpu_mean, cpu_p95, all_mean, all_p95,
-      seek_ms_ / double(frame_ms_.size()));
+      seek_ms_ / double(frame_ms_.size()), seeks_shown_,
+      seeks_shown_ ? seeks_worker_ms_ / double(seeks_shown_) : 0.0);
   std::fflush(stdout);
 }
 

@@ -138,7 +138,7 @@ void section_timeline(App& app) {
       int frame = int(timeline_now(app));
       ImGui::SetNextItemWidth(-1);
       if (ImGui::SliderInt("##scrub", &frame, 0, int(last), ""))
-        app.seek_all(std::size_t(frame)), app.views.playing = false;
+        app.scrub_to(std::size_t(frame)), app.views.playing = false;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("frame %d of %zu", frame, last);
       ImGui::SetNextItemWidth(-1);
       ImGui::DragFloat("##fps", &app.views.fps, 2.f, 1, 5000, "%.0f frames/s",

@@ -18,6 +18,7 @@
 #include "core/scene.hpp"
 #include "editor/camera.hpp"
 #include "planners/planner.hpp"
+#include "viz/background_seek.hpp"
 #include "viz/draw.hpp"
 #include "viz/timeline.hpp"
 #include "viz/trace.hpp"
@@ -96,6 +97,11 @@ struct View {
   std::string path_problem;  // the agent cannot drive the path: why (Run::path_problem)
   std::unique_ptr<Trace> trace;
   std::unique_ptr<TraceCursor> cursor;
+  // A long jump of the cursor running beside the frame loop (App::scrub_to). Declared after the
+  // trace, so it is destroyed (its worker joined) first.
+  BackgroundSeek seek_job;
+  // The frame the view is on or, while a jump runs, the frame it is going to.
+  std::size_t frame_wanted() const;
 
   // Camera and where the view is on the framebuffer.
   editor::Camera camera;

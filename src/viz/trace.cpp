@@ -460,9 +460,15 @@ bool FrameState::better(const NodeState& a, const NodeState& b) {
 
 std::vector<const NodeState*> FrameState::nodes_at(int x, int y, int heading) const {
   std::vector<const NodeState*> out;
-  for (const std::uint32_t id : trace_->cell_node_ids(x, y, heading))
-    if (const NodeState* n = node_by_id(id); n && n->status != NodeStatus::Unseen) out.push_back(n);
+  nodes_at(x, y, out, heading);
   return out;
+}
+
+void FrameState::nodes_at(int x, int y, std::vector<const NodeState*>& out, int heading) const {
+  out.clear();
+  trace_->visit_cell_node_ids(x, y, heading, [&](std::uint32_t, std::uint32_t index) {
+    if (const NodeState* n = node(index); n && n->status != NodeStatus::Unseen) out.push_back(n);
+  });
 }
 
 const NodeState* FrameState::best_at(int x, int y) const {
@@ -651,13 +657,13 @@ bool Trace::has_headings() const {
   });
 }
 
-std::vector<std::uint32_t> Trace::cell_node_ids(int x, int y, int heading) const {
-  std::vector<std::uint32_t> out;
+template <class F>
+void Trace::visit_cell_node_ids(int x, int y, int heading, F&& visit) const {
   // An id counts only if the trace found its node in this very space: a node named before the
   // space was declared, or of a space declared later over the same ids, is not on the cell.
   auto add = [&](std::size_t space, std::uint32_t id) {
     const std::uint32_t index = index_of(id);
-    if (index != kNoNode && node_spaces_[index] == space) out.push_back(id);
+    if (index != kNoNode && node_spaces_[index] == space) visit(id, index);
   };
   for (std::size_t si = 0; si < spaces_.size(); ++si) {
     const NodeSpace& s = spaces_[si];
@@ -670,6 +676,11 @@ std::vector<std::uint32_t> Trace::cell_node_ids(int x, int y, int heading) const
         add(si, s.heading_id(x, y, i));
     }
   }
+}
+
+std::vector<std::uint32_t> Trace::cell_node_ids(int x, int y, int heading) const {
+  std::vector<std::uint32_t> out;
+  visit_cell_node_ids(x, y, heading, [&](std::uint32_t id, std::uint32_t) { out.push_back(id); });
   return out;
 }
 
@@ -1285,46 +1296,73 @@ void TraceCursor::seek(std::size_t target) {
   seek(target, false);
 }
 
-void TraceCursor::seek(std::size_t target, bool stepping_back) {
+TraceCursor::SeekPlan TraceCursor::plan_seek(std::size_t target, bool stepping_back) const {
   const Trace& t = *trace_;
-  target = std::min(target, last_frame());
+  SeekPlan p;
+  p.target = target = std::min(target, last_frame());
   const std::size_t now = state_.frame_;
-  last_replayed_ = 0;
-  if (target == now) return;
+  if (target == now) return p;
 
   // The last keyframe at or before the target.
   auto kit = std::upper_bound(t.keyframes_.begin(), t.keyframes_.end(), target,
                               [](std::size_t f, const Trace::Keyframe& k) { return f < k.frame; });
-  const auto key = std::size_t(kit - t.keyframes_.begin()) - 1;
-  const std::size_t key_frame = t.keyframes_[key].frame;
+  p.key = std::size_t(kit - t.keyframes_.begin()) - 1;
+  const std::size_t key_frame = t.keyframes_[p.key].frame;
   // Costs in stream bytes (events are a few bytes each).
   const auto at = [&](std::size_t k) { return double(t.frames_[k].byte_end); };
   // Where the undo log should start. A jump prepares a few frames; a step back that fell off the
   // log (the user is walking backwards) prepares half the log's budget, so the replay it pays
   // for is spread over many cheap steps.
-  std::size_t log_from = target > kUndoFramesAfterSeek ? target - kUndoFramesAfterSeek : 0;
+  p.log_from = target > kUndoFramesAfterSeek ? target - kUndoFramesAfterSeek : 0;
   if (stepping_back) {
     const double from = at(target) - double(kMaxUndo / 2) * bytes_per_event_;
     auto it = std::lower_bound(
         t.frames_.begin() + std::ptrdiff_t(key_frame), t.frames_.begin() + std::ptrdiff_t(target),
         from, [](const Trace::FrameRec& f, double b) { return double(f.byte_end) < b; });
-    log_from = std::size_t(it - t.frames_.begin());
+    p.log_from = std::size_t(it - t.frames_.begin());
   }
-  log_from = std::max(log_from, key_frame);
+  p.log_from = std::max(p.log_from, key_frame);
 
   if (target > now && now >= key_frame) {
-    forward_to(target, std::max(now, log_from));
-    return;
+    p.how = SeekPlan::How::Forward;
+    p.log_from = std::max(now, p.log_from);
+    p.cost = at(target) - at(now);
+    return p;
   }
   // Restoring a snapshot node costs about half what replaying an event does.
   const double restore_cost =
-      double(t.keyframes_[key].g.size()) / 2 * bytes_per_event_ + at(target) - at(key_frame);
+      double(t.keyframes_[p.key].g.size()) / 2 * bytes_per_event_ + at(target) - at(key_frame);
   if (target < now && target >= undo_base_ && at(now) - at(target) <= restore_cost) {
-    back_to(target);
-    return;
+    p.how = SeekPlan::How::Back;
+    p.cost = at(now) - at(target);
+    return p;
   }
-  restore(key);
-  forward_to(target, log_from);
+  p.how = SeekPlan::How::Restore;
+  p.cost = restore_cost;
+  return p;
+}
+
+double TraceCursor::seek_cost(std::size_t frame) const {
+  return plan_seek(frame, false).cost / bytes_per_event_;
+}
+
+void TraceCursor::seek(std::size_t target, bool stepping_back) {
+  const SeekPlan p = plan_seek(target, stepping_back);
+  last_replayed_ = 0;
+  switch (p.how) {
+    case SeekPlan::How::Stay:
+      return;
+    case SeekPlan::How::Forward:
+      forward_to(p.target, p.log_from);
+      return;
+    case SeekPlan::How::Back:
+      back_to(p.target);
+      return;
+    case SeekPlan::How::Restore:
+      restore(p.key);
+      forward_to(p.target, p.log_from);
+      return;
+  }
 }
 
 bool TraceCursor::step_forward() {

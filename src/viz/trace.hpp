@@ -191,6 +191,8 @@ class FrameState {
   // declared Cells and CellHeadings spaces (Trace::cell_node_ids): one for a Cells space, up to
   // k for a CellHeadings one, in space then heading order. heading >= 0: only that heading.
   std::vector<const NodeState*> nodes_at(int x, int y, int heading = -1) const;
+  // The same into `out` (cleared first): a caller visiting many cells reuses one buffer.
+  void nodes_at(int x, int y, std::vector<const NodeState*>& out, int heading = -1) const;
   // Of nodes_at(x, y), the best in the open list's order (closed nodes included); nullptr if none.
   const NodeState* best_at(int x, int y) const;
 
@@ -356,6 +358,10 @@ class Trace {
     std::uint32_t phase = kNoNode, current = kNoNode, path = kNoNode;
     SearchCounters counters;
   };
+  // Calls visit(id, index) for each id cell_node_ids(x, y, heading) would list; index is the
+  // node's index into FrameState::nodes(). Defined in trace.cpp, its only user.
+  template <class F>
+  void visit_cell_node_ids(int x, int y, int heading, F&& visit) const;
   // Snapshots the first n nodes of s.
   void snapshot(const FrameState& s, std::size_t n, std::span<const std::uint32_t> last_desc,
                 Keyframe& k) const;
@@ -641,7 +647,19 @@ class TraceCursor {
   // Events applied or undone by the latest move, for tests and profiling.
   std::size_t last_replayed() const { return last_replayed_; }
 
+  // What seek(frame) would cost, in events replayed (a restored keyframe node counts half an
+  // event): the same choice seek() makes, so a caller can decide whether to wait for it.
+  double seek_cost(std::size_t frame) const;
+
  private:
+  // How seek() gets to a frame.
+  struct SeekPlan {
+    enum class How { Stay, Forward, Back, Restore } how = How::Stay;
+    std::size_t target = 0, key = 0, log_from = 0;
+    double cost = 0;  // in stream bytes
+  };
+  SeekPlan plan_seek(std::size_t frame, bool stepping_back) const;
+
   struct Undo {
     NodeState node;           // Open/Relax/Close: the node's record before the event
     double value = 0;         // Counter: previous value

@@ -1,0 +1,40 @@
+#include "viz/background_seek.hpp"
+
+#include <chrono>
+#include <utility>
+
+namespace pl {
+
+void BackgroundSeek::start(const Trace& trace, std::size_t frame) {
+  if (worker_.joinable()) worker_.join();  // callers check busy(); never leave a thread behind
+  done_.store(false, std::memory_order_relaxed);
+  target_ = frame;
+  worker_ = std::thread([this, &trace, frame] {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!spare_) spare_ = std::make_unique<TraceCursor>(trace);
+    spare_->seek(frame);
+    job_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    done_.store(true, std::memory_order_release);
+  });
+}
+
+bool BackgroundSeek::collect(std::unique_ptr<TraceCursor>& shown) {
+  if (!worker_.joinable() || !done_.load(std::memory_order_acquire)) return false;
+  return finish(shown);
+}
+
+bool BackgroundSeek::finish(std::unique_ptr<TraceCursor>& shown) {
+  if (!worker_.joinable()) return false;
+  worker_.join();
+  last_ms_ = job_ms_;
+  std::swap(spare_, shown);
+  return true;
+}
+
+void BackgroundSeek::reset() {
+  if (worker_.joinable()) worker_.join();
+  spare_.reset();
+  wanted_.reset();
+}
+
+}  // namespace pl

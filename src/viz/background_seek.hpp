@@ -1,0 +1,67 @@
+#pragma once
+// BackgroundSeek: moves a trace cursor to a far frame on a worker thread while the caller keeps
+// showing the cursor it has.
+//
+// A jump across a large trace restores a keyframe of up to every node and replays up to as many
+// events (5-10 ms at a million nodes). A user dragging the timeline asks for such a jump every
+// frame; done on the frame loop, it adds its whole cost to the frame. Here the jump runs on a
+// second cursor (a spare over the same immutable Trace) while the frame loop draws the frame it
+// has; when the jump is done the two cursors change places, and the old one is the spare of the
+// next jump. The picture reaches the wanted frame one frame later, and the frame loop never
+// waits. Requests made while a jump runs are kept (the latest wins) for when it ends.
+//
+// Memory: the spare holds a second frame state (about 48 bytes a node seen), kept until reset().
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "viz/trace.hpp"
+
+namespace pl {
+
+class BackgroundSeek {
+ public:
+  BackgroundSeek() = default;
+  BackgroundSeek(const BackgroundSeek&) = delete;
+  BackgroundSeek& operator=(const BackgroundSeek&) = delete;
+  ~BackgroundSeek() { reset(); }
+
+  // Seeks shorter than this many events (seek_cost) are cheaper done at once than handed over.
+  static constexpr double kWorthIt = 50'000;
+
+  // Starts moving a spare cursor over `trace` to `frame` on the worker. Nothing may be running
+  // (busy() false). `trace` must outlive the job and the spare (reset() before replacing it).
+  void start(const Trace& trace, std::size_t frame);
+  // A job was started and its cursor not yet taken.
+  bool busy() const { return worker_.joinable(); }
+  // The frame the running job moves to.
+  std::size_t target() const { return target_; }
+  // If the job has ended: its cursor goes to `shown`, `shown`'s old cursor becomes the spare, and
+  // true. False (nothing changes) while it runs or when none was started.
+  bool collect(std::unique_ptr<TraceCursor>& shown);
+  // Waits for a running job and collects it.
+  bool finish(std::unique_ptr<TraceCursor>& shown);
+  // Waits for a running job and drops it, the spare and any wanted frame: for a trace about to go.
+  void reset();
+
+  // A frame asked for while a job ran (the latest request), taken once.
+  void want(std::size_t frame) { wanted_ = frame; }
+  std::optional<std::size_t> take_wanted() { return std::exchange(wanted_, std::nullopt); }
+  const std::optional<std::size_t>& wanted() const { return wanted_; }
+
+  // How long the last collected job took on the worker, in milliseconds.
+  double last_ms() const { return last_ms_; }
+
+ private:
+  std::unique_ptr<TraceCursor> spare_;  // the worker's while busy()
+  std::thread worker_;
+  std::atomic<bool> done_{false};
+  std::size_t target_ = 0;
+  std::optional<std::size_t> wanted_;
+  double job_ms_ = 0, last_ms_ = 0;  // job_ms_ is the worker's until done_
+};
+
+}  // namespace pl
