@@ -249,7 +249,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   bool direct = false;
   Cost direct_cost{};
   double h0 = 1;
-  std::uint64_t los_tests = 0;
+  std::uint64_t los_tests = 0, pruned = 0;
   Cost* rg = nullptr;             // best cost over real edges, per node
   std::uint32_t* rpar = nullptr;  // and the predecessor it comes from
 
@@ -260,38 +260,59 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
   }
   void evaluate(std::uint32_t v, const Cost& gv, double& f, double& h) const {
-    h = h_euclid(v, g);
-    f = gv + h;
+    evaluate(v, gv, f, h, h_euclid(v, g));
+  }
+  // relax_to() passes the h it computed for its bound test.
+  void evaluate(std::uint32_t, const Cost& gv, double& f, double& h, double hv) const {
+    h = hv;
+    f = gv + hv;
   }
   std::uint32_t id(std::uint32_t v) const { return v; }
+  // The goal's cost so far (infinite until it is reached).
+  double bound() const {
+    return pool->seen(goal_node) ? pool->g_value(goal_node) : std::numeric_limits<double>::infinity();
+  }
 
   // Theta* here is lazy (Nash, Koenig & Tovey 2010): a successor hangs from the expanded
   // node's parent without a test; the test is made once, when the successor is expanded, and
   // if it fails the successor falls back to its best real edge (rg, rpar). Every link of a
   // path is thus a graph edge or a tested sight line; a dense top level makes many more
   // relaxations than expansions, so this saves most of the (long) tests.
+  // A successor whose f already exceeds the goal's cost is not opened: the goal would be popped
+  // before it (the through-parent cost gp is at most the real one, real >= gp by the triangle
+  // inequality, so both are above). Its real-edge fallback is still recorded.
   template <class Out>
   void relax_to(std::uint32_t par, const Cost& gpar, std::uint32_t u, const Cost& edge, Out& out) {
     const Cost real = gpar + edge;
-    if (!pool->seen(u) || real < rg[u]) {
+    const bool seen = pool->seen(u);
+    if (!seen || real < rg[u]) {
       rg[u] = real;
       rpar[u] = par;
     }
+    const double hu = h_euclid(u, g);
     const std::uint32_t pp = pool->parent(par);
     int px, py, ux, uy;
     if (pp != kNoNode && vertex(pp, px, py) && vertex(u, ux, uy)) {
       const double gp = pool->g_value(pp) + euclid(px, py, ux, uy);
+      if (gp + hu > bound()) {
+        ++pruned;
+        return;
+      }
       if (u != goal_node) {
-        out.reach_via(pp, pp, u, gp);
+        out.reach_via(pp, pp, u, gp, hu);
         return;
       }
       // The goal is never expanded: its shortcut is tested now.
       if (!(pool->seen(u) && pool->g_value(u) <= gp) && sees(pp, u, out)) {
-        out.reach_via(pp, pp, u, gp);
+        out.reach_via(pp, pp, u, gp, hu);
         return;
       }
     }
-    out.reach(u, real);
+    if (real + hu > bound()) {
+      ++pruned;
+      return;
+    }
+    out.reach(u, real, hu);
   }
   template <class Out>
   bool sees(std::uint32_t a, std::uint32_t b, Out& out) {
@@ -599,6 +620,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     });
     r.stats.push_back({"goal-side subgoals", double(goal_side)});
     r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
+    r.stats.push_back({"successors pruned (f above the goal's cost)", double(p.pruned)});
     if (out.stopped) {
       chain = pool_d_.chain(out.last);
       length = pool_d_.g_value(out.last);
