@@ -350,7 +350,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     const std::uint32_t stamp = self->stamp_;
     if (self->dmark_[v] == stamp)
       for (std::uint32_t k = self->dhead_[v]; k != kNoNode; k = self->down_[k].next)
-        relax_to(v, gv, self->down_[k].to, self->down_[k].edge->w, out);
+        relax_to(v, gv, self->down_[k].to, self->down_[k].w, out);
     if (self->gmark_[v] == stamp) relax_to(v, gv, goal_node, self->gw_[v], out);
   }
 };
@@ -499,7 +499,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
         dmark_[t] = stamp_;
         dhead_[t] = kNoNode;
       }
-      down_.push_back({v, dhead_[t], &graph_.up_edge(v, k)});
+      down_.push_back({v, dhead_[t], graph_.up_w(k)});
       dhead_[t] = std::uint32_t(down_.size() - 1);
       if (up_[t] != stamp_ && !graph_.top(t)) {
         up_[t] = stamp_;

@@ -80,7 +80,7 @@ class SubgoalSearch {
   // Theta*: the reversed ascending edges of the goal's side, lists per higher subgoal (dhead_).
   struct Down {
     std::uint32_t to, next;
-    const SubgoalGraph::Edge* edge;
+    double w;  // the edge's length, from the arc array (not the Edge: one lookup less per arc)
   };
   std::vector<Down> down_;
   std::vector<double> gw_;
