@@ -283,8 +283,12 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   // inequality, so both are above). Its real-edge fallback is still recorded.
   template <class Out>
   void relax_to(std::uint32_t par, const Cost& gpar, std::uint32_t u, const Cost& edge, Out& out) {
-    const Cost real = gpar + edge;
     const bool seen = pool->seen(u);
+    // Expanded already: Theta* never reopens it, and its fallback was used when it was expanded
+    // (the top level's arcs run both ways, so many relaxations end here; this skips their
+    // square roots).
+    if (seen && pool->positions()[u] == NodePool<Cost>::kClosed) return;
+    const Cost real = gpar + edge;
     if (!seen || real < rg[u]) {
       rg[u] = real;
       rpar[u] = par;
