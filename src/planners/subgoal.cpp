@@ -293,25 +293,34 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       rg[u] = real;
       rpar[u] = par;
     }
-    const double hu = h_euclid(u, g);
+    // h (a square root) only for successors the step would improve; the rest leave at the same
+    // test the relaxation makes (most relaxations on a dense top level).
     const std::uint32_t pp = pool->parent(par);
     int px, py, ux, uy;
     if (pp != kNoNode && vertex(pp, px, py) && vertex(u, ux, uy)) {
       const double gp = pool->g_value(pp) + euclid(px, py, ux, uy);
-      if (gp + hu > bound()) {
-        ++pruned;
-        return;
-      }
       if (u != goal_node) {
+        if (seen && !(gp < pool->g_value(u))) return;
+        const double hu = h_euclid(u, g);
+        if (gp + hu > bound()) {
+          ++pruned;
+          return;
+        }
         out.reach_via(pp, pp, u, gp, hu);
         return;
       }
       // The goal is never expanded: its shortcut is tested now.
-      if (!(pool->seen(u) && pool->g_value(u) <= gp) && sees(pp, u, out)) {
-        out.reach_via(pp, pp, u, gp, hu);
+      if (gp > bound()) {
+        ++pruned;
+        return;
+      }
+      if (!(seen && pool->g_value(u) <= gp) && sees(pp, u, out)) {
+        out.reach_via(pp, pp, u, gp, 0.0);
         return;
       }
     }
+    if (seen && !(real < pool->g_value(u))) return;
+    const double hu = h_euclid(u, g);
     if (real + hu > bound()) {
       ++pruned;
       return;
