@@ -252,6 +252,11 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   std::uint64_t los_tests = 0, pruned = 0;
   Cost* rg = nullptr;             // best cost over real edges, per node
   std::uint32_t* rpar = nullptr;  // and the predecessor it comes from
+  // The expanded node's parent (set by expand() for relax_to): id, vertex, g.
+  std::uint32_t pp_ = kNoNode;
+  bool pp_vertex_ = false;
+  int ppx_ = 0, ppy_ = 0;
+  double gpp_ = 0;
 
   std::uint32_t start() const { return start_node; }
   std::size_t node_bound() const { return std::size_t(n) + 2; }
@@ -295,10 +300,10 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     }
     // h (a square root) only for successors the step would improve; the rest leave at the same
     // test the relaxation makes (most relaxations on a dense top level).
-    const std::uint32_t pp = pool->parent(par);
-    int px, py, ux, uy;
-    if (pp != kNoNode && vertex(pp, px, py) && vertex(u, ux, uy)) {
-      const double gp = pool->g_value(pp) + euclid(px, py, ux, uy);
+    const std::uint32_t pp = pp_;
+    int ux, uy;
+    if (pp_vertex_ && vertex(u, ux, uy)) {
+      const double gp = gpp_ + euclid(ppx_, ppy_, ux, uy);
       if (u != goal_node) {
         if (seen && !(gp < pool->g_value(u))) return;
         const double hu = h_euclid(u, g);
@@ -351,6 +356,11 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       node.parent = rpar[v];
       gv = rg[v];
     }
+    // The parent every successor may hang from, fixed for the whole expansion: it is closed
+    // (the parent of an expanded node was expanded), so its g no longer changes.
+    pp_ = pool->parent(v);
+    pp_vertex_ = pp_ != kNoNode && vertex(pp_, ppx_, ppy_);
+    gpp_ = pp_vertex_ ? pool->g_value(pp_) : 0.0;
     if (v == start_node) {
       for (const Conn& c : self->sconn_) relax_to(v, gv, c.sub, c.w, out);
       if (direct) out.reach(goal_node, gv + direct_cost);
