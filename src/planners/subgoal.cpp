@@ -249,9 +249,14 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   bool direct = false;
   Cost direct_cost{};
   double h0 = 1;
-  std::uint64_t los_tests = 0;
+  std::uint64_t los_tests = 0, pruned = 0;
   Cost* rg = nullptr;             // best cost over real edges, per node
   std::uint32_t* rpar = nullptr;  // and the predecessor it comes from
+  // The expanded node's parent (set by expand() for relax_to): id, vertex, g.
+  std::uint32_t pp_ = kNoNode;
+  bool pp_vertex_ = false;
+  int ppx_ = 0, ppy_ = 0;
+  double gpp_ = 0;
 
   std::uint32_t start() const { return start_node; }
   std::size_t node_bound() const { return std::size_t(n) + 2; }
@@ -260,38 +265,72 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
   }
   void evaluate(std::uint32_t v, const Cost& gv, double& f, double& h) const {
-    h = h_euclid(v, g);
-    f = gv + h;
+    evaluate(v, gv, f, h, h_euclid(v, g));
+  }
+  // relax_to() passes the h it computed for its bound test.
+  void evaluate(std::uint32_t, const Cost& gv, double& f, double& h, double hv) const {
+    h = hv;
+    f = gv + hv;
   }
   std::uint32_t id(std::uint32_t v) const { return v; }
+  // The goal's cost so far (infinite until it is reached).
+  double bound() const {
+    return pool->seen(goal_node) ? pool->g_value(goal_node) : std::numeric_limits<double>::infinity();
+  }
 
   // Theta* here is lazy (Nash, Koenig & Tovey 2010): a successor hangs from the expanded
   // node's parent without a test; the test is made once, when the successor is expanded, and
   // if it fails the successor falls back to its best real edge (rg, rpar). Every link of a
   // path is thus a graph edge or a tested sight line; a dense top level makes many more
   // relaxations than expansions, so this saves most of the (long) tests.
+  // A successor whose f already exceeds the goal's cost is not opened: the goal would be popped
+  // before it (the through-parent cost gp is at most the real one, real >= gp by the triangle
+  // inequality, so both are above). Its real-edge fallback is still recorded.
   template <class Out>
   void relax_to(std::uint32_t par, const Cost& gpar, std::uint32_t u, const Cost& edge, Out& out) {
+    const bool seen = pool->seen(u);
+    // Expanded already: Theta* never reopens it, and its fallback was used when it was expanded
+    // (the top level's arcs run both ways, so many relaxations end here; this skips their
+    // square roots).
+    if (seen && pool->positions()[u] == NodePool<Cost>::kClosed) return;
     const Cost real = gpar + edge;
-    if (!pool->seen(u) || real < rg[u]) {
+    if (!seen || real < rg[u]) {
       rg[u] = real;
       rpar[u] = par;
     }
-    const std::uint32_t pp = pool->parent(par);
-    int px, py, ux, uy;
-    if (pp != kNoNode && vertex(pp, px, py) && vertex(u, ux, uy)) {
-      const double gp = pool->g_value(pp) + euclid(px, py, ux, uy);
+    // h (a square root) only for successors the step would improve; the rest leave at the same
+    // test the relaxation makes (most relaxations on a dense top level).
+    const std::uint32_t pp = pp_;
+    int ux, uy;
+    if (pp_vertex_ && vertex(u, ux, uy)) {
+      const double gp = gpp_ + euclid(ppx_, ppy_, ux, uy);
       if (u != goal_node) {
-        out.reach_via(pp, pp, u, gp);
+        if (seen && !(gp < pool->g_value(u))) return;
+        const double hu = h_euclid(u, g);
+        if (gp + hu > bound()) {
+          ++pruned;
+          return;
+        }
+        out.reach_via(pp, pp, u, gp, hu);
         return;
       }
       // The goal is never expanded: its shortcut is tested now.
-      if (!(pool->seen(u) && pool->g_value(u) <= gp) && sees(pp, u, out)) {
-        out.reach_via(pp, pp, u, gp);
+      if (gp > bound()) {
+        ++pruned;
+        return;
+      }
+      if (!(seen && pool->g_value(u) <= gp) && sees(pp, u, out)) {
+        out.reach_via(pp, pp, u, gp, 0.0);
         return;
       }
     }
-    out.reach(u, real);
+    if (seen && !(real < pool->g_value(u))) return;
+    const double hu = h_euclid(u, g);
+    if (real + hu > bound()) {
+      ++pruned;
+      return;
+    }
+    out.reach(u, real, hu);
   }
   template <class Out>
   bool sees(std::uint32_t a, std::uint32_t b, Out& out) {
@@ -317,6 +356,11 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       node.parent = rpar[v];
       gv = rg[v];
     }
+    // The parent every successor may hang from, fixed for the whole expansion: it is closed
+    // (the parent of an expanded node was expanded), so its g no longer changes.
+    pp_ = pool->parent(v);
+    pp_vertex_ = pp_ != kNoNode && vertex(pp_, ppx_, ppy_);
+    gpp_ = pp_vertex_ ? pool->g_value(pp_) : 0.0;
     if (v == start_node) {
       for (const Conn& c : self->sconn_) relax_to(v, gv, c.sub, c.w, out);
       if (direct) out.reach(goal_node, gv + direct_cost);
@@ -329,7 +373,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     const std::uint32_t stamp = self->stamp_;
     if (self->dmark_[v] == stamp)
       for (std::uint32_t k = self->dhead_[v]; k != kNoNode; k = self->down_[k].next)
-        relax_to(v, gv, self->down_[k].to, self->down_[k].edge->w, out);
+        relax_to(v, gv, self->down_[k].to, self->down_[k].w, out);
     if (self->gmark_[v] == stamp) relax_to(v, gv, goal_node, self->gw_[v], out);
   }
 };
@@ -339,16 +383,21 @@ std::size_t SubgoalSearch::memory_bytes() const {
          dmark_.capacity() * 4 + dhead_.capacity() * 4 + down_.capacity() * sizeof(Down) +
          gw_.capacity() * 8 +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
-         conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
-         cand_.capacity() * sizeof(Cand) + (rg_.capacity() * 8 + rpar_.capacity() * 4) +
+         conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) + (rg_.capacity() * 8 + rpar_.capacity() * 4) +
          pool_oc_.memory_bytes() + pool_d_.memory_bytes() + open_.memory_bytes();
 }
 
 // Connections of an endpoint: the subgoals direct-h-reachable from its vertex (any-angle: from
-// each corner of its cell, after a leg), the shortest kept per subgoal.
+// each corner of its cell, after a leg), the shortest kept per subgoal. No line-of-sight test:
+// direct-h-reachable corners see each other (Uras & Koenig 2015, section "Direct-h-reachability
+// and line-of-sight": the parallelogram of their shortest grid paths meets no blocked cell's
+// interior, and the segment stays inside it; our moves never enter a pinch corner, so none lies
+// on it either). Test Subgoal.DirectHReachableCornersSee checks this on random maps. The tests
+// were 22% of a Theta* query on Aftershock (every 6th problem).
 void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
   out.clear();
   const bool corners = graph_.form() == SubgoalGraph::Form::Corners;
+  // Ties keep the first corner visited (row, then column).
   auto add = [&](std::uint32_t sub, double w, OctileCost oc, int cx, int cy) {
     if (conn_at_[sub] < out.size() && out[conn_at_[sub]].sub == sub) {
       Conn& c = out[conn_at_[sub]];
@@ -358,22 +407,13 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
     conn_at_[sub] = std::uint32_t(out.size());
     out.push_back({sub, w, oc, cx, cy});
   };
-  // Corners form: the candidates of all (up to four) corners first, each subgoal's in order of
-  // length, so that line of sight is tested only until the shortest visible one is found
-  // (most subgoals are reached from several corners; the test is the connection's cost).
-  cand_.clear();
   auto from_vertex = [&](int vx, int vy, double leg) {
     if (!graph_.usable(vx, vy)) return;
     const std::uint32_t self = graph_.subgoal_at(vx, vy);
     if (self != kNoNode) add(self, leg, OctileCost{}, vx, vy);
     graph_.direct_h_reachable(vx, vy, [&](std::uint32_t t, OctileCost oc) {
       if (t == self) return;
-      if (corners) {
-        const int tx = graph_.x(t), ty = graph_.y(t);
-        cand_.push_back({t, leg + euclid(vx, vy, tx, ty), oc, vx, vy});
-      } else {
-        add(t, oc.value(), oc, vx, vy);
-      }
+      add(t, corners ? leg + euclid(vx, vy, graph_.x(t), graph_.y(t)) : oc.value(), oc, vx, vy);
     });
   };
   if (e.vertex) {
@@ -382,26 +422,6 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
     for (int dy = 0; dy <= 1; ++dy)
       for (int dx = 0; dx <= 1; ++dx)
         from_vertex(e.x + dx, e.y + dy, euclid(e.px, e.py, e.x + dx, e.y + dy));
-  }
-  if (cand_.empty()) return;
-  std::sort(cand_.begin(), cand_.end(), [](const Cand& a, const Cand& b) {
-    // Equal lengths: the corners in the order they were visited (row, then column).
-    if (a.sub != b.sub) return a.sub < b.sub;
-    if (a.w != b.w) return a.w < b.w;
-    return a.cy != b.cy ? a.cy < b.cy : a.cx < b.cx;
-  });
-  for (std::size_t i = 0; i < cand_.size();) {
-    const std::uint32_t t = cand_[i].sub;
-    // A subgoal that is also the endpoint's own corner already has its (zero-leg) connection.
-    const bool own = conn_at_[t] < out.size() && out[conn_at_[t]].sub == t;
-    for (; i < cand_.size() && cand_[i].sub == t; ++i) {
-      const Cand& c = cand_[i];
-      if (own && out[conn_at_[t]].w <= c.w) continue;
-      if (!graph_.corners().visible(c.cx, c.cy, graph_.x(t), graph_.y(t))) continue;
-      add(t, c.w, c.oc, c.cx, c.cy);
-      break;
-    }
-    while (i < cand_.size() && cand_[i].sub == t) ++i;
   }
 }
 
@@ -502,7 +522,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
         dmark_[t] = stamp_;
         dhead_[t] = kNoNode;
       }
-      down_.push_back({v, dhead_[t], &graph_.up_edge(v, k)});
+      down_.push_back({v, dhead_[t], graph_.up_w(k)});
       dhead_[t] = std::uint32_t(down_.size() - 1);
       if (up_[t] != stamp_ && !graph_.top(t)) {
         up_[t] = stamp_;
@@ -623,6 +643,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     });
     r.stats.push_back({"goal-side subgoals", double(goal_side)});
     r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
+    r.stats.push_back({"successors pruned (f above the goal's cost)", double(p.pruned)});
     if (out.stopped) {
       chain = pool_d_.chain(out.last);
       length = pool_d_.g_value(out.last);

@@ -80,7 +80,7 @@ class SubgoalSearch {
   // Theta*: the reversed ascending edges of the goal's side, lists per higher subgoal (dhead_).
   struct Down {
     std::uint32_t to, next;
-    const SubgoalGraph::Edge* edge;
+    double w;  // the edge's length, from the arc array (not the Edge: one lookup less per arc)
   };
   std::vector<Down> down_;
   std::vector<double> gw_;
@@ -88,8 +88,6 @@ class SubgoalSearch {
   std::vector<std::uint32_t> conn_at_;
   std::uint32_t stamp_ = 0;
   std::vector<Conn> sconn_, gconn_;
-  using Cand = Conn;  // a connection before its line-of-sight test
-  std::vector<Cand> cand_;
   std::vector<CellRun> runs_;  // the refined path, reused across queries
   // Theta* on the graph (lazy): per node the best cost and predecessor over real graph edges,
   // the fallback when the grandparent the node hangs from turns out not to see it.
