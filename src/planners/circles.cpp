@@ -220,7 +220,8 @@ class TangentShadow {
     std::array<std::array<double, kBins>, kLevels>& sp = sparse_;
     for (int i = 0; i < kBins; ++i)
       sp[0][size_t(i)] = std::max(t1_[size_t(i)], t1_[size_t(kBins + i)]);
-    for (int l = 1; l < kLevels; ++l)
+    // Only the levels a window can ask for (the widest window is about 60 bins).
+    for (int l = 1; l < levels_used(); ++l)
       for (int i = 0; i < kBins; ++i)
         sp[size_t(l)][size_t(i)] = std::max(
             sp[size_t(l - 1)][size_t(i)], sp[size_t(l - 1)][size_t((i + (1 << (l - 1))) & kMask)]);
@@ -276,6 +277,10 @@ class TangentShadow {
   // either is right, since a bin holds a bound only when the bound holds 1e-7 rad beyond it.
   double bound_dir(Vec2 u, int s, std::int32_t to) const { return bound_in(bin_of(u), s, to); }
 
+  // The direction of the middle of bin i (the same values as cos and sin of (i + 0.5) w, from
+  // a table: close_open_bins asks for many of them on every circle built).
+  static Vec2 bin_middle(int i) { return bin_table().middle[size_t(i)]; }
+
   // The angle bin (0..kBins-1) of direction u: the diamond angle gives a first guess from a
   // table (at most one bin early, as a table step is narrower than a bin), then one cross
   // product with the next bin's edge settles it.
@@ -309,6 +314,19 @@ class TangentShadow {
         j2_[i] = j;
       }
     }
+  }
+
+  // How many levels of the sparse table windows() can read: window_max(first, count) reads
+  // level bit_width(count) - 1, and the last level for a whole turn.
+  static int levels_used() {
+    static const int used = [] {
+      int widest = 1;
+      for (const auto& tier : windows())
+        for (const Runs& r : tier)
+          for (const auto& run : r) widest = std::max(widest, run.second);
+      return widest >= kBins ? kLevels : int(std::bit_width(unsigned(widest)));
+    }();
+    return used;
   }
 
   // The largest first bound over `count` bins from `first` (circular).
@@ -352,6 +370,7 @@ class TangentShadow {
   struct BinTable {
     std::array<int, kFine> first;
     std::array<Vec2, kBins + 1> edge;
+    std::array<Vec2, kBins> middle;  // u((i + 0.5) w): close_open_bins walks these rays
   };
   static const BinTable& bin_table() {
     static const BinTable table = [] {
@@ -362,6 +381,10 @@ class TangentShadow {
         b.first[size_t(f)] = std::clamp(int(std::floor(a / w)), 0, kBins - 1);
       }
       for (int i = 0; i <= kBins; ++i) b.edge[size_t(i)] = {std::cos(i * w), std::sin(i * w)};
+      for (int i = 0; i < kBins; ++i) {
+        const double a = (i + 0.5) * w;
+        b.middle[size_t(i)] = {std::cos(a), std::sin(a)};
+      }
       return b;
     }();
     return table;
@@ -980,12 +1003,11 @@ class CircleGraph {
   // circles are then seldom candidates (culls_pair). Any neighbour added keeps the shadow
   // exact; these are only the ones that help.
   void close_open_bins(const Circle& c) {
-    const double len = grid_.diagonal(), w = kTwoPi / TangentShadow::kBins;
+    const double len = grid_.diagonal();
     for (int s = 0; s < 2; ++s)
       for (int i = 0; i < TangentShadow::kBins; ++i) {
         if (!shadow_.open(s, i)) continue;
-        const double a = (i + 0.5) * w;
-        const Vec2 u{std::cos(a), std::sin(a)};
+        const Vec2 u = TangentShadow::bin_middle(i);
         const Vec2 p = c.center() + u * c.r;
         const Vec2 dir = s == 0 ? Vec2{-u.y, u.x} : Vec2{u.y, -u.x};  // s u(a + pi / 2)
         grid_.walk(p, p + dir * len, [&](std::uint32_t j) {
@@ -1060,9 +1082,9 @@ class CircleGraph {
       for (int s = 0; s < m; ++s) {
         const PointTangent& t = pt[size_t(s)];
         const Vec2 v = t.point - start_p_;
-        // A ray from a point in direction theta is the tangent line of angle theta - pi/2, s = +1.
-        const double bound =
-            shadow_.bound(normalize_angle(std::atan2(v.y, v.x) - kPi / 2), 1, std::int32_t(k));
+        // A ray from a point in direction theta is the tangent line of angle theta - pi/2, s = +1:
+        // its bin is that of v turned a quarter back (no arctangent needed).
+        const double bound = shadow_.bound_dir(Vec2{v.y, -v.x}, 1, std::int32_t(k));
         if (dot(v, v) >= sq(bound)) {
           ++stats_.surfing_culled;
           continue;
