@@ -1085,6 +1085,21 @@ class CircleGraph {
     // The start's shadows: circles out of their reach have both tangents culled.
     shade(Circle{start_p_.x, start_p_.y, 0}, kNoCircle);
     for (std::uint32_t k : cand_) {
+      // Both tangents culled, known from their directions and length alone (the start's
+      // tangent directions are w turned by +-alpha, sin alpha = r / |w|): no tangent points,
+      // no trigonometry. Kept away from the start-on-the-circle case by a margin.
+      const Vec2 w = c_[k].center() - start_p_;
+      const double r = c_[k].r, l2 = dot(w, w) - r * r;
+      if (dot(w, w) > sq(r + 1e-6)) {
+        const double l = std::sqrt(l2);
+        const Vec2 v1{w.x * l - w.y * r, w.y * l + w.x * r};
+        const Vec2 v2{w.x * l + w.y * r, w.y * l - w.x * r};
+        if (l2 >= sq(shadow_.bound_dir(Vec2{v1.y, -v1.x}, 1, std::int32_t(k))) &&
+            l2 >= sq(shadow_.bound_dir(Vec2{v2.y, -v2.x}, 1, std::int32_t(k)))) {
+          stats_.surfing_culled += 2;
+          continue;
+        }
+      }
       const int m = point_tangents(start_p_, c_[k], pt);
       for (int s = 0; s < m; ++s) {
         const PointTangent& t = pt[size_t(s)];
