@@ -841,10 +841,19 @@ class CircleGraph {
         continue;
       }
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-      if (!(cached && (d.los[b] & 0x80)) && shaded_ && !data_[b].built && all_culled(k, b)) {
-        d.los[b] = 0x80;
-        continue;
+      // The slots whose bitangents are looked at: those not culled by their bins, those b found
+      // free, or (for the cache, which keeps whole sets) all four.
+      unsigned need = 0x0F;
+      if (!(cached && (d.los[b] & 0x80)) && shaded_ && !data_[b].built) {
+        need = surviving_slots(k, b);
+        if (!need) {
+          d.los[b] = 0x80;
+          continue;
+        }
+      } else if (!(cached && (d.los[b] & 0x80)) && data_[b].built) {
+        need = data_[b].los[k] & 0x0Fu;
       }
+      if (bt_cache_) need = 0x0F;
       const std::uint64_t pair = std::uint64_t(lo) * n + hi;
       Bitangents made;
       const Bitangents* known = nullptr;
@@ -852,9 +861,10 @@ class CircleGraph {
         const auto it = bt_cache_->find(pair);
         if (it != bt_cache_->end()) known = &it->second;
       }
-      if (!known) made = bitangents(c_[lo], c_[hi]);
+      if (!known) made = bitangents(c_[lo], c_[hi], need);
       const Bitangents& bt = known ? *known : made;
-      if (!(bt.ok[0] || bt.ok[2])) {
+      // None of the slots asked for exists (the others are culled): nothing free.
+      if (!(bt.ok[0] || bt.ok[1] || bt.ok[2] || bt.ok[3])) {
         d.los[b] = 0x80;
         continue;
       }
@@ -1035,16 +1045,17 @@ class CircleGraph {
   }
   static double sq(double x) { return x * x; }
 
-  // Whether the shadow of k (shade(k) last called) culls every bitangent of k and b, from their
-  // directions and lengths alone (no tangent points, no angles, no trigonometry). Slots count
-  // as existing under looser conditions than bitangents() uses, so none is missed.
-  bool all_culled(std::uint32_t k, std::uint32_t b) const {
+  // The bitangent slots of k and b (bit i = slot i) that the shadow of k (shade(k) last called)
+  // does not cull, from their directions and lengths alone (no tangent points, no angles, no
+  // trigonometry); 0 when it culls them all. Slots count as existing under looser conditions
+  // than bitangents() uses, so none is missed. The slots culled here count as surfing_culled.
+  unsigned surviving_slots(std::uint32_t k, std::uint32_t b) {
     const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
     const Circle &A = c_[lo], &B = c_[hi];
     const Vec2 v = B.center() - A.center();
     const double d2 = dot(v, v), d = std::sqrt(d2);
-    if (!(d > std::abs(A.r - B.r))) return true;  // nested: no bitangent
-    const Vec2 e = v * (1 / d);                   // u(phi)
+    if (!(d > std::abs(A.r - B.r))) return 0;  // nested: no bitangent
+    const Vec2 e = v * (1 / d);                // u(phi)
     // u(phi + t) and u(phi - t) for cos t = c.
     auto turned = [&](double c, double sign) {
       const double sn = std::sqrt(std::max(0.0, 1 - c * c)) * sign;
@@ -1056,17 +1067,22 @@ class CircleGraph {
     const double ce = std::clamp((A.r - B.r) / d, -1.0, 1.0);
     const double le2 = d2 - sq(A.r - B.r);
     const int flip = k == lo ? 1 : -1;
-    if (le2 < sq(shadow_.bound_dir(turned(ce, 1), -flip, to)) ||
-        le2 < sq(shadow_.bound_dir(turned(ce, -1), flip, to)))
-      return false;
-    if (!(d > A.r + B.r)) return true;
-    // Internal slots 2 (phi + ti on lo, dir -1) and 3 (phi - ti, dir +1); hi is touched at the
-    // opposite angle and a departure from hi keeps the dir.
-    const double ci = std::clamp((A.r + B.r) / d, -1.0, 1.0);
-    const double li2 = d2 - sq(A.r + B.r);
-    const double shift = k == lo ? 1.0 : -1.0;
-    return li2 >= sq(shadow_.bound_dir(turned(ci, 1) * shift, -1, to)) &&
-           li2 >= sq(shadow_.bound_dir(turned(ci, -1) * shift, 1, to));
+    unsigned keep = 0;
+    if (le2 < sq(shadow_.bound_dir(turned(ce, 1), -flip, to))) keep |= 1u;
+    if (le2 < sq(shadow_.bound_dir(turned(ce, -1), flip, to))) keep |= 2u;
+    unsigned exist = 3u;
+    if (d > A.r + B.r) {
+      // Internal slots 2 (phi + ti on lo, dir -1) and 3 (phi - ti, dir +1); hi is touched at
+      // the opposite angle and a departure from hi keeps the dir.
+      exist = 15u;
+      const double ci = std::clamp((A.r + B.r) / d, -1.0, 1.0);
+      const double li2 = d2 - sq(A.r + B.r);
+      const double shift = k == lo ? 1.0 : -1.0;
+      if (li2 < sq(shadow_.bound_dir(turned(ci, 1) * shift, -1, to))) keep |= 4u;
+      if (li2 < sq(shadow_.bound_dir(turned(ci, -1) * shift, 1, to))) keep |= 8u;
+    }
+    if (keep) stats_.surfing_culled += std::size_t(std::popcount(exist & ~keep));
+    return keep;
   }
 
   // The start's surfing edges: straight to the goal, and tangent to every circle.
