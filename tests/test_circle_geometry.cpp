@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -123,6 +124,30 @@ TEST(CircleGeometry, RandomBitangentsAreTangent) {
     EXPECT_EQ(bt.ok[2], d > a.r + b.r + kCircleEps);
     expect_valid_bitangents(a, b, bt);
   }
+}
+
+// The planner asks only for the slots its shadow leaves: each one must be what the full call
+// gives, bit for bit (eager and lazy mode must build the same graph), and the others absent.
+TEST(CircleGeometry, BitangentSlotsAskedForAreTheFullCallsBitForBit) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> pos(-20, 20), rad(0, 6);
+  int compared = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const Circle a{pos(rng), pos(rng), rad(rng)}, b{pos(rng), pos(rng), rad(rng)};
+    const Bitangents all = bitangents(a, b);
+    for (unsigned slots = 1; slots < 16; ++slots) {
+      const Bitangents some = bitangents(a, b, slots);
+      for (int s = 0; s < 4; ++s) {
+        const bool asked = slots >> s & 1u;
+        ASSERT_EQ(some.ok[size_t(s)], asked && all.ok[size_t(s)]);
+        if (!some.ok[size_t(s)]) continue;
+        const Bitangent &x = some.t[size_t(s)], &y = all.t[size_t(s)];
+        ASSERT_EQ(std::memcmp(&x, &y, sizeof(Bitangent)), 0) << "pair " << i << " slot " << s;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 2000 * 8);  // most pairs have bitangents, each slot asked for 8 times
 }
 
 TEST(CircleGeometry, TangentsFromAPoint) {

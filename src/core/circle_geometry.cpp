@@ -12,7 +12,7 @@ double safe_acos(double x) {
 
 }  // namespace
 
-Bitangents bitangents(const Circle& a, const Circle& b) {
+Bitangents bitangents(const Circle& a, const Circle& b, unsigned slots) {
   Bitangents out;
   const Vec2 ca = a.center(), cb = b.center();
   const double d = distance(ca, cb);
@@ -20,8 +20,9 @@ Bitangents bitangents(const Circle& a, const Circle& b) {
   const double phi = std::atan2(cb.y - ca.y, cb.x - ca.x);
 
   // External: the normal n at both touching points satisfies n . (B - A) = rA - rB.
-  const double te = safe_acos((a.r - b.r) / d);
+  const double te = slots & 3u ? safe_acos((a.r - b.r) / d) : 0.0;
   for (int s = 0; s < 2; ++s) {
+    if (!(slots >> s & 1u)) continue;
     const double ang = s == 0 ? phi + te : phi - te;
     const Vec2 n = unit(ang);
     Bitangent& t = out.t[size_t(s)];
@@ -34,9 +35,10 @@ Bitangents bitangents(const Circle& a, const Circle& b) {
   }
 
   // Internal: n . (B - A) = rA + rB, B touched at -n. Touching or overlapping circles have none.
-  if (d > a.r + b.r + kCircleEps) {
+  if (d > a.r + b.r + kCircleEps && (slots & 12u)) {
     const double ti = safe_acos((a.r + b.r) / d);
     for (int s = 0; s < 2; ++s) {
+      if (!(slots >> (2 + s) & 1u)) continue;
       const double ang = s == 0 ? phi + ti : phi - ti;
       const Vec2 n = unit(ang);
       Bitangent& t = out.t[size_t(2 + s)];

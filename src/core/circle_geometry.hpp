@@ -60,7 +60,9 @@ struct Bitangents {
   std::array<Bitangent, 4> t;
   std::array<bool, 4> ok{};
 };
-Bitangents bitangents(const Circle& a, const Circle& b);
+// `slots` (bit i = slot i) names the slots wanted; the others are left out (ok false) and cost
+// nothing. A slot computed is the same, bit for bit, whichever others are asked for.
+Bitangents bitangents(const Circle& a, const Circle& b, unsigned slots = 0x0F);
 
 // ---- Tangents from a point -------------------------------------------------------------------
 

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/atan2.hpp"
 #include "core/circle_geometry.hpp"
 #include "core/node_space.hpp"
 #include "core/search.hpp"
@@ -172,6 +173,9 @@ class CircleGrid {
 // largest bound (plus both radii) from k has all its bitangents culled, so only the circles in
 // that range are looked at.
 class TangentShadow {
+  // acos(c) for c in (-1, 1), as the angle of (c, sqrt(1 - c^2)).
+  static double acos_fast(double c) { return atan2_fast(std::sqrt((1 - c) * (1 + c)), c); }
+
  public:
   static constexpr int kBins = 256;  // per direction
 
@@ -184,24 +188,27 @@ class TangentShadow {
   }
 
   // Adds neighbour j (centre offset w from k's centre, radius rj) to the shadow of k (radius rk).
+  // The angles come from atan2_fast (a few units in the last place, against the C library's
+  // correctly rounded ones at about twice the cost): the angle margin is 1e-7 rad, so a bin is
+  // never marked that the exact angles would leave out.
   void add(double rk, Vec2 w, double rj, std::int32_t j) {
     const double d = std::sqrt(dot(w, w));
     if (d <= 0) return;
     const double m = 1e-7 + 1e-9 * (d + rk + rj);  // radius margin against rounding
     const double shrink = 1e-7;                    // angle margin (radians)
-    const double phi = std::atan2(w.y, w.x);
+    const double phi = atan2_fast(w.y, w.x);
     // P(a) strictly inside j: |P - c_j|^2 = rk^2 + d^2 - 2 rk d cos(a - phi) < (rj - m)^2.
     if (rj > m && rk > 0) {
       const double c0 = (rk * rk + d * d - (rj - m) * (rj - m)) / (2 * rk * d);
       if (c0 < 1) {
-        const double h = c0 <= -1 ? kPi : std::acos(c0);
+        const double h = c0 <= -1 ? kPi : acos_fast(c0);
         for (int s = 0; s < 2; ++s) mark(s, phi - h + shrink, phi + h - shrink, 0.0, j);
       }
     }
     // The tangent line through j's interior, j ahead: cos(a - phi) in (lo, hi) / d.
     const double lo = (rk - rj + m) / d, hi = (rk + rj - m) / d;
     if (hi <= lo || hi <= -1 || lo >= 1) return;
-    const double a = hi >= 1 ? 0.0 : std::acos(hi), b = lo <= -1 ? kPi : std::acos(lo);
+    const double a = hi >= 1 ? 0.0 : acos_fast(hi), b = lo <= -1 ? kPi : acos_fast(lo);
     const double t = d + m;
     mark(0, phi - b + shrink, phi - a - shrink, t, j);  // s = +1: sin(phi - a) > 0
     mark(1, phi + a + shrink, phi + b - shrink, t, j);  // s = -1
@@ -220,7 +227,8 @@ class TangentShadow {
     std::array<std::array<double, kBins>, kLevels>& sp = sparse_;
     for (int i = 0; i < kBins; ++i)
       sp[0][size_t(i)] = std::max(t1_[size_t(i)], t1_[size_t(kBins + i)]);
-    for (int l = 1; l < kLevels; ++l)
+    // Only the levels a window can ask for (the widest window is about 60 bins).
+    for (int l = 1; l < levels_used(); ++l)
       for (int i = 0; i < kBins; ++i)
         sp[size_t(l)][size_t(i)] = std::max(
             sp[size_t(l - 1)][size_t(i)], sp[size_t(l - 1)][size_t((i + (1 << (l - 1))) & kMask)]);
@@ -276,6 +284,10 @@ class TangentShadow {
   // either is right, since a bin holds a bound only when the bound holds 1e-7 rad beyond it.
   double bound_dir(Vec2 u, int s, std::int32_t to) const { return bound_in(bin_of(u), s, to); }
 
+  // The direction of the middle of bin i (the same values as cos and sin of (i + 0.5) w, from
+  // a table: close_open_bins asks for many of them on every circle built).
+  static Vec2 bin_middle(int i) { return bin_table().middle[size_t(i)]; }
+
   // The angle bin (0..kBins-1) of direction u: the diamond angle gives a first guess from a
   // table (at most one bin early, as a table step is narrower than a bin), then one cross
   // product with the next bin's edge settles it.
@@ -309,6 +321,19 @@ class TangentShadow {
         j2_[i] = j;
       }
     }
+  }
+
+  // How many levels of the sparse table windows() can read: window_max(first, count) reads
+  // level bit_width(count) - 1, and the last level for a whole turn.
+  static int levels_used() {
+    static const int used = [] {
+      int widest = 1;
+      for (const auto& tier : windows())
+        for (const Runs& r : tier)
+          for (const auto& run : r) widest = std::max(widest, run.second);
+      return widest >= kBins ? kLevels : int(std::bit_width(unsigned(widest)));
+    }();
+    return used;
   }
 
   // The largest first bound over `count` bins from `first` (circular).
@@ -352,6 +377,7 @@ class TangentShadow {
   struct BinTable {
     std::array<int, kFine> first;
     std::array<Vec2, kBins + 1> edge;
+    std::array<Vec2, kBins> middle;  // u((i + 0.5) w): close_open_bins walks these rays
   };
   static const BinTable& bin_table() {
     static const BinTable table = [] {
@@ -362,6 +388,10 @@ class TangentShadow {
         b.first[size_t(f)] = std::clamp(int(std::floor(a / w)), 0, kBins - 1);
       }
       for (int i = 0; i <= kBins; ++i) b.edge[size_t(i)] = {std::cos(i * w), std::sin(i * w)};
+      for (int i = 0; i < kBins; ++i) {
+        const double a = (i + 0.5) * w;
+        b.middle[size_t(i)] = {std::cos(a), std::sin(a)};
+      }
       return b;
     }();
     return table;
@@ -811,10 +841,19 @@ class CircleGraph {
         continue;
       }
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-      if (!(cached && (d.los[b] & 0x80)) && shaded_ && !data_[b].built && all_culled(k, b)) {
-        d.los[b] = 0x80;
-        continue;
+      // The slots whose bitangents are looked at: those not culled by their bins, those b found
+      // free, or (for the cache, which keeps whole sets) all four.
+      unsigned need = 0x0F;
+      if (!(cached && (d.los[b] & 0x80)) && shaded_ && !data_[b].built) {
+        need = surviving_slots(k, b);
+        if (!need) {
+          d.los[b] = 0x80;
+          continue;
+        }
+      } else if (!(cached && (d.los[b] & 0x80)) && data_[b].built) {
+        need = data_[b].los[k] & 0x0Fu;
       }
+      if (bt_cache_) need = 0x0F;
       const std::uint64_t pair = std::uint64_t(lo) * n + hi;
       Bitangents made;
       const Bitangents* known = nullptr;
@@ -822,9 +861,10 @@ class CircleGraph {
         const auto it = bt_cache_->find(pair);
         if (it != bt_cache_->end()) known = &it->second;
       }
-      if (!known) made = bitangents(c_[lo], c_[hi]);
+      if (!known) made = bitangents(c_[lo], c_[hi], need);
       const Bitangents& bt = known ? *known : made;
-      if (!(bt.ok[0] || bt.ok[2])) {
+      // None of the slots asked for exists (the others are culled): nothing free.
+      if (!(bt.ok[0] || bt.ok[1] || bt.ok[2] || bt.ok[3])) {
         d.los[b] = 0x80;
         continue;
       }
@@ -980,12 +1020,11 @@ class CircleGraph {
   // circles are then seldom candidates (culls_pair). Any neighbour added keeps the shadow
   // exact; these are only the ones that help.
   void close_open_bins(const Circle& c) {
-    const double len = grid_.diagonal(), w = kTwoPi / TangentShadow::kBins;
+    const double len = grid_.diagonal();
     for (int s = 0; s < 2; ++s)
       for (int i = 0; i < TangentShadow::kBins; ++i) {
         if (!shadow_.open(s, i)) continue;
-        const double a = (i + 0.5) * w;
-        const Vec2 u{std::cos(a), std::sin(a)};
+        const Vec2 u = TangentShadow::bin_middle(i);
         const Vec2 p = c.center() + u * c.r;
         const Vec2 dir = s == 0 ? Vec2{-u.y, u.x} : Vec2{u.y, -u.x};  // s u(a + pi / 2)
         grid_.walk(p, p + dir * len, [&](std::uint32_t j) {
@@ -1006,16 +1045,17 @@ class CircleGraph {
   }
   static double sq(double x) { return x * x; }
 
-  // Whether the shadow of k (shade(k) last called) culls every bitangent of k and b, from their
-  // directions and lengths alone (no tangent points, no angles, no trigonometry). Slots count
-  // as existing under looser conditions than bitangents() uses, so none is missed.
-  bool all_culled(std::uint32_t k, std::uint32_t b) const {
+  // The bitangent slots of k and b (bit i = slot i) that the shadow of k (shade(k) last called)
+  // does not cull, from their directions and lengths alone (no tangent points, no angles, no
+  // trigonometry); 0 when it culls them all. Slots count as existing under looser conditions
+  // than bitangents() uses, so none is missed. The slots culled here count as surfing_culled.
+  unsigned surviving_slots(std::uint32_t k, std::uint32_t b) {
     const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
     const Circle &A = c_[lo], &B = c_[hi];
     const Vec2 v = B.center() - A.center();
     const double d2 = dot(v, v), d = std::sqrt(d2);
-    if (!(d > std::abs(A.r - B.r))) return true;  // nested: no bitangent
-    const Vec2 e = v * (1 / d);                   // u(phi)
+    if (!(d > std::abs(A.r - B.r))) return 0;  // nested: no bitangent
+    const Vec2 e = v * (1 / d);                // u(phi)
     // u(phi + t) and u(phi - t) for cos t = c.
     auto turned = [&](double c, double sign) {
       const double sn = std::sqrt(std::max(0.0, 1 - c * c)) * sign;
@@ -1027,17 +1067,22 @@ class CircleGraph {
     const double ce = std::clamp((A.r - B.r) / d, -1.0, 1.0);
     const double le2 = d2 - sq(A.r - B.r);
     const int flip = k == lo ? 1 : -1;
-    if (le2 < sq(shadow_.bound_dir(turned(ce, 1), -flip, to)) ||
-        le2 < sq(shadow_.bound_dir(turned(ce, -1), flip, to)))
-      return false;
-    if (!(d > A.r + B.r)) return true;
-    // Internal slots 2 (phi + ti on lo, dir -1) and 3 (phi - ti, dir +1); hi is touched at the
-    // opposite angle and a departure from hi keeps the dir.
-    const double ci = std::clamp((A.r + B.r) / d, -1.0, 1.0);
-    const double li2 = d2 - sq(A.r + B.r);
-    const double shift = k == lo ? 1.0 : -1.0;
-    return li2 >= sq(shadow_.bound_dir(turned(ci, 1) * shift, -1, to)) &&
-           li2 >= sq(shadow_.bound_dir(turned(ci, -1) * shift, 1, to));
+    unsigned keep = 0;
+    if (le2 < sq(shadow_.bound_dir(turned(ce, 1), -flip, to))) keep |= 1u;
+    if (le2 < sq(shadow_.bound_dir(turned(ce, -1), flip, to))) keep |= 2u;
+    unsigned exist = 3u;
+    if (d > A.r + B.r) {
+      // Internal slots 2 (phi + ti on lo, dir -1) and 3 (phi - ti, dir +1); hi is touched at
+      // the opposite angle and a departure from hi keeps the dir.
+      exist = 15u;
+      const double ci = std::clamp((A.r + B.r) / d, -1.0, 1.0);
+      const double li2 = d2 - sq(A.r + B.r);
+      const double shift = k == lo ? 1.0 : -1.0;
+      if (li2 < sq(shadow_.bound_dir(turned(ci, 1) * shift, -1, to))) keep |= 4u;
+      if (li2 < sq(shadow_.bound_dir(turned(ci, -1) * shift, 1, to))) keep |= 8u;
+    }
+    if (keep) stats_.surfing_culled += std::size_t(std::popcount(exist & ~keep));
+    return keep;
   }
 
   // The start's surfing edges: straight to the goal, and tangent to every circle.
@@ -1056,13 +1101,28 @@ class CircleGraph {
     // The start's shadows: circles out of their reach have both tangents culled.
     shade(Circle{start_p_.x, start_p_.y, 0}, kNoCircle);
     for (std::uint32_t k : cand_) {
+      // Both tangents culled, known from their directions and length alone (the start's
+      // tangent directions are w turned by +-alpha, sin alpha = r / |w|): no tangent points,
+      // no trigonometry. Kept away from the start-on-the-circle case by a margin.
+      const Vec2 w = c_[k].center() - start_p_;
+      const double r = c_[k].r, l2 = dot(w, w) - r * r;
+      if (dot(w, w) > sq(r + 1e-6)) {
+        const double l = std::sqrt(l2);
+        const Vec2 v1{w.x * l - w.y * r, w.y * l + w.x * r};
+        const Vec2 v2{w.x * l + w.y * r, w.y * l - w.x * r};
+        if (l2 >= sq(shadow_.bound_dir(Vec2{v1.y, -v1.x}, 1, std::int32_t(k))) &&
+            l2 >= sq(shadow_.bound_dir(Vec2{v2.y, -v2.x}, 1, std::int32_t(k)))) {
+          stats_.surfing_culled += 2;
+          continue;
+        }
+      }
       const int m = point_tangents(start_p_, c_[k], pt);
       for (int s = 0; s < m; ++s) {
         const PointTangent& t = pt[size_t(s)];
         const Vec2 v = t.point - start_p_;
-        // A ray from a point in direction theta is the tangent line of angle theta - pi/2, s = +1.
-        const double bound =
-            shadow_.bound(normalize_angle(std::atan2(v.y, v.x) - kPi / 2), 1, std::int32_t(k));
+        // A ray from a point in direction theta is the tangent line of angle theta - pi/2, s = +1:
+        // its bin is that of v turned a quarter back (no arctangent needed).
+        const double bound = shadow_.bound_dir(Vec2{v.y, -v.x}, 1, std::int32_t(k));
         if (dot(v, v) >= sq(bound)) {
           ++stats_.surfing_culled;
           continue;
