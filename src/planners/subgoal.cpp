@@ -383,7 +383,8 @@ std::size_t SubgoalSearch::memory_bytes() const {
          dmark_.capacity() * 4 + dhead_.capacity() * 4 + down_.capacity() * sizeof(Down) +
          gw_.capacity() * 8 +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
-         conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) + (rg_.capacity() * 8 + rpar_.capacity() * 4) +
+         conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
+         (rg_.capacity() * 8 + rpar_.capacity() * 4) +
          pool_oc_.memory_bytes() + pool_d_.memory_bytes() + open_.memory_bytes();
 }
 
