@@ -176,6 +176,9 @@ TEST(Threads, BackgroundSeekShowsTheFrameAskedForAndNeverTheHalfDoneOne) {
   ASSERT_GT(trace.keyframe_count(), 2u) << "the jumps should restore keyframes";
 
   auto shown = std::make_unique<TraceCursor>(trace);
+  // Panels hold references to the shown cursor across a frame: a jump changes its contents,
+  // never the object (the old contents become the worker's spare).
+  const TraceCursor* const shown_object = shown.get();
   TraceCursor reference(trace);
   BackgroundSeek job;
   std::mt19937 rng(11);
@@ -193,6 +196,7 @@ TEST(Threads, BackgroundSeekShowsTheFrameAskedForAndNeverTheHalfDoneOne) {
       EXPECT_LE(shown->state().open_list(8).size(), 8u);
     }
     EXPECT_FALSE(job.busy());
+    EXPECT_EQ(shown.get(), shown_object);
     reference.seek(target);
     expect_same_frame(shown->state(), reference.state());
   }

@@ -27,7 +27,13 @@ bool BackgroundSeek::finish(std::unique_ptr<TraceCursor>& shown) {
   if (!worker_.joinable()) return false;
   worker_.join();
   last_ms_ = job_ms_;
-  std::swap(spare_, shown);
+  // The contents change places, not the objects: whoever holds a reference to the shown cursor
+  // (a panel that read it before asking for a jump) keeps holding the shown one, never the
+  // spare the next job will move on the worker. Moving a cursor moves its vectors: O(1).
+  if (shown)
+    std::swap(*spare_, *shown);
+  else
+    shown = std::move(spare_);
   return true;
 }
 

@@ -39,8 +39,9 @@ class BackgroundSeek {
   bool busy() const { return worker_.joinable(); }
   // The frame the running job moves to.
   std::size_t target() const { return target_; }
-  // If the job has ended: its cursor goes to `shown`, `shown`'s old cursor becomes the spare, and
-  // true. False (nothing changes) while it runs or when none was started.
+  // If the job has ended: its cursor's state goes to `shown` (the same object), `shown`'s old
+  // state becomes the spare, and true. False (nothing changes) while it runs or when none was
+  // started.
   bool collect(std::unique_ptr<TraceCursor>& shown);
   // Waits for a running job and collects it.
   bool finish(std::unique_ptr<TraceCursor>& shown);
