@@ -38,9 +38,11 @@ void fill_geometry(PlanResult& r, const std::vector<std::uint32_t>& cells, int w
                    std::vector<CellRun>& runs) {
   runs.clear();
   std::int64_t step = 0;  // index difference of the last run's moves
+  // dx + w * dy names the move only when w >= 3: on a 2-wide map east and south-west are both +1.
+  const bool unique_steps = w >= 3;
   for (std::size_t i = 1; i < cells.size(); ++i) {
     const std::int64_t d = std::int64_t(cells[i]) - std::int64_t(cells[i - 1]);
-    if (!runs.empty() && d == step) {
+    if (!runs.empty() && d == step && unique_steps) {
       ++runs.back().count;
       continue;
     }
