@@ -11,6 +11,7 @@
 #include "cli/cli.hpp"
 #include "core/error.hpp"
 #include "core/io.hpp"
+#include "core/placement.hpp"
 
 namespace pl::cli {
 
@@ -21,40 +22,6 @@ struct ScenGenOptions {
   long count = 0;
   std::uint32_t seed = 1;
 };
-
-// Cells (y * w + x) of the largest 4-connected region of cells `cap` may enter, in index order
-// (the smallest first index wins a tie). Without corner cutting a diagonal move needs both side
-// cells free, so these are exactly the cells reachable from one another by octile moves.
-std::vector<std::uint32_t> largest_region(const GridMap& map, CapabilityMask cap) {
-  const int w = map.width(), h = map.height();
-  std::vector<std::int32_t> label(std::size_t(w) * std::size_t(h), -1);
-  std::vector<std::uint32_t> best, region, stack;
-  for (int y0 = 0; y0 < h; ++y0)
-    for (int x0 = 0; x0 < w; ++x0) {
-      const std::uint32_t c0 = std::uint32_t(y0 * w + x0);
-      if (label[c0] >= 0 || !map.passable(x0, y0, cap)) continue;
-      region.clear();
-      stack.assign(1, c0);
-      label[c0] = 1;
-      while (!stack.empty()) {
-        const std::uint32_t c = stack.back();
-        stack.pop_back();
-        region.push_back(c);
-        const int x = int(c) % w, y = int(c) / w;
-        const int nx[4] = {x + 1, x - 1, x, x}, ny[4] = {y, y, y + 1, y - 1};
-        for (int k = 0; k < 4; ++k) {
-          if (nx[k] < 0 || ny[k] < 0 || nx[k] >= w || ny[k] >= h) continue;
-          const std::uint32_t n = std::uint32_t(ny[k] * w + nx[k]);
-          if (label[n] >= 0 || !map.passable(nx[k], ny[k], cap)) continue;
-          label[n] = 1;
-          stack.push_back(n);
-        }
-      }
-      if (region.size() > best.size()) best = region;
-    }
-  std::sort(best.begin(), best.end());
-  return best;
-}
 
 // A uniform index below n from one 32-bit draw (multiply-shift), so a seed gives the same file
 // with every standard library (std::uniform_int_distribution's algorithm is not specified).
@@ -67,7 +34,9 @@ int cmd_scen_gen(const ScenGenOptions& o) {
   scene.map = load_map(o.map);
   const GridMap& map = scene.map;
   const CapabilityMask cap = map.palette().movingai_default_capability();
-  const std::vector<std::uint32_t> cells = largest_region(map, cap);
+  // Without corner cutting a diagonal move needs both side cells free, so the 4-connected
+  // region's cells are exactly those reachable from one another by octile moves.
+  const std::vector<std::uint32_t> cells = largest_region_cells(map, cap);
   if (cells.size() < 2)
     throw InputError(o.map, 0,
                      "no two connected cells the default capability may enter: no problem to make");

@@ -47,21 +47,35 @@ Sweep sweep(const GridMap& map, CapabilityMask cap, int from, std::vector<bool>&
   return s;
 }
 
-}  // namespace
+// The largest region: one sweep per region, remembering the first cell of the biggest (-1 when
+// no cell is passable) and its size. `seen` is left marking every passable cell.
+struct Largest {
+  int first = -1;
+  long cells = 0;
+};
 
-std::optional<FarApart> place_far_apart(const GridMap& map, CapabilityMask cap) {
+Largest largest_region(const GridMap& map, CapabilityMask cap, std::vector<bool>& seen) {
   const int w = map.width(), h = map.height();
-  if (w <= 0 || h <= 0) return std::nullopt;
+  Largest best;
+  if (w <= 0 || h <= 0) return best;
   const std::size_t n = std::size_t(w) * std::size_t(h);
-  // The largest region: one sweep per region, remembering the first cell of the biggest.
-  std::vector<bool> seen(n, false);
-  int best = -1;
-  long best_cells = 0;
+  seen.assign(n, false);
   for (std::size_t i = 0; i < n; ++i) {
     if (seen[i] || !map.passable(int(i % std::size_t(w)), int(i / std::size_t(w)), cap)) continue;
     const Sweep s = sweep(map, cap, int(i), seen);
-    if (s.cells > best_cells) best = int(i), best_cells = s.cells;
+    if (s.cells > best.cells) best = {int(i), s.cells};
   }
+  return best;
+}
+
+}  // namespace
+
+std::optional<FarApart> place_far_apart(const GridMap& map, CapabilityMask cap) {
+  const int w = map.width();
+  std::vector<bool> seen;
+  const Largest largest = largest_region(map, cap, seen);
+  const int best = largest.first;
+  const long best_cells = largest.cells;
   if (best < 0) return std::nullopt;
   // Two sweeps inside it: farthest from its first cell, then farthest from that.
   std::fill(seen.begin(), seen.end(), false);
@@ -74,6 +88,19 @@ std::optional<FarApart> place_far_apart(const GridMap& map, CapabilityMask cap) 
   r.region_cells = best_cells;
   r.steps = b.depth;
   return r;
+}
+
+std::vector<std::uint32_t> largest_region_cells(const GridMap& map, CapabilityMask cap) {
+  std::vector<bool> seen;
+  const Largest largest = largest_region(map, cap, seen);
+  std::vector<std::uint32_t> cells;
+  if (largest.first < 0) return cells;
+  std::fill(seen.begin(), seen.end(), false);
+  sweep(map, cap, largest.first, seen);
+  cells.reserve(std::size_t(largest.cells));
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (seen[i]) cells.push_back(std::uint32_t(i));
+  return cells;
 }
 
 }  // namespace pl

@@ -3,7 +3,9 @@
 // first search a user sees is a real one, not "start (0,0) is not traversable".
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/grid.hpp"
 
@@ -23,5 +25,10 @@ struct FarApart {
 // answer is deterministic. nullopt when no cell is passable. Memory: a bit per cell plus the
 // breadth-first frontier.
 std::optional<FarApart> place_far_apart(const GridMap& map, CapabilityMask cap);
+
+// The cells (y * w + x, ascending) of that same largest region: the one place_far_apart places
+// in, ties to the region whose first cell comes first in row-major order. Empty when no cell is
+// passable.
+std::vector<std::uint32_t> largest_region_cells(const GridMap& map, CapabilityMask cap);
 
 }  // namespace pl
