@@ -604,9 +604,13 @@ void move_cursor(TraceCursor& c, std::size_t target) {
 
 }  // namespace
 
+bool App::on_timeline(const View& v) const {
+  return v.cursor && (views.lock_timelines || &v == &view());
+}
+
 void App::seek_all(std::size_t frame) {
   for (auto& v : views) {
-    if (!v->cursor || !(views.lock_timelines || v.get() == &view())) continue;
+    if (!on_timeline(*v)) continue;
     v->seek_job.finish(v->cursor);
     v->seek_job.take_wanted();  // this move supersedes it
     move_cursor(*v->cursor, frame);
@@ -615,7 +619,7 @@ void App::seek_all(std::size_t frame) {
 
 void App::scrub_to(std::size_t frame) {
   for (auto& v : views)
-    if (v->cursor && (views.lock_timelines || v.get() == &view())) scrub_view(*v, frame);
+    if (on_timeline(*v)) scrub_view(*v, frame);
 }
 
 void App::scrub_view(View& v, std::size_t frame) {
@@ -629,7 +633,6 @@ void App::scrub_view(View& v, std::size_t frame) {
     return;
   }
   v.seek_job.start(*v.trace, frame);
-  ++seek_stats.started;
 }
 
 bool App::poll_seeks() {

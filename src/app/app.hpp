@@ -145,11 +145,14 @@ struct App {
   bool poll_seeks();
   // Waits for running jumps and goes to the frames last asked for.
   void settle_seeks();
-  // Jumps handed to the worker, jumps shown, and the worker's time in them.
+  // Jumps shown after running on the worker, and the worker's time in them.
   struct SeekStats {
-    std::size_t started = 0, shown = 0;
+    std::size_t shown = 0;
     double worker_ms = 0;
   } seek_stats;
+  // Whether the timeline moves view v: it has a trace, and it is the active view or the
+  // timelines are locked.
+  bool on_timeline(const View& v) const;
   void step_all(long delta);
   // After the camera of view `from` moved: locked views copy it.
   void sync_cameras(int from);

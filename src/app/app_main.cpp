@@ -85,7 +85,7 @@ int pl::app::app_main(int argc, char** argv) {
       automation.frame_end(window);
     }
     if (!headless) save_settings(app, config_file("settings.json"));
-    automation.report();
+    automation.report(app);
   }
 
   // Shutdown.

@@ -146,8 +146,6 @@ void Automation::adjust_views(App& app) {
     app.scrub_to(std::size_t((lcg_ >> 33) % (timeline_last(app) + 1)));
     seek_ms_ +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    seeks_shown_ = app.seek_stats.shown;
-    seeks_worker_ms_ = app.seek_stats.worker_ms;
   }
 }
 
@@ -180,7 +178,7 @@ void Automation::frame_end(GLFWwindow* window) {
   if (int(frame_ms_.size()) >= opt_.bench_frames) glfwSetWindowShouldClose(window, GLFW_TRUE);
 }
 
-void Automation::report() const {
+void Automation::report(const App& app) const {
   if (!opt_.bench() || frame_ms_.empty()) return;
   auto mean_p95 = [](std::vector<double> v) {
     double sum = 0;
@@ -197,8 +195,8 @@ void Automation::report() const {
       "process_cpu_mean_ms %.3f process_cpu_p95_ms %.3f seek_mean_ms %.3f "
       "background_seeks %zu background_seek_mean_ms %.3f\n",
       frame_ms_.size(), mean, p95, cpu_mean, cpu_p95, all_mean, all_p95,
-      seek_ms_ / double(frame_ms_.size()), seeks_shown_,
-      seeks_shown_ ? seeks_worker_ms_ / double(seeks_shown_) : 0.0);
+      seek_ms_ / double(frame_ms_.size()), app.seek_stats.shown,
+      app.seek_stats.shown ? app.seek_stats.worker_ms / double(app.seek_stats.shown) : 0.0);
   std::fflush(stdout);
 }
 

@@ -33,15 +33,12 @@ class Automation {
   // After the swap: the frame's time; closes the window after N frames.
   void frame_end(GLFWwindow* window);
   // Prints the benchmark's figures (nothing when not benchmarking).
-  void report() const;
+  void report(const App& app) const;
 
  private:
   const Options& opt_;
   int frames_left_ = 3;  // ImGui lays windows out over the first frames
   bool zoomed_ = false;
-  // --bench-scrub: jumps shown after running beside the frame loop, and their worker time.
-  std::size_t seeks_shown_ = 0;
-  double seeks_worker_ms_ = 0;
   std::uint64_t lcg_ = 12345;  // --bench-scrub: a fixed-seed LCG, the same frames on every run
   std::chrono::steady_clock::time_point frame_start_;
   std::vector<double> frame_ms_, cpu_ms_, process_ms_;
