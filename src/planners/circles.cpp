@@ -844,14 +844,16 @@ class CircleGraph {
       // The slots whose bitangents are looked at: those not culled by their bins, those b found
       // free, or (for the cache, which keeps whole sets) all four.
       unsigned need = 0x0F;
-      if (!(cached && (d.los[b] & 0x80)) && shaded_ && !data_[b].built) {
-        need = surviving_slots(k, b);
-        if (!need) {
-          d.los[b] = 0x80;
-          continue;
+      if (!(cached && (d.los[b] & 0x80))) {
+        if (shaded_ && !data_[b].built) {
+          need = surviving_slots(k, b);
+          if (!need) {
+            d.los[b] = 0x80;
+            continue;
+          }
+        } else if (data_[b].built) {
+          need = data_[b].los[k] & 0x0Fu;
         }
-      } else if (!(cached && (d.los[b] & 0x80)) && data_[b].built) {
-        need = data_[b].los[k] & 0x0Fu;
       }
       if (bt_cache_) need = 0x0F;
       const std::uint64_t pair = std::uint64_t(lo) * n + hi;
