@@ -12,6 +12,9 @@
 namespace pl::app {
 namespace {
 
+// The colour under the map (a viewport's clear colour), opaque.
+constexpr float kBackground[3] = {0.13f, 0.14f, 0.16f};
+
 // `defines` go right after the source's first line (its #version).
 GLuint compile(GLenum type, const char* source, const char* name, const std::string& defines = {}) {
   GLuint s = glCreateShader(type);
@@ -255,7 +258,7 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glViewport(vp.x, fb_height - vp.y - vp.height, vp.width, vp.height);
   glEnable(GL_SCISSOR_TEST);
   glScissor(vp.x, fb_height - vp.y - vp.height, vp.width, vp.height);
-  glClearColor(0.13f, 0.14f, 0.16f, 1.0f);
+  glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
@@ -282,22 +285,35 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   const bool nothing_between = gl_primitives(Layer::Terrain) == 0 && gl_primitives(Layer::Clearance) == 0;
   const bool fold_search = terrain && search_tex && nothing_between &&
                            search_width_ == tex_width_ && search_height_ == tex_height_;
-  const bool with_grid = terrain && grid.width_px > 0;
   if (terrain)
     draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
-                 same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0, with_grid,
-                 fold_search);
+                 same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0,
+                 fold_search, true);
   if (heat && !same_size_heat)
     draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
 
   const std::size_t split = search_tex && !fold_search ? std::size_t(Layer::Search) : kLayerCount;
   vertices_.clear();
+  if (terrain && grid.width_px > 0) {
+    // Lines cross: the stencil lets each pixel take the translucent colour once, as the
+    // per-pixel test in the terrain's pass did before (that test over every pixel of the view
+    // cost the software rasteriser more than the lines' own pixels do).
+    grid_lines(camera, vp);
+    glEnable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+    glClearStencil(0);
+    glClear(GL_STENCIL_BUFFER_BIT);  // within the viewport's scissor
+    glStencilFunc(GL_EQUAL, 0, 0xFF);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+    flush_vertices(vp);
+    glDisable(GL_STENCIL_TEST);
+  }
   for (std::size_t l = 0; l < split; ++l)
     if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
   if (split < kLayerCount) {
     flush_vertices(vp);
     // The search cells alone: over a transparent base (any bound texture at opacity 0).
-    draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, false, true);
+    draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, true);
     vertices_.clear();
     for (std::size_t l = split; l < kLayerCount; ++l)
       if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
@@ -308,20 +324,49 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glDisable(GL_SCISSOR_TEST);
 }
 
-GLuint MapRenderer::map_program(bool heat, bool lines, int search) {
-  GLuint& p = map_programs_[std::size_t((heat ? 6 : 0) + (lines ? 3 : 0) + search)];
+GLuint MapRenderer::map_program(bool heat, int search, bool opaque) {
+  GLuint& p = map_programs_[std::size_t((opaque ? 6 : 0) + (heat ? 3 : 0) + search)];
   if (!p)
     p = link(shaders::k_map_vert, shaders::k_map_frag, "map",
-             "#define HEAT " + std::to_string(int(heat)) + "\n#define GRID " +
-                 std::to_string(int(lines)) + "\n#define SEARCH " + std::to_string(search) + "\n");
+             "#define HEAT " + std::to_string(int(heat)) + "\n#define SEARCH " +
+                 std::to_string(search) + "\n#define OPAQUE " + std::to_string(int(opaque)) +
+                 "\n");
   return p;
 }
 
+void MapRenderer::grid_lines(const editor::Camera& camera, const Viewport& vp) {
+  // A line of the grid's width centred on each cell edge in view, cut to the map's rectangle
+  // and to the viewport, so it covers the pixels whose centres are within half the width of
+  // the edge, as the terrain's pass would have drawn it per pixel (crisp, not smoothed).
+  const double w = std::max(grid.width_px, 1.0f) * 0.5;
+  const Vec2 m0 = camera.map_to_screen({0, 0});
+  const Vec2 m1 = camera.map_to_screen({double(tex_width_), double(tex_height_)});
+  const double left = std::max(m0.x, 0.0), right = std::min(m1.x, double(vp.width));
+  const double top = std::max(m0.y, 0.0), bottom = std::min(m1.y, double(vp.height));
+  if (left >= right || top >= bottom) return;
+  auto rect = [&](double x0, double y0, double x1, double y1) {
+    x0 = std::max(x0, left), y0 = std::max(y0, top);
+    x1 = std::min(x1, right), y1 = std::min(y1, bottom);
+    if (x0 < x1 && y0 < y1) quad({x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}, grid.colour);
+  };
+  const editor::Rect r = camera.visible_map_rect();
+  const int cx0 = std::max(0, int(std::floor(r.x0))), cx1 = std::min(tex_width_, int(std::ceil(r.x1)));
+  const int cy0 = std::max(0, int(std::floor(r.y0))), cy1 = std::min(tex_height_, int(std::ceil(r.y1)));
+  for (int x = cx0; x <= cx1; ++x) {
+    const double sx = camera.map_to_screen({double(x), 0}).x;
+    rect(sx - w, top, sx + w, bottom);
+  }
+  for (int y = cy0; y <= cy1; ++y) {
+    const double sy = camera.map_to_screen({0, double(y)}).y;
+    rect(left, sy - w, right, sy + w);
+  }
+}
+
 void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
-                               const Layer2D& base, GLuint heat, float heat_alpha, bool with_grid,
-                               bool with_search) {
+                               const Layer2D& base, GLuint heat, float heat_alpha,
+                               bool with_search, bool opaque) {
   const int search_mode = !with_search ? 0 : search_stamped_ ? 2 : 1;
-  const GLuint program = map_program(heat != 0, with_grid, search_mode);
+  const GLuint program = map_program(heat != 0, search_mode, opaque);
   glUseProgram(program);
   // Uniforms a variant does not use have no location (-1), and setting them does nothing.
   auto loc = [&](const char* name) { return glGetUniformLocation(program, name); };
@@ -338,8 +383,6 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   glUniform1i(loc("u_stamps"), 3);
   glUniform1f(loc("u_opacity"), base.opacity);
   glUniform1f(loc("u_heat_opacity"), heat ? heat_alpha : 0.0f);
-  glUniform1f(loc("u_grid_width"), with_grid ? std::max(grid.width_px, 1.0f) : 0.0f);
-  colour("u_grid_colour", grid.colour);
   if (search_mode == 2) {
     const SearchTexture& s = search_cells_;
     glUniform1ui(loc("u_frame"), GLuint(s.frame()));
@@ -356,7 +399,12 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   glBindTexture(GL_TEXTURE_2D, stamps_texture_);
   glActiveTexture(GL_TEXTURE0);
   glBindVertexArray(quad_vao_);
+  if (opaque) {
+    glUniform4f(loc("u_under"), kBackground[0], kBackground[1], kBackground[2], 1.0f);
+    glDisable(GL_BLEND);
+  }
   glDrawArrays(GL_TRIANGLES, 0, 6);
+  if (opaque) glEnable(GL_BLEND);
 }
 
 void MapRenderer::flush_vertices(const Viewport& vp) {

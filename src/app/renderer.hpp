@@ -45,9 +45,9 @@ class MapRenderer {
                      const Style& style, bool open, bool closed);
   const SearchTexture& search_cells() const { return search_cells_; }
   bool show_search = false;
-  // Lines along the cell edges, drawn in the terrain's pass (shaders/map.frag) over the terrain
-  // and the heat map, under the search cells: one pass however many lines a zoomed-in view
-  // shows. width_px 0 = none. Only with Layer::Terrain enabled, like the terrain.
+  // Lines along the cell edges, a quad per line in view, drawn over the terrain and the heat map
+  // (and over the search cells when those share the terrain's pass), each pixel once.
+  // width_px 0 = none. Only with Layer::Terrain enabled, like the terrain.
   struct GridLines {
     float width_px = 0;
     Rgba colour;
@@ -77,16 +77,19 @@ class MapRenderer {
     int width = 0, height = 0;
     float opacity = 1;
   };
-  // Draws `base` over the map quad; a non-zero `heat` texture of the same size (at heat_alpha),
-  // the grid lines (with_grid) and the search cells (with_search) are blended in the same pass
-  // (shaders/map.frag).
+  // Draws `base` over the map quad; a non-zero `heat` texture of the same size (at heat_alpha)
+  // and the search cells (with_search) are blended in the same pass (shaders/map.frag).
+  // `opaque`: the pass right after the clear; it composites over the clear colour in the shader
+  // and is drawn without blending.
   void draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
-                    GLuint heat = 0, float heat_alpha = 0, bool with_grid = false,
-                    bool with_search = false);
+                    GLuint heat = 0, float heat_alpha = 0, bool with_search = false,
+                    bool opaque = false);
+  // The grid's lines in view, as quads in vertices_ (cut to the map and the viewport).
+  void grid_lines(const editor::Camera& camera, const Viewport& vp);
   void flush_vertices(const Viewport& vp);
 
   // The map shader's variants (shaders/map.frag), compiled when first drawn.
-  GLuint map_program(bool heat, bool grid, int search);
+  GLuint map_program(bool heat, int search, bool opaque);
   std::array<GLuint, 12> map_programs_{};
   GLuint prim_program_ = 0;
   GLuint quad_vao_ = 0, quad_vbo_ = 0;
