@@ -255,7 +255,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   // The expanded node's parent (set by expand() for relax_to): id, vertex, g.
   std::uint32_t pp_ = kNoNode;
   bool pp_vertex_ = false;
-  int ppx_ = 0, ppy_ = 0;
+  double ppx_ = 0, ppy_ = 0;
   double gpp_ = 0;
 
   std::uint32_t start() const { return start_node; }
@@ -359,7 +359,10 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     // The parent every successor may hang from, fixed for the whole expansion: it is closed
     // (the parent of an expanded node was expanded), so its g no longer changes.
     pp_ = pool->parent(v);
-    pp_vertex_ = pp_ != kNoNode && vertex(pp_, ppx_, ppy_);
+    int ppx = 0, ppy = 0;
+    pp_vertex_ = pp_ != kNoNode && vertex(pp_, ppx, ppy);
+    ppx_ = ppx;
+    ppy_ = ppy;
     gpp_ = pp_vertex_ ? pool->g_value(pp_) : 0.0;
     if (v == start_node) {
       for (const Conn& c : self->sconn_) relax_to(v, gv, c.sub, c.w, out);
@@ -367,21 +370,79 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       return;
     }
     if (v >= n) return;
+    // The arcs lead to subgoals only (vertices, coordinates in xy): relax_arc. The goal's
+    // connection goes through the general step.
+    const ArcLoop arcs{*this, v, gv};
     const std::uint32_t end = G->up_end(v);
-    for (std::uint32_t k = G->up_begin(v); k < end; ++k)
-      relax_to(v, gv, G->up_to(k), G->up_w(k), out);
+    const std::uint32_t* to = G->up_to_data();
+    const double* w = G->up_w_data();
+    for (std::uint32_t k = G->up_begin(v); k < end; ++k) relax_arc(arcs, to[k], w[k], out);
     const std::uint32_t stamp = self->stamp_;
-    if (self->dmark_[v] == stamp)
-      for (std::uint32_t k = self->dhead_[v]; k != kNoNode; k = self->down_[k].next)
-        relax_to(v, gv, self->down_[k].to, self->down_[k].w, out);
+    if (self->dmark_[v] == stamp) {
+      const Down* down = self->down_.data();
+      for (std::uint32_t k = self->dhead_[v]; k != kNoNode; k = down[k].next)
+        relax_arc(arcs, down[k].to, down[k].w, out);
+    }
     if (self->gmark_[v] == stamp) relax_to(v, gv, goal_node, self->gw_[v], out);
+  }
+
+  // What relax_arc reads, fixed for one expansion and kept in locals: the pool's arrays, the
+  // goal's cost so far (no arc leads to the goal, so it cannot change during the arcs) and
+  // the parent's coordinates. Profiled, the general step reloaded these and converted the
+  // parent's integer coordinates to doubles per arc: ~80 instructions an arc, the loop's
+  // largest cost (a dense top level makes ~28 arcs an expansion on Aftershock).
+  struct ArcLoop {
+    std::uint32_t v;
+    Cost gv;
+    typename NodePool<Cost>::Node* nodes;
+    const std::int32_t* pos;
+    std::uint32_t sid;
+    double bound;
+    const SubgoalSearch::XY* xy;
+    bool pp_vertex;
+    double ppx, ppy, gpp, gx, gy;
+    ArcLoop(ThetaProblem& p, std::uint32_t v_, Cost gv_)
+        : v(v_), gv(gv_), nodes(p.pool->nodes()), pos(p.pool->positions()),
+          sid(p.pool->search_number()), bound(p.bound()), xy(p.self->xy_.data()),
+          pp_vertex(p.pp_vertex_), ppx(p.ppx_), ppy(p.ppy_), gpp(p.gpp_), gx(p.g.px), gy(p.g.py) {}
+  };
+  // relax_to() for an arc into subgoal u, the same decisions in the same arithmetic.
+  template <class Out>
+  void relax_arc(const ArcLoop& a, std::uint32_t u, double edge, Out& out) {
+    const typename NodePool<Cost>::Node& node = a.nodes[u];
+    const bool seen = node.search == a.sid;
+    if (seen && a.pos[u] == NodePool<Cost>::kClosed) return;
+    const Cost real = a.gv + edge;
+    if (!seen || real < rg[u]) {
+      rg[u] = real;
+      rpar[u] = a.v;
+    }
+    const double ux = a.xy[u].x, uy = a.xy[u].y;
+    if (a.pp_vertex) {
+      const double gp = a.gpp + euclid(a.ppx, a.ppy, ux, uy);
+      if (seen && !(gp < node.g)) return;
+      const double hu = euclid(ux, uy, a.gx, a.gy);
+      if (gp + hu > a.bound) {
+        ++pruned;
+        return;
+      }
+      out.reach_via(pp_, pp_, u, gp, hu);
+      return;
+    }
+    if (seen && !(real < node.g)) return;
+    const double hu = euclid(ux, uy, a.gx, a.gy);
+    if (real + hu > a.bound) {
+      ++pruned;
+      return;
+    }
+    out.reach(u, real, hu);
   }
 };
 
 std::size_t SubgoalSearch::memory_bytes() const {
   return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
          dmark_.capacity() * 4 + dhead_.capacity() * 4 + down_.capacity() * sizeof(Down) +
-         gw_.capacity() * 8 +
+         gw_.capacity() * 8 + xy_.capacity() * sizeof(XY) +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
          (rg_.capacity() * 8 + rpar_.capacity() * 4) +
@@ -808,6 +869,10 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     scx_.assign(n, 0);
     scy_.assign(n, 0);
     conn_at_.assign(n, 0);
+    xy_.clear();
+    if (anyangle)
+      for (std::uint32_t v = 0; v < n; ++v) xy_.push_back({double(graph_.x(v)), double(graph_.y(v))});
+    xy_.shrink_to_fit();
     stamp_ = 0;
     pool_oc_.reset(n + 2);
     pool_d_.reset(n + 2);

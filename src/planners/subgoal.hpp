@@ -84,6 +84,11 @@ class SubgoalSearch {
   };
   std::vector<Down> down_;
   std::vector<double> gw_;
+  // Corners form: each subgoal's vertex as doubles, for Theta*'s arc loop (no conversions).
+  struct XY {
+    double x, y;
+  };
+  std::vector<XY> xy_;
   std::vector<std::int32_t> gcx_, gcy_, scx_, scy_;
   std::vector<std::uint32_t> conn_at_;
   std::uint32_t stamp_ = 0;

@@ -83,6 +83,9 @@ class SubgoalGraph {
   std::uint32_t up_to(std::uint32_t k) const { return up_to_[k]; }
   const OctileCost& up_oc(std::uint32_t k) const { return up_oc_[k]; }  // cells form
   double up_w(std::uint32_t k) const { return up_w_[k]; }                // corners form
+  // The same arrays whole, for loops that keep the pointers in registers.
+  const std::uint32_t* up_to_data() const { return up_to_.data(); }
+  const double* up_w_data() const { return up_w_.data(); }
   // The index (into edges(s)) of the edge behind arc k of s: ascending edges are a prefix.
   const Edge& up_edge(std::uint32_t s, std::uint32_t k) const {
     return edges_[off_[s] + (k - up_off_[s])];
