@@ -76,13 +76,8 @@ class SubgoalSearch {
   SubgoalGraph graph_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> added_;  // for watching
   // Per query, indexed by subgoal, valid when the stamp matches.
-  std::vector<std::uint32_t> up_, gmark_, dmark_, dhead_;
-  // Theta*: the reversed ascending edges of the goal's side, lists per higher subgoal (dhead_).
-  struct Down {
-    std::uint32_t to, next;
-    double w;  // the edge's length, from the arc array (not the Edge: one lookup less per arc)
-  };
-  std::vector<Down> down_;
+  // gside_: Theta*'s goal side (the goal's ascending set below the top level).
+  std::vector<std::uint32_t> up_, gmark_, gside_;
   std::vector<double> gw_;
   // Corners form: each subgoal's vertex as doubles, for Theta*'s arc loop (no conversions).
   struct XY {

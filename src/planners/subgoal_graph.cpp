@@ -176,6 +176,27 @@ void SubgoalGraph::build(
   up_to_.shrink_to_fit();
   up_oc_.shrink_to_fit();
   up_w_.shrink_to_fit();
+  // Corners form: the ascending arcs of the lower levels reversed, per target (a counting
+  // sort, sources in id order), for Theta*'s descent into the goal's side.
+  down_off_.assign(form == Form::Corners ? std::size_t(n) + 1 : 0, 0);
+  down_from_.clear();
+  down_w_.clear();
+  if (form == Form::Corners) {
+    for (std::uint32_t s = 0; s < n; ++s)
+      if (!top(s))
+        for (std::uint32_t k = up_off_[s]; k < up_off_[s + 1]; ++k) ++down_off_[up_to_[k] + 1];
+    for (std::uint32_t t = 0; t < n; ++t) down_off_[t + 1] += down_off_[t];
+    down_from_.resize(down_off_[n]);
+    down_w_.resize(down_off_[n]);
+    std::vector<std::uint32_t> fill(down_off_.begin(), down_off_.end() - 1);
+    for (std::uint32_t s = 0; s < n; ++s)
+      if (!top(s))
+        for (std::uint32_t k = up_off_[s]; k < up_off_[s + 1]; ++k) {
+          const std::uint32_t at = fill[up_to_[k]]++;
+          down_from_[at] = s;
+          down_w_[at] = up_w_[k];
+        }
+  }
 }
 
 void SubgoalGraph::partition(
@@ -394,6 +415,7 @@ std::size_t SubgoalGraph::memory_bytes() const {
                   rank_.capacity() * 4 + off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
                   (up_off_.capacity() + up_to_.capacity()) * 4 + up_oc_.capacity() * sizeof(OctileCost) +
                   up_w_.capacity() * 8 +
+                  (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
                   cg_.memory_bytes();
   return m;
 }

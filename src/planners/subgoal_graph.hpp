@@ -86,6 +86,12 @@ class SubgoalGraph {
   // The same arrays whole, for loops that keep the pointers in registers.
   const std::uint32_t* up_to_data() const { return up_to_.data(); }
   const double* up_w_data() const { return up_w_.data(); }
+  // Corners form: the ascending arcs into s from below the top level, reversed (sources and
+  // lengths), so that Theta* can descend into the goal's side without building them per query.
+  std::uint32_t down_begin(std::uint32_t s) const { return down_off_[s]; }
+  std::uint32_t down_end(std::uint32_t s) const { return down_off_[s + 1]; }
+  const std::uint32_t* down_from_data() const { return down_from_.data(); }
+  const double* down_w_data() const { return down_w_.data(); }
   // The index (into edges(s)) of the edge behind arc k of s: ascending edges are a prefix.
   const Edge& up_edge(std::uint32_t s, std::uint32_t k) const {
     return edges_[off_[s] + (k - up_off_[s])];
@@ -153,6 +159,8 @@ class SubgoalGraph {
   std::vector<std::uint32_t> up_off_, up_to_;
   std::vector<OctileCost> up_oc_;
   std::vector<double> up_w_;
+  std::vector<std::uint32_t> down_off_, down_from_;
+  std::vector<double> down_w_;
   CornerGrid cg_;
   BuildStats stats_;
 };
