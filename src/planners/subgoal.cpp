@@ -117,6 +117,7 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   Cost best{};                   // mu
   std::uint32_t meet = kNoNode;  // the node both sides reached (kNoNode: the direct route)
   std::uint64_t backward_expanded = 0, pruned = 0;
+  std::uint32_t* arcs = nullptr;  // per id: the arc it was last reached by (go())
 
   std::uint32_t root() const { return 2 * m; }
   bool backward(std::uint32_t id) const { return id >= m && id < 2 * m; }
@@ -186,8 +187,10 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   // Reaches subgoal v on one side with cost ng from `from`. A successor whose f is already at
   // least mu could never be expanded: it is not opened. The backward side's top-level nodes are
   // only labelled (g and parent, no open-list entry): nothing is expanded from them.
+  // arc: the ascending arc of base(from) taken (kNoNode from an endpoint), recorded per id so
+  // that the path is refined without searching edge lists.
   template <class Out>
-  void go(bool bw, std::uint32_t v, const Cost& ng, std::uint32_t from, Out& out) {
+  void go(bool bw, std::uint32_t v, const Cost& ng, std::uint32_t from, std::uint32_t arc, Out& out) {
     const std::uint32_t id = bw ? v + m : v;
     // Most successors were reached before at no more cost: they are turned away first.
     typename NodePool<Cost>::Node& node = pool->nodes()[id];
@@ -201,10 +204,14 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
       node.search = pool->search_number();
       node.g = ng;
       node.parent = from;
+      arcs[id] = arc;
       meet_at(v, ng, v);
       return;
     }
-    if (out.reach(id, ng, h)) meet_at(v, ng, bw ? v : v + m);
+    if (out.reach(id, ng, h)) {
+      arcs[id] = arc;
+      meet_at(v, ng, bw ? v : v + m);
+    }
   }
   template <class Out>
   void expand(std::uint32_t id, const Cost& gv, Out& out) {
@@ -218,19 +225,19 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
     if (bw) ++backward_expanded;
     if (v >= n) {
       if (bw) {
-        for (const Conn& c : self->gconn_) go(true, c.sub, conn_cost<Cost>(c), id, out);
+        for (const Conn& c : self->gconn_) go(true, c.sub, conn_cost<Cost>(c), id, kNoNode, out);
       } else {
         if (direct) offer(direct_cost, kNoNode);
-        for (const Conn& c : self->sconn_) go(false, c.sub, conn_cost<Cost>(c), id, out);
+        for (const Conn& c : self->sconn_) go(false, c.sub, conn_cost<Cost>(c), id, kNoNode, out);
       }
       return;
     }
     const std::uint32_t end = G->up_end(v);
     for (std::uint32_t k = G->up_begin(v); k < end; ++k) {
       if constexpr (kOctile)
-        go(bw, G->up_to(k), gv + G->up_oc(k), id, out);
+        go(bw, G->up_to(k), gv + G->up_oc(k), id, k, out);
       else
-        go(bw, G->up_to(k), gv + G->up_w(k), id, out);
+        go(bw, G->up_to(k), gv + G->up_w(k), id, k, out);
     }
   }
 };
@@ -447,6 +454,7 @@ std::size_t SubgoalSearch::memory_bytes() const {
          gw_.capacity() * 8 + xy_.capacity() * sizeof(XY) +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
+         (arc_.capacity() + chain_edges_.capacity()) * 4 +
          (rg_.capacity() * 8 + rpar_.capacity() * 4) +
          pool_oc_.memory_bytes() + pool_d_.memory_bytes() + open_.memory_bytes();
 }
@@ -487,17 +495,6 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
       for (int dx = 0; dx <= 1; ++dx)
         from_vertex(e.x + dx, e.y + dy, euclid(e.px, e.py, e.x + dx, e.y + dy));
   }
-}
-
-void SubgoalSearch::unpack(std::uint32_t a, std::uint32_t b, std::vector<CellRun>& out,
-                           int depth) const {
-  const SubgoalGraph::Edge* e = graph_.find_edge(a, b);
-  if (e && e->via != kNoNode && depth < 200) {
-    unpack(a, e->via, out, depth + 1);
-    unpack(e->via, b, out, depth + 1);
-    return;
-  }
-  graph_.append_route(graph_.x(a), graph_.y(a), graph_.x(b), graph_.y(b), out);
 }
 
 // The graph for a watching observer: subgoals with one ring per level, the S_1 edges, the edges
@@ -720,6 +717,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.direct = direct;
     p.direct_cost = direct_cost;
     p.h0 = h0;
+    arc_.resize(std::size_t(p.node_bound()));
+    p.arcs = arc_.data();
     out = with_listener(obs, [&](auto& l) {
       if constexpr (std::decay_t<decltype(l)>::kActive) l.observer()->phase("search");
       return best_first(p, pool, open_, l, ctx);
@@ -729,15 +728,29 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     r.stats.push_back({"successors pruned (f above the best meeting)", double(p.pruned)});
     if (p.met) {
       length = p.best;
+      // The graph edge of an arc recorded at id, taken from its parent's subgoal (none from
+      // an endpoint).
+      const auto edge_of = [&](std::uint32_t id) {
+        const std::uint32_t from = p.base(pool.parent(id));
+        return arc_[id] == kNoNode || from >= n ? kNoNode : graph_.up_edge_index(from, arc_[id]);
+      };
       if (p.meet == kNoNode) {
         chain = {n, n + 1};
+        chain_edges_ = {kNoNode, kNoNode};
       } else {
-        // Forwards from the start to the meeting node, then back down the backward side.
-        for (std::uint32_t x = p.meet; x != p.root(); x = pool.parent(x))
+        // Forwards from the start to the meeting node, then back down the backward side; with
+        // each node the edge that joins it to the one before.
+        chain_edges_.clear();
+        for (std::uint32_t x = p.meet; x != p.root(); x = pool.parent(x)) {
           chain.push_back(p.base(x));
+          chain_edges_.push_back(edge_of(x));
+        }
         std::reverse(chain.begin(), chain.end());
-        for (std::uint32_t x = pool.parent(p.meet + p.m); x != p.root(); x = pool.parent(x))
+        std::reverse(chain_edges_.begin(), chain_edges_.end());
+        for (std::uint32_t c = p.meet + p.m, x = pool.parent(c); x != p.root(); c = x, x = pool.parent(x)) {
           chain.push_back(p.base(x));
+          chain_edges_.push_back(edge_of(c));
+        }
       }
     }
   }
@@ -755,8 +768,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
       int ax, ay, bx, by;
       nodes.vertex(a, ax, ay);
       nodes.vertex(b, bx, by);
-      if (a < n && b < n)
-        unpack(a, b, runs_, 0);
+      if (a < n && b < n && chain_edges_[i] != kNoNode)
+        graph_.append_edge_route(a, b, chain_edges_[i], runs_);
       else if (ax != bx || ay != by)
         graph_.append_route(ax, ay, bx, by, runs_);
     }

@@ -66,7 +66,6 @@ class SubgoalSearch {
   PlanResult search(const Endpoint& s, const Endpoint& g, const RunContext& ctx, PlanResult r);
   void connect(const Endpoint& e, std::vector<Conn>& out);
   void report_graph(SearchObserver* o) const;
-  void unpack(std::uint32_t a, std::uint32_t b, std::vector<CellRun>& out, int depth) const;
 
   std::uint64_t map_uid_ = 0, map_version_ = ~std::uint64_t(0);
   CapabilityMask cap_ = 0;
@@ -89,6 +88,8 @@ class SubgoalSearch {
   std::uint32_t stamp_ = 0;
   std::vector<Conn> sconn_, gconn_;
   std::vector<CellRun> runs_;  // the refined path, reused across queries
+  // A* on the graph: per node id the ascending arc that reached it; the path's graph edges.
+  std::vector<std::uint32_t> arc_, chain_edges_;
   // Theta* on the graph (lazy): per node the best cost and predecessor over real graph edges,
   // the fallback when the grandparent the node hangs from turns out not to see it.
   std::vector<double> rg_;
