@@ -190,7 +190,8 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   // arc: the ascending arc of base(from) taken (kNoNode from an endpoint), recorded per id so
   // that the path is refined without searching edge lists.
   template <class Out>
-  void go(bool bw, std::uint32_t v, const Cost& ng, std::uint32_t from, std::uint32_t arc, Out& out) {
+  void go(bool bw, std::uint32_t v, const Cost& ng, std::uint32_t from, std::uint32_t arc,
+          Out& out) {
     const std::uint32_t id = bw ? v + m : v;
     // Most successors were reached before at no more cost: they are turned away first.
     typename NodePool<Cost>::Node& node = pool->nodes()[id];
@@ -411,9 +412,19 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     bool pp_vertex;
     double ppx, ppy, gpp, gx, gy;
     ArcLoop(ThetaProblem& p, std::uint32_t v_, Cost gv_)
-        : v(v_), gv(gv_), nodes(p.pool->nodes()), pos(p.pool->positions()),
-          sid(p.pool->search_number()), bound(p.bound()), xy(p.self->xy_.data()),
-          pp_vertex(p.pp_vertex_), ppx(p.ppx_), ppy(p.ppy_), gpp(p.gpp_), gx(p.g.px), gy(p.g.py) {}
+        : v(v_),
+          gv(gv_),
+          nodes(p.pool->nodes()),
+          pos(p.pool->positions()),
+          sid(p.pool->search_number()),
+          bound(p.bound()),
+          xy(p.self->xy_.data()),
+          pp_vertex(p.pp_vertex_),
+          ppx(p.ppx_),
+          ppy(p.ppy_),
+          gpp(p.gpp_),
+          gx(p.g.px),
+          gy(p.g.py) {}
   };
   // relax_to() for an arc into subgoal u, the same decisions in the same arithmetic.
   template <class Out>
@@ -450,13 +461,12 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
 
 std::size_t SubgoalSearch::memory_bytes() const {
   return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
-         gside_.capacity() * 4 +
-         gw_.capacity() * 8 + xy_.capacity() * sizeof(XY) +
+         gside_.capacity() * 4 + gw_.capacity() * 8 + xy_.capacity() * sizeof(XY) +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
          (arc_.capacity() + chain_edges_.capacity()) * 4 +
-         (rg_.capacity() * 8 + rpar_.capacity() * 4) +
-         pool_oc_.memory_bytes() + pool_d_.memory_bytes() + open_.memory_bytes();
+         (rg_.capacity() * 8 + rpar_.capacity() * 4) + pool_oc_.memory_bytes() +
+         pool_d_.memory_bytes() + open_.memory_bytes();
 }
 
 // Connections of an endpoint: the subgoals direct-h-reachable from its vertex (any-angle: from
@@ -747,7 +757,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
         }
         std::reverse(chain.begin(), chain.end());
         std::reverse(chain_edges_.begin(), chain_edges_.end());
-        for (std::uint32_t c = p.meet + p.m, x = pool.parent(c); x != p.root(); c = x, x = pool.parent(x)) {
+        for (std::uint32_t c = p.meet + p.m, x = pool.parent(c); x != p.root();
+             c = x, x = pool.parent(x)) {
           chain.push_back(p.base(x));
           chain_edges_.push_back(edge_of(c));
         }
@@ -879,7 +890,8 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     conn_at_.assign(n, 0);
     xy_.clear();
     if (anyangle)
-      for (std::uint32_t v = 0; v < n; ++v) xy_.push_back({double(graph_.x(v)), double(graph_.y(v))});
+      for (std::uint32_t v = 0; v < n; ++v)
+        xy_.push_back({double(graph_.x(v)), double(graph_.y(v))});
     xy_.shrink_to_fit();
     stamp_ = 0;
     pool_oc_.reset(n + 2);

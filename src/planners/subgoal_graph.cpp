@@ -435,7 +435,8 @@ void SubgoalGraph::append_edge_route(std::uint32_t a, std::uint32_t b, std::uint
   const Edge& edge = edges_[e];
   const bool from_source = edge.to == b;  // a is the end whose list holds the edge
   if (edge.via != kNoNode) {
-    const std::uint32_t to_via = halves_[2 * std::size_t(e)], from_via = halves_[2 * std::size_t(e) + 1];
+    const std::uint32_t to_via = halves_[2 * std::size_t(e)],
+                        from_via = halves_[2 * std::size_t(e) + 1];
     if (depth < 200 && to_via != kNoNode && from_via != kNoNode) {
       append_edge_route(a, edge.via, from_source ? to_via : from_via, out, depth + 1);
       append_edge_route(edge.via, b, from_source ? from_via : to_via, out, depth + 1);
@@ -461,14 +462,13 @@ const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t
 }
 
 std::size_t SubgoalGraph::memory_bytes() const {
-  std::size_t m = v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 +
-                  sy_.capacity() * 4 + spos_.capacity() * 4 + level_.capacity() +
-                  rank_.capacity() * 4 + off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
-                  (up_off_.capacity() + up_to_.capacity()) * 4 + up_oc_.capacity() * sizeof(OctileCost) +
-                  up_w_.capacity() * 8 +
+  std::size_t m = v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 + sy_.capacity() * 4 +
+                  spos_.capacity() * 4 + level_.capacity() + rank_.capacity() * 4 +
+                  off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
+                  (up_off_.capacity() + up_to_.capacity()) * 4 +
+                  up_oc_.capacity() * sizeof(OctileCost) + up_w_.capacity() * 8 +
                   (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
-                  order_.capacity() + halves_.capacity() * 4 +
-                  cg_.memory_bytes();
+                  order_.capacity() + halves_.capacity() * 4 + cg_.memory_bytes();
   return m;
 }
 

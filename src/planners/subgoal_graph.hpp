@@ -147,7 +147,8 @@ class SubgoalGraph {
   // Whether the canonical route from (x0, y0) to (x1, y1) may take its diagonals first (else
   // straight first), and the runs of either order.
   bool diagonal_first(int x0, int y0, int x1, int y1) const;
-  void emit_route(int x0, int y0, int x1, int y1, bool diagonal_first, std::vector<CellRun>& out) const;
+  void emit_route(int x0, int y0, int x1, int y1, bool diagonal_first,
+                  std::vector<CellRun>& out) const;
   void partition(int max_levels,
                  const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t)>& on_added,
                  std::vector<std::vector<Edge>>& adj);
@@ -174,8 +175,9 @@ class SubgoalGraph {
   std::vector<double> up_w_;
   std::vector<std::uint32_t> down_off_, down_from_;
   std::vector<double> down_w_;
-  std::vector<std::uint8_t> order_;     // per edge: bit 0 diagonals first from its list's end, bit 1 from `to`
-  std::vector<std::uint32_t> halves_;   // per edge, two: the edges (source, via) and (via, to)
+  std::vector<std::uint8_t>
+      order_;  // per edge: bit 0 diagonals first from its list's end, bit 1 from `to`
+  std::vector<std::uint32_t> halves_;  // per edge, two: the edges (source, via) and (via, to)
   CornerGrid cg_;
   BuildStats stats_;
 };
