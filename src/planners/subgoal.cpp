@@ -117,6 +117,7 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   Cost best{};                   // mu
   std::uint32_t meet = kNoNode;  // the node both sides reached (kNoNode: the direct route)
   std::uint64_t backward_expanded = 0, pruned = 0;
+  std::uint32_t* arcs = nullptr;  // per id: the arc it was last reached by (go())
 
   std::uint32_t root() const { return 2 * m; }
   bool backward(std::uint32_t id) const { return id >= m && id < 2 * m; }
@@ -186,8 +187,11 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   // Reaches subgoal v on one side with cost ng from `from`. A successor whose f is already at
   // least mu could never be expanded: it is not opened. The backward side's top-level nodes are
   // only labelled (g and parent, no open-list entry): nothing is expanded from them.
+  // arc: the ascending arc of base(from) taken (kNoNode from an endpoint), recorded per id so
+  // that the path is refined without searching edge lists.
   template <class Out>
-  void go(bool bw, std::uint32_t v, const Cost& ng, std::uint32_t from, Out& out) {
+  void go(bool bw, std::uint32_t v, const Cost& ng, std::uint32_t from, std::uint32_t arc,
+          Out& out) {
     const std::uint32_t id = bw ? v + m : v;
     // Most successors were reached before at no more cost: they are turned away first.
     typename NodePool<Cost>::Node& node = pool->nodes()[id];
@@ -201,10 +205,14 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
       node.search = pool->search_number();
       node.g = ng;
       node.parent = from;
+      arcs[id] = arc;
       meet_at(v, ng, v);
       return;
     }
-    if (out.reach(id, ng, h)) meet_at(v, ng, bw ? v : v + m);
+    if (out.reach(id, ng, h)) {
+      arcs[id] = arc;
+      meet_at(v, ng, bw ? v : v + m);
+    }
   }
   template <class Out>
   void expand(std::uint32_t id, const Cost& gv, Out& out) {
@@ -218,19 +226,19 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
     if (bw) ++backward_expanded;
     if (v >= n) {
       if (bw) {
-        for (const Conn& c : self->gconn_) go(true, c.sub, conn_cost<Cost>(c), id, out);
+        for (const Conn& c : self->gconn_) go(true, c.sub, conn_cost<Cost>(c), id, kNoNode, out);
       } else {
         if (direct) offer(direct_cost, kNoNode);
-        for (const Conn& c : self->sconn_) go(false, c.sub, conn_cost<Cost>(c), id, out);
+        for (const Conn& c : self->sconn_) go(false, c.sub, conn_cost<Cost>(c), id, kNoNode, out);
       }
       return;
     }
     const std::uint32_t end = G->up_end(v);
     for (std::uint32_t k = G->up_begin(v); k < end; ++k) {
       if constexpr (kOctile)
-        go(bw, G->up_to(k), gv + G->up_oc(k), id, out);
+        go(bw, G->up_to(k), gv + G->up_oc(k), id, k, out);
       else
-        go(bw, G->up_to(k), gv + G->up_w(k), id, out);
+        go(bw, G->up_to(k), gv + G->up_w(k), id, k, out);
     }
   }
 };
@@ -255,7 +263,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   // The expanded node's parent (set by expand() for relax_to): id, vertex, g.
   std::uint32_t pp_ = kNoNode;
   bool pp_vertex_ = false;
-  int ppx_ = 0, ppy_ = 0;
+  double ppx_ = 0, ppy_ = 0;
   double gpp_ = 0;
 
   std::uint32_t start() const { return start_node; }
@@ -359,7 +367,10 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     // The parent every successor may hang from, fixed for the whole expansion: it is closed
     // (the parent of an expanded node was expanded), so its g no longer changes.
     pp_ = pool->parent(v);
-    pp_vertex_ = pp_ != kNoNode && vertex(pp_, ppx_, ppy_);
+    int ppx = 0, ppy = 0;
+    pp_vertex_ = pp_ != kNoNode && vertex(pp_, ppx, ppy);
+    ppx_ = ppx;
+    ppy_ = ppy;
     gpp_ = pp_vertex_ ? pool->g_value(pp_) : 0.0;
     if (v == start_node) {
       for (const Conn& c : self->sconn_) relax_to(v, gv, c.sub, c.w, out);
@@ -367,25 +378,95 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       return;
     }
     if (v >= n) return;
+    // The arcs lead to subgoals only (vertices, coordinates in xy): relax_arc. The goal's
+    // connection goes through the general step.
+    const ArcLoop arcs{*this, v, gv};
     const std::uint32_t end = G->up_end(v);
-    for (std::uint32_t k = G->up_begin(v); k < end; ++k)
-      relax_to(v, gv, G->up_to(k), G->up_w(k), out);
+    const std::uint32_t* to = G->up_to_data();
+    const double* w = G->up_w_data();
+    for (std::uint32_t k = G->up_begin(v); k < end; ++k) relax_arc(arcs, to[k], w[k], out);
+    // Down into the goal's side: the reversed ascending arcs from the subgoals on it.
     const std::uint32_t stamp = self->stamp_;
-    if (self->dmark_[v] == stamp)
-      for (std::uint32_t k = self->dhead_[v]; k != kNoNode; k = self->down_[k].next)
-        relax_to(v, gv, self->down_[k].to, self->down_[k].w, out);
+    const std::uint32_t* side = self->gside_.data();
+    const std::uint32_t* from = G->down_from_data();
+    const double* dw = G->down_w_data();
+    const std::uint32_t dend = G->down_end(v);
+    for (std::uint32_t k = G->down_begin(v); k < dend; ++k)
+      if (side[from[k]] == stamp) relax_arc(arcs, from[k], dw[k], out);
     if (self->gmark_[v] == stamp) relax_to(v, gv, goal_node, self->gw_[v], out);
+  }
+
+  // What relax_arc reads, fixed for one expansion and kept in locals: the pool's arrays, the
+  // goal's cost so far (no arc leads to the goal, so it cannot change during the arcs) and
+  // the parent's coordinates. Profiled, the general step reloaded these and converted the
+  // parent's integer coordinates to doubles per arc: ~80 instructions an arc, the loop's
+  // largest cost (a dense top level makes ~28 arcs an expansion on Aftershock).
+  struct ArcLoop {
+    std::uint32_t v;
+    Cost gv;
+    typename NodePool<Cost>::Node* nodes;
+    const std::int32_t* pos;
+    std::uint32_t sid;
+    double bound;
+    const SubgoalSearch::XY* xy;
+    bool pp_vertex;
+    double ppx, ppy, gpp, gx, gy;
+    ArcLoop(ThetaProblem& p, std::uint32_t v_, Cost gv_)
+        : v(v_),
+          gv(gv_),
+          nodes(p.pool->nodes()),
+          pos(p.pool->positions()),
+          sid(p.pool->search_number()),
+          bound(p.bound()),
+          xy(p.self->xy_.data()),
+          pp_vertex(p.pp_vertex_),
+          ppx(p.ppx_),
+          ppy(p.ppy_),
+          gpp(p.gpp_),
+          gx(p.g.px),
+          gy(p.g.py) {}
+  };
+  // relax_to() for an arc into subgoal u, the same decisions in the same arithmetic.
+  template <class Out>
+  void relax_arc(const ArcLoop& a, std::uint32_t u, double edge, Out& out) {
+    const typename NodePool<Cost>::Node& node = a.nodes[u];
+    const bool seen = node.search == a.sid;
+    if (seen && a.pos[u] == NodePool<Cost>::kClosed) return;
+    const Cost real = a.gv + edge;
+    if (!seen || real < rg[u]) {
+      rg[u] = real;
+      rpar[u] = a.v;
+    }
+    const double ux = a.xy[u].x, uy = a.xy[u].y;
+    if (a.pp_vertex) {
+      const double gp = a.gpp + euclid(a.ppx, a.ppy, ux, uy);
+      if (seen && !(gp < node.g)) return;
+      const double hu = euclid(ux, uy, a.gx, a.gy);
+      if (gp + hu > a.bound) {
+        ++pruned;
+        return;
+      }
+      out.reach_via(pp_, pp_, u, gp, hu);
+      return;
+    }
+    if (seen && !(real < node.g)) return;
+    const double hu = euclid(ux, uy, a.gx, a.gy);
+    if (real + hu > a.bound) {
+      ++pruned;
+      return;
+    }
+    out.reach(u, real, hu);
   }
 };
 
 std::size_t SubgoalSearch::memory_bytes() const {
   return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
-         dmark_.capacity() * 4 + dhead_.capacity() * 4 + down_.capacity() * sizeof(Down) +
-         gw_.capacity() * 8 +
+         gside_.capacity() * 4 + gw_.capacity() * 8 + xy_.capacity() * sizeof(XY) +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
-         (rg_.capacity() * 8 + rpar_.capacity() * 4) +
-         pool_oc_.memory_bytes() + pool_d_.memory_bytes() + open_.memory_bytes();
+         (arc_.capacity() + chain_edges_.capacity()) * 4 +
+         (rg_.capacity() * 8 + rpar_.capacity() * 4) + pool_oc_.memory_bytes() +
+         pool_d_.memory_bytes() + open_.memory_bytes();
 }
 
 // Connections of an endpoint: the subgoals direct-h-reachable from its vertex (any-angle: from
@@ -424,17 +505,6 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
       for (int dx = 0; dx <= 1; ++dx)
         from_vertex(e.x + dx, e.y + dy, euclid(e.px, e.py, e.x + dx, e.y + dy));
   }
-}
-
-void SubgoalSearch::unpack(std::uint32_t a, std::uint32_t b, std::vector<CellRun>& out,
-                           int depth) const {
-  const SubgoalGraph::Edge* e = graph_.find_edge(a, b);
-  if (e && e->via != kNoNode && depth < 200) {
-    unpack(a, e->via, out, depth + 1);
-    unpack(e->via, b, out, depth + 1);
-    return;
-  }
-  graph_.append_route(graph_.x(a), graph_.y(a), graph_.x(b), graph_.y(b), out);
 }
 
 // The graph for a watching observer: subgoals with one ring per level, the S_1 edges, the edges
@@ -479,7 +549,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   if (++stamp_ == 0) {
     std::fill(up_.begin(), up_.end(), 0u);
     std::fill(gmark_.begin(), gmark_.end(), 0u);
-    std::fill(dmark_.begin(), dmark_.end(), 0u);
+    std::fill(gside_.begin(), gside_.end(), 0u);
     stamp_ = 1;
   }
   SearchObserver* obs = ctx.observer;
@@ -500,15 +570,15 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     scx_[c.sub] = c.cx;
     scy_[c.sub] = c.cy;
   }
-  // Theta*: the goal's ascending set (subgoals reachable from its connections by ascending
-  // edges), and each of its ascending edges reversed, so the search can descend into it.
+  // Theta*: the goal's side, its ascending set (subgoals reachable from its connections by
+  // ascending edges, below the top level), marked; the search descends into it by the graph's
+  // reversed arcs (building them per query was ~10,000 arcs an Aftershock query, 19% of it).
   std::size_t goal_side = 0;
   stack_.clear();
-  down_.clear();
   if constexpr (Theta)
     for (const Conn& c : gconn_)
-      if (up_[c.sub] != stamp_) {
-        up_[c.sub] = stamp_;
+      if (gside_[c.sub] != stamp_) {
+        gside_[c.sub] = stamp_;
         stack_.push_back(c.sub);
       }
   while (!stack_.empty()) {
@@ -519,14 +589,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     const std::uint32_t end = graph_.up_end(v);
     for (std::uint32_t k = graph_.up_begin(v); k < end; ++k) {
       const std::uint32_t t = graph_.up_to(k);
-      if (dmark_[t] != stamp_) {
-        dmark_[t] = stamp_;
-        dhead_[t] = kNoNode;
-      }
-      down_.push_back({v, dhead_[t], graph_.up_w(k)});
-      dhead_[t] = std::uint32_t(down_.size() - 1);
-      if (up_[t] != stamp_ && !graph_.top(t)) {
-        up_[t] = stamp_;
+      if (gside_[t] != stamp_ && !graph_.top(t)) {
+        gside_[t] = stamp_;
         stack_.push_back(t);
       }
     }
@@ -663,6 +727,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.direct = direct;
     p.direct_cost = direct_cost;
     p.h0 = h0;
+    arc_.resize(std::size_t(p.node_bound()));
+    p.arcs = arc_.data();
     out = with_listener(obs, [&](auto& l) {
       if constexpr (std::decay_t<decltype(l)>::kActive) l.observer()->phase("search");
       return best_first(p, pool, open_, l, ctx);
@@ -672,15 +738,30 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     r.stats.push_back({"successors pruned (f above the best meeting)", double(p.pruned)});
     if (p.met) {
       length = p.best;
+      // The graph edge of an arc recorded at id, taken from its parent's subgoal (none from
+      // an endpoint).
+      const auto edge_of = [&](std::uint32_t id) {
+        const std::uint32_t from = p.base(pool.parent(id));
+        return arc_[id] == kNoNode || from >= n ? kNoNode : graph_.up_edge_index(from, arc_[id]);
+      };
       if (p.meet == kNoNode) {
         chain = {n, n + 1};
+        chain_edges_ = {kNoNode, kNoNode};
       } else {
-        // Forwards from the start to the meeting node, then back down the backward side.
-        for (std::uint32_t x = p.meet; x != p.root(); x = pool.parent(x))
+        // Forwards from the start to the meeting node, then back down the backward side; with
+        // each node the edge that joins it to the one before.
+        chain_edges_.clear();
+        for (std::uint32_t x = p.meet; x != p.root(); x = pool.parent(x)) {
           chain.push_back(p.base(x));
+          chain_edges_.push_back(edge_of(x));
+        }
         std::reverse(chain.begin(), chain.end());
-        for (std::uint32_t x = pool.parent(p.meet + p.m); x != p.root(); x = pool.parent(x))
+        std::reverse(chain_edges_.begin(), chain_edges_.end());
+        for (std::uint32_t c = p.meet + p.m, x = pool.parent(c); x != p.root();
+             c = x, x = pool.parent(x)) {
           chain.push_back(p.base(x));
+          chain_edges_.push_back(edge_of(c));
+        }
       }
     }
   }
@@ -698,8 +779,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
       int ax, ay, bx, by;
       nodes.vertex(a, ax, ay);
       nodes.vertex(b, bx, by);
-      if (a < n && b < n)
-        unpack(a, b, runs_, 0);
+      if (a < n && b < n && chain_edges_[i] != kNoNode)
+        graph_.append_edge_route(a, b, chain_edges_[i], runs_);
       else if (ax != bx || ay != by)
         graph_.append_route(ax, ay, bx, by, runs_);
     }
@@ -799,8 +880,7 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     added_.shrink_to_fit();
     const std::size_t n = graph_.size();
     up_.assign(n, 0);
-    dmark_.assign(n, 0);
-    dhead_.assign(n, kNoNode);
+    gside_.assign(n, 0);
     gmark_.assign(n, 0);
     gw_.assign(n, 0);
     gcx_.assign(n, 0);
@@ -808,6 +888,11 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     scx_.assign(n, 0);
     scy_.assign(n, 0);
     conn_at_.assign(n, 0);
+    xy_.clear();
+    if (anyangle)
+      for (std::uint32_t v = 0; v < n; ++v)
+        xy_.push_back({double(graph_.x(v)), double(graph_.y(v))});
+    xy_.shrink_to_fit();
     stamp_ = 0;
     pool_oc_.reset(n + 2);
     pool_d_.reset(n + 2);

@@ -66,7 +66,6 @@ class SubgoalSearch {
   PlanResult search(const Endpoint& s, const Endpoint& g, const RunContext& ctx, PlanResult r);
   void connect(const Endpoint& e, std::vector<Conn>& out);
   void report_graph(SearchObserver* o) const;
-  void unpack(std::uint32_t a, std::uint32_t b, std::vector<CellRun>& out, int depth) const;
 
   std::uint64_t map_uid_ = 0, map_version_ = ~std::uint64_t(0);
   CapabilityMask cap_ = 0;
@@ -76,19 +75,21 @@ class SubgoalSearch {
   SubgoalGraph graph_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> added_;  // for watching
   // Per query, indexed by subgoal, valid when the stamp matches.
-  std::vector<std::uint32_t> up_, gmark_, dmark_, dhead_;
-  // Theta*: the reversed ascending edges of the goal's side, lists per higher subgoal (dhead_).
-  struct Down {
-    std::uint32_t to, next;
-    double w;  // the edge's length, from the arc array (not the Edge: one lookup less per arc)
-  };
-  std::vector<Down> down_;
+  // gside_: Theta*'s goal side (the goal's ascending set below the top level).
+  std::vector<std::uint32_t> up_, gmark_, gside_;
   std::vector<double> gw_;
+  // Corners form: each subgoal's vertex as doubles, for Theta*'s arc loop (no conversions).
+  struct XY {
+    double x, y;
+  };
+  std::vector<XY> xy_;
   std::vector<std::int32_t> gcx_, gcy_, scx_, scy_;
   std::vector<std::uint32_t> conn_at_;
   std::uint32_t stamp_ = 0;
   std::vector<Conn> sconn_, gconn_;
   std::vector<CellRun> runs_;  // the refined path, reused across queries
+  // A* on the graph: per node id the ascending arc that reached it; the path's graph edges.
+  std::vector<std::uint32_t> arc_, chain_edges_;
   // Theta* on the graph (lazy): per node the best cost and predecessor over real graph edges,
   // the fallback when the grandparent the node hangs from turns out not to see it.
   std::vector<double> rg_;

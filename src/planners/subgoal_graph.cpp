@@ -176,6 +176,47 @@ void SubgoalGraph::build(
   up_to_.shrink_to_fit();
   up_oc_.shrink_to_fit();
   up_w_.shrink_to_fit();
+  // Corners form: the ascending arcs of the lower levels reversed, per target (a counting
+  // sort, sources in id order), for Theta*'s descent into the goal's side.
+  down_off_.assign(form == Form::Corners ? std::size_t(n) + 1 : 0, 0);
+  down_from_.clear();
+  down_w_.clear();
+  if (form == Form::Corners) {
+    for (std::uint32_t s = 0; s < n; ++s)
+      if (!top(s))
+        for (std::uint32_t k = up_off_[s]; k < up_off_[s + 1]; ++k) ++down_off_[up_to_[k] + 1];
+    for (std::uint32_t t = 0; t < n; ++t) down_off_[t + 1] += down_off_[t];
+    down_from_.resize(down_off_[n]);
+    down_w_.resize(down_off_[n]);
+    std::vector<std::uint32_t> fill(down_off_.begin(), down_off_.end() - 1);
+    for (std::uint32_t s = 0; s < n; ++s)
+      if (!top(s))
+        for (std::uint32_t k = up_off_[s]; k < up_off_[s + 1]; ++k) {
+          const std::uint32_t at = fill[up_to_[k]]++;
+          down_from_[at] = s;
+          down_w_[at] = up_w_[k];
+        }
+  }
+  // Cells form, for refining a path without searching edge lists or walking moves: per edge,
+  // whether its route goes diagonals first from either end, and for a partitioning edge the
+  // edges of its two halves (the shortest edge joining each pair, as find_edge() picks).
+  order_.assign(form == Form::Cells ? edges_.size() : 0, 0);
+  halves_.assign(form == Form::Cells ? 2 * edges_.size() : 0, kNoNode);
+  if (form == Form::Cells)
+    for (std::uint32_t s = 0; s < n; ++s)
+      for (std::uint32_t e = off_[s]; e < off_[s + 1]; ++e) {
+        const Edge& edge = edges_[e];
+        if (edge.via == kNoNode) {
+          const std::uint32_t t = edge.to;
+          order_[e] = std::uint8_t((diagonal_first(x(s), y(s), x(t), y(t)) ? 1 : 0) |
+                                   (diagonal_first(x(t), y(t), x(s), y(s)) ? 2 : 0));
+          continue;
+        }
+        const Edge* h0 = find_edge(s, edge.via);
+        const Edge* h1 = find_edge(edge.via, edge.to);
+        halves_[2 * std::size_t(e)] = h0 ? std::uint32_t(h0 - edges_.data()) : kNoNode;
+        halves_[2 * std::size_t(e) + 1] = h1 ? std::uint32_t(h1 - edges_.data()) : kNoNode;
+      }
 }
 
 void SubgoalGraph::partition(
@@ -336,6 +377,10 @@ bool SubgoalGraph::direct_route(int x0, int y0, int x1, int y1) const {
 }
 
 void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<CellRun>& out) const {
+  emit_route(x0, y0, x1, y1, diagonal_first(x0, y0, x1, y1), out);
+}
+
+bool SubgoalGraph::diagonal_first(int x0, int y0, int x1, int y1) const {
   const int dx = x1 - x0, dy = y1 - y0;
   const int ax = std::abs(dx), ay = std::abs(dy);
   const int i = std::min(ax, ay), k = std::max(ax, ay) - i;
@@ -363,8 +408,18 @@ void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<Cell
       p += std::size_t(off8_[dc]);
     }
   }
+  return ok;
+}
+
+void SubgoalGraph::emit_route(int x0, int y0, int x1, int y1, bool diagonal_first,
+                              std::vector<CellRun>& out) const {
+  const int dx = x1 - x0, dy = y1 - y0;
+  const int ax = std::abs(dx), ay = std::abs(dy);
+  const int i = std::min(ax, ay), k = std::max(ax, ay) - i;
+  const int sx = dx > 0 ? 1 : (dx < 0 ? -1 : 0), sy = dy > 0 ? 1 : (dy < 0 ? -1 : 0);
+  const int cx = ax > ay ? sx : 0, cy = ax > ay ? 0 : sy;
   const CellRun diag{sx, sy, std::uint32_t(i)}, straight{cx, cy, std::uint32_t(k)};
-  if (ok) {
+  if (diagonal_first) {
     out.push_back(diag);
     out.push_back(straight);
   } else {
@@ -373,6 +428,24 @@ void SubgoalGraph::append_route(int x0, int y0, int x1, int y1, std::vector<Cell
     out.push_back(straight);
     out.push_back(diag);
   }
+}
+
+void SubgoalGraph::append_edge_route(std::uint32_t a, std::uint32_t b, std::uint32_t e,
+                                     std::vector<CellRun>& out, int depth) const {
+  const Edge& edge = edges_[e];
+  const bool from_source = edge.to == b;  // a is the end whose list holds the edge
+  if (edge.via != kNoNode) {
+    const std::uint32_t to_via = halves_[2 * std::size_t(e)],
+                        from_via = halves_[2 * std::size_t(e) + 1];
+    if (depth < 200 && to_via != kNoNode && from_via != kNoNode) {
+      append_edge_route(a, edge.via, from_source ? to_via : from_via, out, depth + 1);
+      append_edge_route(edge.via, b, from_source ? from_via : to_via, out, depth + 1);
+      return;
+    }
+    append_route(x(a), y(a), x(b), y(b), out);
+    return;
+  }
+  emit_route(x(a), y(a), x(b), y(b), (order_[e] >> (from_source ? 0 : 1)) & 1u, out);
 }
 
 const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t t) const {
@@ -389,12 +462,13 @@ const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t
 }
 
 std::size_t SubgoalGraph::memory_bytes() const {
-  std::size_t m = v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 +
-                  sy_.capacity() * 4 + spos_.capacity() * 4 + level_.capacity() +
-                  rank_.capacity() * 4 + off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
-                  (up_off_.capacity() + up_to_.capacity()) * 4 + up_oc_.capacity() * sizeof(OctileCost) +
-                  up_w_.capacity() * 8 +
-                  cg_.memory_bytes();
+  std::size_t m = v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 + sy_.capacity() * 4 +
+                  spos_.capacity() * 4 + level_.capacity() + rank_.capacity() * 4 +
+                  off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
+                  (up_off_.capacity() + up_to_.capacity()) * 4 +
+                  up_oc_.capacity() * sizeof(OctileCost) + up_w_.capacity() * 8 +
+                  (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
+                  order_.capacity() + halves_.capacity() * 4 + cg_.memory_bytes();
   return m;
 }
 

@@ -83,6 +83,15 @@ class SubgoalGraph {
   std::uint32_t up_to(std::uint32_t k) const { return up_to_[k]; }
   const OctileCost& up_oc(std::uint32_t k) const { return up_oc_[k]; }  // cells form
   double up_w(std::uint32_t k) const { return up_w_[k]; }                // corners form
+  // The same arrays whole, for loops that keep the pointers in registers.
+  const std::uint32_t* up_to_data() const { return up_to_.data(); }
+  const double* up_w_data() const { return up_w_.data(); }
+  // Corners form: the ascending arcs into s from below the top level, reversed (sources and
+  // lengths), so that Theta* can descend into the goal's side without building them per query.
+  std::uint32_t down_begin(std::uint32_t s) const { return down_off_[s]; }
+  std::uint32_t down_end(std::uint32_t s) const { return down_off_[s + 1]; }
+  const std::uint32_t* down_from_data() const { return down_from_.data(); }
+  const double* down_w_data() const { return down_w_.data(); }
   // The index (into edges(s)) of the edge behind arc k of s: ascending edges are a prefix.
   const Edge& up_edge(std::uint32_t s, std::uint32_t k) const {
     return edges_[off_[s] + (k - up_off_[s])];
@@ -108,6 +117,15 @@ class SubgoalGraph {
   // or straight first when only that order is legal (a pair found from b's side). Valid for a
   // direct-h-reachable pair (every S_1 edge).
   void append_route(int x0, int y0, int x1, int y1, std::vector<CellRun>& out) const;
+  // Cells form: appends the route of edge e (an index into the edge array; its ends a and b,
+  // walked from a), partitioning edges through the subgoals they replace, from tables made
+  // with the graph (no edge search, no walk): the runs unpack + append_route would give.
+  void append_edge_route(std::uint32_t a, std::uint32_t b, std::uint32_t e,
+                         std::vector<CellRun>& out, int depth = 0) const;
+  // The index of arc k of s (ascending arcs are a prefix of s's edges) in the edge array.
+  std::uint32_t up_edge_index(std::uint32_t s, std::uint32_t k) const {
+    return off_[s] + (k - up_off_[s]);
+  }
   // Finds the edge s -> t (the shortest if several), or nullptr.
   const Edge* find_edge(std::uint32_t s, std::uint32_t t) const;
 
@@ -126,6 +144,11 @@ class SubgoalGraph {
   }
   bool can(std::size_t p, int d) const { return (v_[p].moves >> d) & 1u; }
   bool is_sub(std::size_t p) const { return v_[p].sub != kNoNode; }
+  // Whether the canonical route from (x0, y0) to (x1, y1) may take its diagonals first (else
+  // straight first), and the runs of either order.
+  bool diagonal_first(int x0, int y0, int x1, int y1) const;
+  void emit_route(int x0, int y0, int x1, int y1, bool diagonal_first,
+                  std::vector<CellRun>& out) const;
   void partition(int max_levels,
                  const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t)>& on_added,
                  std::vector<std::vector<Edge>>& adj);
@@ -150,6 +173,11 @@ class SubgoalGraph {
   std::vector<std::uint32_t> up_off_, up_to_;
   std::vector<OctileCost> up_oc_;
   std::vector<double> up_w_;
+  std::vector<std::uint32_t> down_off_, down_from_;
+  std::vector<double> down_w_;
+  std::vector<std::uint8_t>
+      order_;  // per edge: bit 0 diagonals first from its list's end, bit 1 from `to`
+  std::vector<std::uint32_t> halves_;  // per edge, two: the edges (source, via) and (via, to)
   CornerGrid cg_;
   BuildStats stats_;
 };
