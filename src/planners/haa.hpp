@@ -427,8 +427,13 @@ class HaaPlanner final : public Planner {
     std::vector<ClassArc> arcs;
     std::vector<std::uint32_t> tree_at;  // kNoNode: not made yet
     std::vector<std::uint8_t> trees;
+    // The abstract search's landmark distances over these arcs (make_landmarks()): node n's
+    // distance from landmark k at [n * kLandmarks + k]; kFar where unreachable.
+    std::vector<double> landmark_g;
   };
+  static constexpr std::uint32_t kLandmarks = 4;
   ClassArcs& class_arcs(CapabilityMask cap, int size);
+  void make_landmarks(ClassArcs& c);
   std::vector<ClassArcs> classes_;
   std::vector<std::uint32_t> hops_, piece_;  // refinement's buffers, reused by every query
 
