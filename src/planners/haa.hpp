@@ -431,7 +431,7 @@ class HaaPlanner final : public Planner {
     // distance from landmark k at [n * kLandmarks + k]; kFar where unreachable.
     std::vector<double> landmark_g;
   };
-  static constexpr std::uint32_t kLandmarks = 4;
+  static constexpr std::uint32_t kLandmarks = 8;
   ClassArcs& class_arcs(CapabilityMask cap, int size);
   void make_landmarks(ClassArcs& c);
   std::vector<ClassArcs> classes_;
