@@ -277,6 +277,58 @@ TEST(Haa, CachedInsertionAnswersAsTheSearches) {
   EXPECT_GT(reused, 0u);
 }
 
+// The landmark bounds are admissible and consistent on every agent's graph, also where it falls
+// into several components (the random maps' walls and obstacles cut many) and with terrain
+// costs: the abstract search finds paths of the same cost as with the octile distance alone,
+// and expands fewer nodes overall.
+TEST(Haa, LandmarksKeepEveryLengthAndExpandFewer) {
+  std::vector<Terrain> terrains = Palette::movingai().terrains();
+  for (Terrain& t : terrains) {
+    if (t.name == "swamp") t.cost = 2.5f;
+    if (t.name == "trees") t.cost = 1.7f;
+  }
+  const Palette costly(terrains);
+  auto stat = [](const PlanResult& r, const char* key) {
+    for (const auto& [name, v] : r.stats)
+      if (name == key) return v;
+    ADD_FAILURE() << "no statistic " << key;
+    return 0.0;
+  };
+  double with = 0, without = 0;
+  std::size_t compared = 0;
+  for (int m = 0; m < kMaps / 4; ++m) {
+    const RandomCase c = random_case(std::uint32_t(7000 + m));
+    Scene scene;
+    scene.map = c.map;
+    if (m % 2) {
+      GridMap priced(c.map.width(), c.map.height(), 0, costly);
+      for (int y = 0; y < c.map.height(); ++y)
+        for (int x = 0; x < c.map.width(); ++x) priced.set(x, y, c.map.at(x, y));
+      scene.map = std::move(priced);
+    }
+    HaaParams p;
+    p.cluster_size = 4 + m % 7;
+    p.quality = m % 3 == 0 ? HaaQuality::Low : m % 3 == 1 ? HaaQuality::High : HaaQuality::Initial;
+    HaaQueryOptions alt, octile;
+    octile.landmarks = false;
+    HaaPlanner a(p, alt), b(p, octile);
+    for (const Query& q : c.queries) {
+      SCOPED_TRACE("map seed " + std::to_string(7000 + m));
+      const PlanResult ra = a.plan(scene, q), rb = b.plan(scene, q);
+      ASSERT_EQ(ra.found, rb.found) << ra.message;
+      if (!ra.found) continue;
+      const double la = stat(ra, "abstract_length"), lb = stat(rb, "abstract_length");
+      EXPECT_NEAR(la, lb, 1e-9 * std::max(1.0, lb));
+      EXPECT_NEAR(ra.length, rb.length, 1e-9 * std::max(1.0, rb.length));
+      with += stat(ra, "abstract_expanded");
+      without += stat(rb, "abstract_expanded");
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, std::size_t(kMaps / 4) * 2);
+  EXPECT_LT(with, without);
+}
+
 TEST(Haa, StrongDominanceKeepsEveryShortestAbstractPath) {
 #ifdef PATHLAB_SANITIZED
   const int maps = 6;

@@ -356,6 +356,9 @@ class LocalSearch {
 // query builds it (a watchable phase), later queries reuse it.
 struct HaaQueryOptions {
   bool smoothing = false;
+  // The abstract search's heuristic: the octile distance, raised by landmark bounds (true) or
+  // alone (false). Both are admissible and consistent: the same path lengths, fewer expansions.
+  bool landmarks = true;
   // How start and goal are connected to the abstract nodes of their clusters: Dijkstra = one
   // search over the cluster, stopped once its nodes are settled; AStar = one A* per node (the
   // paper); Auto = whichever promises fewer expansions for this cluster: A* per node costs about
