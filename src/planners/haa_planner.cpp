@@ -168,7 +168,8 @@ size_t HaaPlanner::memory_bytes() const {
                   (hops_.capacity() + piece_.capacity()) * sizeof(std::uint32_t);
   for (const ClassArcs& c : classes_)
     b += (c.begin.capacity() + c.tree_at.capacity()) * sizeof(std::uint32_t) +
-         c.arcs.capacity() * sizeof(ClassArc) + c.trees.capacity();
+         c.arcs.capacity() * sizeof(ClassArc) + c.trees.capacity() +
+         c.landmark_g.capacity() * sizeof(double);
   return b;
 }
 
