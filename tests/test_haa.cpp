@@ -221,28 +221,39 @@ std::vector<std::vector<double>> abstract_distances(const HaaAbstraction& a, Cap
   return out;
 }
 
-// Cached insertion walks shortest-path trees grown from the abstract nodes instead of searching
-// from the start and goal: the temporary edges have the same lengths (moves cost the same both
-// ways), so every answer has the same length as with a search per query, with and without
-// terrain costs. A query's result does not depend on what the cache held before it.
-TEST(Haa, CachedInsertionAnswersAsTheSearches) {
+// The MovingAI palette with terrain costs (swamp 2.5, trees 1.7).
+Palette costly_palette() {
   std::vector<Terrain> terrains = Palette::movingai().terrains();
   for (Terrain& t : terrains) {
     if (t.name == "swamp") t.cost = 2.5f;
     if (t.name == "trees") t.cost = 1.7f;
   }
-  const Palette costly(terrains);
+  return Palette(terrains);
+}
+
+// A scene of the map's cells, under `priced` instead of the map's palette when given.
+Scene scene_of(const GridMap& map, const Palette* priced) {
+  Scene scene;
+  scene.map = map;
+  if (priced) {
+    GridMap m(map.width(), map.height(), 0, *priced);
+    for (int y = 0; y < map.height(); ++y)
+      for (int x = 0; x < map.width(); ++x) m.set(x, y, map.at(x, y));
+    scene.map = std::move(m);
+  }
+  return scene;
+}
+
+// Cached insertion walks shortest-path trees grown from the abstract nodes instead of searching
+// from the start and goal: the temporary edges have the same lengths (moves cost the same both
+// ways), so every answer has the same length as with a search per query, with and without
+// terrain costs. A query's result does not depend on what the cache held before it.
+TEST(Haa, CachedInsertionAnswersAsTheSearches) {
+  const Palette costly = costly_palette();
   std::size_t compared = 0, reused = 0;
   for (int m = 0; m < kMaps / 4; ++m) {
     const RandomCase c = random_case(std::uint32_t(5000 + m));
-    Scene scene;
-    scene.map = c.map;
-    if (m % 2) {  // the same cells under a palette with terrain costs
-      GridMap priced(c.map.width(), c.map.height(), 0, costly);
-      for (int y = 0; y < c.map.height(); ++y)
-        for (int x = 0; x < c.map.width(); ++x) priced.set(x, y, c.map.at(x, y));
-      scene.map = std::move(priced);
-    }
+    const Scene scene = scene_of(c.map, m % 2 ? &costly : nullptr);
     HaaParams p;
     p.cluster_size = 4 + m % 7;
     p.quality = m % 3 ? HaaQuality::High : HaaQuality::Low;
@@ -275,6 +286,46 @@ TEST(Haa, CachedInsertionAnswersAsTheSearches) {
   }
   EXPECT_GT(compared, std::size_t(kMaps / 4) * 2);
   EXPECT_GT(reused, 0u);
+}
+
+// The landmark bounds are admissible and consistent on every agent's graph, also where it falls
+// into several components (the random maps' walls and obstacles cut many) and with terrain
+// costs: the abstract search finds paths of the same cost as with the octile distance alone,
+// and expands fewer nodes overall.
+TEST(Haa, LandmarksKeepEveryLengthAndExpandFewer) {
+  const Palette costly = costly_palette();
+  auto stat = [](const PlanResult& r, const char* key) {
+    for (const auto& [name, v] : r.stats)
+      if (name == key) return v;
+    ADD_FAILURE() << "no statistic " << key;
+    return 0.0;
+  };
+  double with = 0, without = 0;
+  std::size_t compared = 0;
+  for (int m = 0; m < kMaps / 4; ++m) {
+    const RandomCase c = random_case(std::uint32_t(7000 + m));
+    const Scene scene = scene_of(c.map, m % 2 ? &costly : nullptr);
+    HaaParams p;
+    p.cluster_size = 4 + m % 7;
+    p.quality = m % 3 == 0 ? HaaQuality::Low : m % 3 == 1 ? HaaQuality::High : HaaQuality::Initial;
+    HaaQueryOptions alt, octile;
+    octile.landmarks = false;
+    HaaPlanner a(p, alt), b(p, octile);
+    for (const Query& q : c.queries) {
+      SCOPED_TRACE("map seed " + std::to_string(7000 + m));
+      const PlanResult ra = a.plan(scene, q), rb = b.plan(scene, q);
+      ASSERT_EQ(ra.found, rb.found) << ra.message;
+      if (!ra.found) continue;
+      const double la = stat(ra, "abstract_length"), lb = stat(rb, "abstract_length");
+      EXPECT_NEAR(la, lb, 1e-9 * std::max(1.0, lb));
+      EXPECT_NEAR(ra.length, rb.length, 1e-9 * std::max(1.0, rb.length));
+      with += stat(ra, "abstract_expanded");
+      without += stat(rb, "abstract_expanded");
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, std::size_t(kMaps / 4) * 2);
+  EXPECT_LT(with, without);
 }
 
 TEST(Haa, StrongDominanceKeepsEveryShortestAbstractPath) {

@@ -356,6 +356,9 @@ class LocalSearch {
 // query builds it (a watchable phase), later queries reuse it.
 struct HaaQueryOptions {
   bool smoothing = false;
+  // The abstract search's heuristic: the octile distance, raised by landmark bounds (true) or
+  // alone (false). Both are admissible and consistent: the same path lengths, fewer expansions.
+  bool landmarks = true;
   // How start and goal are connected to the abstract nodes of their clusters: Dijkstra = one
   // search over the cluster, stopped once its nodes are settled; AStar = one A* per node (the
   // paper); Auto = whichever promises fewer expansions for this cluster: A* per node costs about
@@ -427,8 +430,13 @@ class HaaPlanner final : public Planner {
     std::vector<ClassArc> arcs;
     std::vector<std::uint32_t> tree_at;  // kNoNode: not made yet
     std::vector<std::uint8_t> trees;
+    // The abstract search's landmark distances over these arcs (make_landmarks()): node n's
+    // distance from landmark k at [n * kLandmarks + k]; kFar where unreachable.
+    std::vector<double> landmark_g;
   };
+  static constexpr std::uint32_t kLandmarks = 8;
   ClassArcs& class_arcs(CapabilityMask cap, int size);
+  void make_landmarks(ClassArcs& c);
   std::vector<ClassArcs> classes_;
   std::vector<std::uint32_t> hops_, piece_;  // refinement's buffers, reused by every query
 
