@@ -108,6 +108,7 @@ void LocalSearch::prepare(const Area& area, int map_width, int map_height,
   pw_ = aw + 2;
   const std::size_t n = std::size_t(pw_) * std::size_t(ah + 2);
   pass_.assign(n, 0);
+  moves_.assign(n, 0);
   cost_.clear();
   if (!costs.empty()) cost_.assign(n, 1.0f);
   if (wanted_.size() < n) wanted_.resize(n, 0);
@@ -123,10 +124,25 @@ void LocalSearch::prepare(const Area& area, int map_width, int map_height,
       if (!cost_.empty()) cost_[out + std::size_t(lx)] = costs[row + std::size_t(lx)];
     }
   }
+  // Each free cell's moves, once per area instead of once per expansion (an area serves many
+  // searches): E, S, W, N, SE, SW, NW, NE, one bit each; a diagonal needs both of its cardinal
+  // side cells (no corner cutting). The padding keeps every read inside the area.
+  const std::size_t p = std::size_t(pw_);
+  for (int ly = 0; ly < ah; ++ly)
+    for (std::size_t i = std::size_t(ly + 1) * p + 1, end = i + std::size_t(aw); i < end; ++i) {
+      if (!pass_[i]) continue;
+      const std::uint8_t* pc = pass_.data() + i;
+      const std::ptrdiff_t up = -std::ptrdiff_t(p);
+      const unsigned ea = pc[1], so = pc[p], we = pc[-1], no = pc[up];
+      moves_[i] = std::uint8_t(ea | so << 1 | we << 2 | no << 3 | (pc[p + 1] & ea & so) << 4 |
+                               (pc[p - 1] & we & so) << 5 | (pc[up - 1] & we & no) << 6 |
+                               (pc[up + 1] & ea & no) << 7);
+    }
 }
 
 std::size_t LocalSearch::memory_bytes() const {
-  return pass_.capacity() + wanted_.capacity() + cost_.capacity() * sizeof(float) +
+  return pass_.capacity() + moves_.capacity() + wanted_.capacity() +
+         cost_.capacity() * sizeof(float) +
          pool_.memory_bytes() + open_.memory_bytes() + dijkstra_open_.memory_bytes();
 }
 
@@ -134,10 +150,14 @@ std::size_t LocalSearch::memory_bytes() const {
 // see cells of the map. Moves are octile without corner cutting; g is the double sum of
 // terrain_step_cost along the path from the source, the same sum the query's path_cost makes of
 // a refined path.
-template <bool kAStar>
+// kCosts: the area has per-cell move costs (else every move costs its length).
+template <bool kAStar, bool kCosts>
 struct LocalSearch::Problem {
   using Cost = double;
-  using Order = std::conditional_t<kAStar, HaaOrder, HaaDijkstraOrder>;
+  // The Dijkstra's h is always 0, so TieLargerG's key (f, h, node) orders as HaaOrder does (f,
+  // then node), with an integer compare instead of double compares and parity checks.
+  using Order = std::conditional_t<kAStar, HaaOrder, TieLargerG>;
+  static constexpr bool kAStarSearch = kAStar;
   // A*: a successor whose f is not above its parent's is the next pop (consistent heuristic);
   // Dijkstra: successors always lie above their parent.
   static constexpr bool kFastSlot = kAStar;
@@ -147,8 +167,8 @@ struct LocalSearch::Problem {
   // closed test can go. (A*'s heuristic is consistent only up to rounding: it keeps the test.)
   static constexpr bool kClosedFinal = !kAStar;
 
-  const std::uint8_t* pass;
-  const float* cost;           // nullptr: every move costs its length
+  const std::uint8_t* moves;  // per cell: the moves prepare() found
+  const float* cost;          // kCosts: per-cell cost multipliers
   const std::uint8_t* wanted;  // Dijkstra: 1 = a cell to settle
   std::size_t remaining = 0;   // Dijkstra: wanted cells not settled yet
   std::int64_t pw;
@@ -186,19 +206,13 @@ struct LocalSearch::Problem {
 
   template <class Out>
   void expand(std::uint32_t cur, double g, Out& out) const {
-    // Moves in the order E, S, W, N, SE, SW, NW, NE, one bit each; a diagonal needs both of its
-    // cardinal side cells (no corner cutting). The padding keeps every read inside the area.
-    const std::uint8_t* pc = pass + cur;
-    const unsigned e = pc[1], s = pc[pw], w = pc[-1], n = pc[-pw];
-    unsigned moves = e | s << 1 | w << 2 | n << 3 | (pc[pw + 1] & e & s) << 4 |
-                     (pc[pw - 1] & w & s) << 5 | (pc[-pw - 1] & w & n) << 6 |
-                     (pc[-pw + 1] & e & n) << 7;
-    while (moves) {
-      const int d = __builtin_ctz(moves);
-      moves &= moves - 1;
+    unsigned m = moves[cur];
+    while (m) {
+      const int d = __builtin_ctz(m);
+      m &= m - 1;
       const std::uint32_t nb = std::uint32_t(std::int64_t(cur) + off[d]);
       double step = d < 4 ? 1.0 : kSqrt2;
-      if (cost) step = terrain_step_cost(step, double(cost[cur]), double(cost[nb]));
+      if constexpr (kCosts) step = terrain_step_cost(step, double(cost[cur]), double(cost[nb]));
       if constexpr (kAStar)
         out.reach(nb, g + step, std::int64_t(nb) % pw, std::int64_t(nb) / pw);
       else
@@ -219,9 +233,18 @@ void LocalSearch::search(int sx, int sy, int tx, int ty, std::size_t wanted, Sea
     pool_.new_search();  // nothing reached
     return;
   }
-  Problem<kAStar> p{};
-  p.pass = pass_.data();
-  p.cost = cost_.empty() ? nullptr : cost_.data();
+  if (cost_.empty())
+    run<Problem<kAStar, false>>(sx, sy, tx, ty, wanted, obs);
+  else
+    run<Problem<kAStar, true>>(sx, sy, tx, ty, wanted, obs);
+}
+
+template <class P>
+void LocalSearch::run(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs) {
+  constexpr bool kAStar = P::kAStarSearch;
+  P p{};
+  p.moves = moves_.data();
+  p.cost = cost_.data();
   p.wanted = wanted_.data();
   p.pw = pw_;
   p.start_node = local(sx, sy);

@@ -266,14 +266,6 @@ struct HaaOrder {
   }
 };
 
-// HaaOrder for searches whose h is always 0 (the Dijkstras): the same order, one key fewer.
-struct HaaDijkstraOrder {
-  bool less(OpenEntry a, OpenEntry b) const { return a.f < b.f || (a.f == b.f && a.node < b.node); }
-  int less_bits(OpenEntry a, OpenEntry b) const {
-    return int(a.f < b.f) | (int(a.f == b.f) & int(a.node < b.node));
-  }
-};
-
 // Cell-level search inside one rectangle (a cluster) for one agent: Dijkstra from a source to
 // every cell, or A* to one target. Shared by the build (intra-edges) and the query (insertion).
 // Runs on the shared machinery (core/search.hpp) over the area's padded cells: prepare() makes
@@ -325,8 +317,10 @@ class LocalSearch {
   const NodeSpace& space() const { return space_; }
 
  private:
-  template <bool kAStar>
+  template <bool kAStar, bool kCosts>
   struct Problem;
+  template <class P>
+  void run(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs);
   // `wanted`: Dijkstra's count of distinct marked cells in wanted_.
   template <bool kAStar>
   void search(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs);
@@ -343,12 +337,13 @@ class LocalSearch {
   double min_cost_ = 1.0;
   NodeSpace space_;
   std::vector<std::uint8_t> pass_;    // (w + 2) x (h + 2) of the area, 1 = free, border 0
+  std::vector<std::uint8_t> moves_;   // same layout; a free cell's octile moves, one bit each
   std::vector<float> cost_;           // same layout; empty when every terrain costs 1
   std::vector<std::uint8_t> wanted_;  // same layout; 1 = a stop_after cell (0 between searches)
   std::size_t free_cells_ = 0;
   NodePool<double> pool_;
   OpenList<HaaOrder> open_;
-  OpenList<HaaDijkstraOrder> dijkstra_open_;
+  OpenList<TieLargerG> dijkstra_open_;
   std::uint64_t expanded_ = 0, generated_ = 0;
 };
 
