@@ -392,11 +392,38 @@ std::size_t HaaAbstraction::memory_bytes() const {
   return b;
 }
 
+namespace {
+// Takes over a vector's buffer, emptied.
+template <class T>
+void reuse(std::vector<T>& to, std::vector<T>& from) {
+  to = std::move(from);
+  to.clear();
+}
+}  // namespace
+
 bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const RunContext& ctx) {
   const Stopwatch clock;
-  const int threads = threads_;
+  // A rebuild writes into the buffers of the abstraction it replaces: their pages are mapped
+  // already, where a fresh 512x512 abstraction faulted about 150 MB in, most of it in the
+  // single-threaded assembly (a good part of the build's wall time).
+  HaaAbstraction old = std::move(*this);
   *this = HaaAbstraction();
-  threads_ = threads;
+  threads_ = old.threads_;
+  reuse(cells_, old.cells_);
+  reuse(node_of_cell_, old.node_of_cell_);
+  reuse(refs_, old.refs_);
+  reuse(cost_, old.cost_);
+  reuse(nodes_, old.nodes_);
+  reuse(edges_, old.edges_);
+  reuse(arc_begin_, old.arc_begin_);
+  reuse(arcs_, old.arcs_);
+  reuse(path_cells_, old.path_cells_);
+  footprint_ = std::move(old.footprint_);  // resized and filled below
+  // Assembly overwrites these element by element, keeping their inner vectors.
+  entrances_ = std::move(old.entrances_);
+  cluster_nodes_ = std::move(old.cluster_nodes_);
+  segments_ = std::move(old.segments_);
+  clusters_ = std::move(old.clusters_);
   params_ = params;
   if (params_.cluster_size < 2) throw InputError("cluster size must be at least 2");
   if (params_.sizes.empty()) params_.sizes = {1};
@@ -421,7 +448,8 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     min_cost_ = pal.min_cost(present_ ? present_ : pal.all_passable());
   }
   for (CapabilityMask c : caps_) clearance_.push_back(true_clearance(map, c));
-  footprint_.assign(params_.sizes.size(), std::vector<CapabilityMask>(cells_.size(), 0));
+  footprint_.resize(params_.sizes.size());
+  for (std::vector<CapabilityMask>& f : footprint_) f.assign(cells_.size(), 0);
   make_footprint(0, 0, w_, h_);
   node_of_cell_.assign(cells_.size(), -1);
   refs_.assign(cells_.size(), 0);
@@ -438,15 +466,16 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     obs->frame();
   }
   watched_ = obs != nullptr;
-  segments_.assign(segment_count(), Unit());
+  segments_.resize(segment_count());
+  for (Unit& u : segments_) u.clear();
   for (std::size_t s = 0; s < segments_.size(); ++s) scan_segment(s, segments_[s]);
   if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
-  clusters_.assign(stats_.clusters, Unit());
+  clusters_.resize(stats_.clusters);
   std::vector<std::uint32_t> all(stats_.clusters);
   for (std::uint32_t c = 0; c < all.size(); ++c) all[c] = c;
   if (!make_clusters(all, ctx)) {
     *this = HaaAbstraction();
-    threads_ = threads;
+    threads_ = old.threads_;
     return false;
   }
   stats_.rescanned_borders = segments_.size();
@@ -705,7 +734,7 @@ void HaaAbstraction::scan_segment(std::size_t seg, Unit& out) {
   // A vertical border sees only nodes of vertical borders (made before any horizontal one).
   const std::uint32_t visible = vertical ? 0xffffu : 0xffffffffu;
   for (std::uint32_t cell : out.nodes) refs_[cell] -= mine;
-  out = Unit();
+  out.clear();
   struct Pair {
     std::uint32_t a, b;  // cells
   };
@@ -841,7 +870,7 @@ int HaaAbstraction::path_clearance(const ClearanceGrid& cl,
 }
 
 void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const {
-  out = Unit();
+  out.clear();
   std::vector<std::uint32_t> path, wanted;
   LocalSearch::Area area;
   cluster_rect(int(c), area.x0, area.y0, area.x1, area.y1);
@@ -994,26 +1023,25 @@ void HaaAbstraction::unit_dominance(Unit& u) const {
   if (removed == 0) return;
   u.removed_strong = removed;
   std::vector<std::uint32_t> remap(u.edges.size(), kNoNode);
-  std::vector<Edge> kept;
-  std::vector<std::uint32_t> cells;
-  kept.reserve(u.edges.size() - removed);
+  // Compacted in place: the paths lie in edge order, so every kept one moves left (or stays).
+  std::uint32_t kept = 0, cells = 0;
   for (std::uint32_t i = 0; i < u.edges.size(); ++i) {
     Edge e = u.edges[i];
     if (!e.alive) {
       if (watched_) u.removed.push_back(e);
       continue;
     }
-    remap[i] = std::uint32_t(kept.size());
+    remap[i] = kept;
     if (!e.inter) {
-      const std::uint32_t off = std::uint32_t(cells.size());
-      cells.insert(cells.end(), u.cells.begin() + e.path_offset,
-                   u.cells.begin() + e.path_offset + e.path_length);
-      e.path_offset = off;
+      std::copy(u.cells.begin() + e.path_offset, u.cells.begin() + e.path_offset + e.path_length,
+                u.cells.begin() + cells);
+      e.path_offset = cells;
+      cells += e.path_length;
     }
-    kept.push_back(e);
+    u.edges[kept++] = e;
   }
-  u.edges = std::move(kept);
-  u.cells = std::move(cells);
+  u.edges.resize(kept);
+  u.cells.resize(cells);
   for (Entrance& en : u.entrances) {
     std::size_t n = 0;
     for (std::uint32_t ei : en.transitions)
@@ -1064,6 +1092,8 @@ void HaaAbstraction::assemble(SearchObserver* obs) {
     for (std::vector<Unit>* units : {&segments_, &clusters_})
       for (Unit& u : *units) u.placed = kNoNode;
   }
+  // A full layout in one allocation (appends after an update grow as usual).
+  if (path_cells_.empty()) path_cells_.reserve(total_cells);
   // Element-wise assignment keeps the entrances' transition vectors (no allocation per
   // entrance after the first assembly).
   entrances_.resize(total_entrances);

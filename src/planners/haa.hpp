@@ -203,6 +203,17 @@ class HaaAbstraction {
     // Where the unit's paths lie in path_cells_ (kNoNode: not placed since it was re-made).
     std::uint32_t placed = 0xffffffffu;
     std::uint64_t searches = 0, expanded = 0;
+    // Empties the unit, keeping its buffers.
+    void clear() {
+      edges.clear();
+      cells.clear();
+      entrances.clear();
+      nodes.clear();
+      removed.clear();
+      transitions = removed_strong = 0;
+      placed = 0xffffffffu;
+      searches = expanded = 0;
+    }
   };
   // Border segments: vertical borders first (border k between cluster columns k - 1 and k,
   // segment = cluster row), then horizontal ones; the order of the full scan.
