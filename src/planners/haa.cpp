@@ -289,6 +289,36 @@ void LocalSearch::astar(int sx, int sy, int tx, int ty, SearchObserver* obs) {
   search<true>(sx, sy, tx, ty, 0, obs);
 }
 
+int LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out,
+                         const std::uint16_t* clearance, const CapabilityMask* foot,
+                         CapabilityMask& terrains) const {
+  out.clear();
+  if (!std::isfinite(distance(x, y))) return 0;
+  // As path_to() below, and in the same walk the annotation: the minimum is taken over the
+  // same cells in another order (a diagonal move's side cells seen from either end are the
+  // same two cells).
+  std::int64_t cell = std::int64_t(y) * map_w_ + x;
+  std::uint32_t n = local(x, y);
+  int pc = clearance[cell];
+  CapabilityMask under = foot[cell];
+  for (;;) {
+    out.push_back(std::uint32_t(cell));
+    const std::uint32_t p = pool_.parent(n);
+    if (p == kNoNode) break;
+    const std::int64_t d = std::int64_t(p) - std::int64_t(n);
+    const std::int64_t dy = d > 1 ? 1 : (d < -1 ? -1 : 0), dx = d - dy * pw_;
+    if (dx != 0 && dy != 0)
+      pc = std::min({pc, int(clearance[cell + dx]), int(clearance[cell + dy * map_w_])});
+    cell += dy * map_w_ + dx;
+    pc = std::min(pc, int(clearance[cell]));
+    under |= foot[cell];
+    n = p;
+  }
+  std::reverse(out.begin(), out.end());
+  terrains = under;
+  return pc;
+}
+
 double LocalSearch::distance(int x, int y) const {
   if (!inside(x, y)) return kInf;
   const std::uint32_t n = local(x, y);
@@ -904,18 +934,15 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           const int tx = int(mem[j]) % w_, ty = int(mem[j]) / w_;
           const double d = search.distance(tx, ty);
           if (!std::isfinite(d)) continue;
-          search.path_to(tx, ty, path);
           // The clearance the whole path offers: its cells and the side cells of its diagonal
           // moves (which must be free for the agent as well).
-          int pc = path_clearance(cl, path);
           // Beyond the paper: the capability the path really needs is the set of terrains
           // under the agent's footprint along it. When the abstraction holds that smaller
           // capability, the edge is annotated with it (and its clearance along the path):
           // the same path found by searches for several capabilities then collapses into one
           // edge under strong dominance, and agents lacking unused terrains may use it.
           CapabilityMask need = 0;
-          const CapabilityMask* foot = footprint_[std::size_t(si)].data();
-          for (std::uint32_t cell : path) need |= foot[cell];
+          int pc = search.path_to(tx, ty, path, cl.data(), footprint_[si].data(), need);
           need &= caps_[ci];
           std::size_t use = ci;
           if (need != caps_[ci])
