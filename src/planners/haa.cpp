@@ -292,7 +292,7 @@ void LocalSearch::astar(int sx, int sy, int tx, int ty, SearchObserver* obs) {
 int LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out,
                          const std::uint16_t* clearance, const CapabilityMask* foot,
                          CapabilityMask& terrains) const {
-  out.clear();
+  const std::size_t first = out.size();
   if (!std::isfinite(distance(x, y))) return 0;
   // As path_to() below, and in the same walk the annotation: the minimum is taken over the
   // same cells in another order (a diagonal move's side cells seen from either end are the
@@ -314,7 +314,7 @@ int LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out,
     under |= foot[cell];
     n = p;
   }
-  std::reverse(out.begin(), out.end());
+  std::reverse(out.begin() + std::ptrdiff_t(first), out.end());
   terrains = under;
   return pc;
 }
@@ -901,7 +901,7 @@ int HaaAbstraction::path_clearance(const ClearanceGrid& cl,
 
 void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const {
   out.clear();
-  std::vector<std::uint32_t> path, wanted;
+  std::vector<std::uint32_t> wanted;
   LocalSearch::Area area;
   cluster_rect(int(c), area.x0, area.y0, area.x1, area.y1);
   std::vector<std::uint32_t>& mem = out.nodes;
@@ -942,7 +942,10 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           // the same path found by searches for several capabilities then collapses into one
           // edge under strong dominance, and agents lacking unused terrains may use it.
           CapabilityMask need = 0;
-          int pc = search.path_to(tx, ty, path, cl.data(), footprint_[si].data(), need);
+          const std::size_t at0 = out.cells.size();  // the path goes straight into the unit
+          int pc = search.path_to(tx, ty, out.cells, cl.data(), footprint_[si].data(), need);
+          const std::span<const std::uint32_t> path(out.cells.data() + at0,
+                                                    out.cells.size() - at0);
           need &= caps_[ci];
           std::size_t use = ci;
           if (need != caps_[ci])
@@ -961,9 +964,8 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           e.capability = caps_[use];
           e.clearance = pc;
           e.weight = d;
-          e.path_offset = std::uint32_t(out.cells.size());  // into out.cells until merged
+          e.path_offset = std::uint32_t(at0);  // into out.cells until merged
           e.path_length = std::uint32_t(path.size());
-          out.cells.insert(out.cells.end(), path.begin(), path.end());
           out.edges.push_back(e);
         }
       }

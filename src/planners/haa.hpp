@@ -308,9 +308,9 @@ class LocalSearch {
   double distance(int x, int y) const;
   // Cells (indices y * width + x) from the source to (x, y), both included; empty if unreached.
   void path_to(int x, int y, std::vector<std::uint32_t>& out) const;
-  // The same path, and what it crosses: returns the smallest `clearance` (a map-sized grid) over
-  // its cells and the side cells of its diagonal moves, and sets `terrains` to the union of
-  // `foot` (map-sized) over its cells.
+  // The same path appended to `out` (nothing if unreached), and what it crosses: returns the
+  // smallest `clearance` (a map-sized grid) over its cells and the side cells of its diagonal
+  // moves, and sets `terrains` to the union of `foot` (map-sized) over its cells.
   int path_to(int x, int y, std::vector<std::uint32_t>& out, const std::uint16_t* clearance,
               const CapabilityMask* foot, CapabilityMask& terrains) const;
   // After a search: for every cell of the area, row by row, the direction (0..7, an index into
