@@ -142,8 +142,8 @@ void LocalSearch::prepare(const Area& area, int map_width, int map_height,
 
 std::size_t LocalSearch::memory_bytes() const {
   return pass_.capacity() + moves_.capacity() + wanted_.capacity() +
-         cost_.capacity() * sizeof(float) +
-         pool_.memory_bytes() + open_.memory_bytes() + dijkstra_open_.memory_bytes();
+         cost_.capacity() * sizeof(float) + pool_.memory_bytes() + open_.memory_bytes() +
+         dijkstra_open_.memory_bytes();
 }
 
 // The prepared area as a problem of the search machinery: ids are padded area indices, observers
@@ -167,8 +167,8 @@ struct LocalSearch::Problem {
   // closed test can go. (A*'s heuristic is consistent only up to rounding: it keeps the test.)
   static constexpr bool kClosedFinal = !kAStar;
 
-  const std::uint8_t* moves;  // per cell: the moves prepare() found
-  const float* cost;          // kCosts: per-cell cost multipliers
+  const std::uint8_t* moves;   // per cell: the moves prepare() found
+  const float* cost;           // kCosts: per-cell cost multipliers
   const std::uint8_t* wanted;  // Dijkstra: 1 = a cell to settle
   std::size_t remaining = 0;   // Dijkstra: wanted cells not settled yet
   std::int64_t pw;
@@ -944,8 +944,7 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           CapabilityMask need = 0;
           const std::size_t at0 = out.cells.size();  // the path goes straight into the unit
           int pc = search.path_to(tx, ty, out.cells, cl.data(), footprint_[si].data(), need);
-          const std::span<const std::uint32_t> path(out.cells.data() + at0,
-                                                    out.cells.size() - at0);
+          const std::span<const std::uint32_t> path(out.cells.data() + at0, out.cells.size() - at0);
           need &= caps_[ci];
           std::size_t use = ci;
           if (need != caps_[ci])
