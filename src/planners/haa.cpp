@@ -108,6 +108,7 @@ void LocalSearch::prepare(const Area& area, int map_width, int map_height,
   pw_ = aw + 2;
   const std::size_t n = std::size_t(pw_) * std::size_t(ah + 2);
   pass_.assign(n, 0);
+  moves_.assign(n, 0);
   cost_.clear();
   if (!costs.empty()) cost_.assign(n, 1.0f);
   if (wanted_.size() < n) wanted_.resize(n, 0);
@@ -123,21 +124,40 @@ void LocalSearch::prepare(const Area& area, int map_width, int map_height,
       if (!cost_.empty()) cost_[out + std::size_t(lx)] = costs[row + std::size_t(lx)];
     }
   }
+  // Each free cell's moves, once per area instead of once per expansion (an area serves many
+  // searches): E, S, W, N, SE, SW, NW, NE, one bit each; a diagonal needs both of its cardinal
+  // side cells (no corner cutting). The padding keeps every read inside the area.
+  const std::size_t p = std::size_t(pw_);
+  for (int ly = 0; ly < ah; ++ly)
+    for (std::size_t i = std::size_t(ly + 1) * p + 1, end = i + std::size_t(aw); i < end; ++i) {
+      if (!pass_[i]) continue;
+      const std::uint8_t* pc = pass_.data() + i;
+      const std::ptrdiff_t up = -std::ptrdiff_t(p);
+      const unsigned ea = pc[1], so = pc[p], we = pc[-1], no = pc[up];
+      moves_[i] = std::uint8_t(ea | so << 1 | we << 2 | no << 3 | (pc[p + 1] & ea & so) << 4 |
+                               (pc[p - 1] & we & so) << 5 | (pc[up - 1] & we & no) << 6 |
+                               (pc[up + 1] & ea & no) << 7);
+    }
 }
 
 std::size_t LocalSearch::memory_bytes() const {
-  return pass_.capacity() + wanted_.capacity() + cost_.capacity() * sizeof(float) +
-         pool_.memory_bytes() + open_.memory_bytes() + dijkstra_open_.memory_bytes();
+  return pass_.capacity() + moves_.capacity() + wanted_.capacity() +
+         cost_.capacity() * sizeof(float) + pool_.memory_bytes() + open_.memory_bytes() +
+         dijkstra_open_.memory_bytes();
 }
 
 // The prepared area as a problem of the search machinery: ids are padded area indices, observers
 // see cells of the map. Moves are octile without corner cutting; g is the double sum of
 // terrain_step_cost along the path from the source, the same sum the query's path_cost makes of
 // a refined path.
-template <bool kAStar>
+// kCosts: the area has per-cell move costs (else every move costs its length).
+template <bool kAStar, bool kCosts>
 struct LocalSearch::Problem {
   using Cost = double;
-  using Order = std::conditional_t<kAStar, HaaOrder, HaaDijkstraOrder>;
+  // The Dijkstra's h is always 0, so TieLargerG's key (f, h, node) orders as HaaOrder does (f,
+  // then node), with an integer compare instead of double compares and parity checks.
+  using Order = std::conditional_t<kAStar, HaaOrder, TieLargerG>;
+  static constexpr bool kAStarSearch = kAStar;
   // A*: a successor whose f is not above its parent's is the next pop (consistent heuristic);
   // Dijkstra: successors always lie above their parent.
   static constexpr bool kFastSlot = kAStar;
@@ -147,8 +167,8 @@ struct LocalSearch::Problem {
   // closed test can go. (A*'s heuristic is consistent only up to rounding: it keeps the test.)
   static constexpr bool kClosedFinal = !kAStar;
 
-  const std::uint8_t* pass;
-  const float* cost;           // nullptr: every move costs its length
+  const std::uint8_t* moves;   // per cell: the moves prepare() found
+  const float* cost;           // kCosts: per-cell cost multipliers
   const std::uint8_t* wanted;  // Dijkstra: 1 = a cell to settle
   std::size_t remaining = 0;   // Dijkstra: wanted cells not settled yet
   std::int64_t pw;
@@ -186,19 +206,13 @@ struct LocalSearch::Problem {
 
   template <class Out>
   void expand(std::uint32_t cur, double g, Out& out) const {
-    // Moves in the order E, S, W, N, SE, SW, NW, NE, one bit each; a diagonal needs both of its
-    // cardinal side cells (no corner cutting). The padding keeps every read inside the area.
-    const std::uint8_t* pc = pass + cur;
-    const unsigned e = pc[1], s = pc[pw], w = pc[-1], n = pc[-pw];
-    unsigned moves = e | s << 1 | w << 2 | n << 3 | (pc[pw + 1] & e & s) << 4 |
-                     (pc[pw - 1] & w & s) << 5 | (pc[-pw - 1] & w & n) << 6 |
-                     (pc[-pw + 1] & e & n) << 7;
-    while (moves) {
-      const int d = __builtin_ctz(moves);
-      moves &= moves - 1;
+    unsigned m = moves[cur];
+    while (m) {
+      const int d = __builtin_ctz(m);
+      m &= m - 1;
       const std::uint32_t nb = std::uint32_t(std::int64_t(cur) + off[d]);
       double step = d < 4 ? 1.0 : kSqrt2;
-      if (cost) step = terrain_step_cost(step, double(cost[cur]), double(cost[nb]));
+      if constexpr (kCosts) step = terrain_step_cost(step, double(cost[cur]), double(cost[nb]));
       if constexpr (kAStar)
         out.reach(nb, g + step, std::int64_t(nb) % pw, std::int64_t(nb) / pw);
       else
@@ -219,9 +233,18 @@ void LocalSearch::search(int sx, int sy, int tx, int ty, std::size_t wanted, Sea
     pool_.new_search();  // nothing reached
     return;
   }
-  Problem<kAStar> p{};
-  p.pass = pass_.data();
-  p.cost = cost_.empty() ? nullptr : cost_.data();
+  if (cost_.empty())
+    run<Problem<kAStar, false>>(sx, sy, tx, ty, wanted, obs);
+  else
+    run<Problem<kAStar, true>>(sx, sy, tx, ty, wanted, obs);
+}
+
+template <class P>
+void LocalSearch::run(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs) {
+  constexpr bool kAStar = P::kAStarSearch;
+  P p{};
+  p.moves = moves_.data();
+  p.cost = cost_.data();
   p.wanted = wanted_.data();
   p.pw = pw_;
   p.start_node = local(sx, sy);
@@ -264,6 +287,36 @@ void LocalSearch::dijkstra(int sx, int sy, std::span<const std::uint32_t> stop_a
 
 void LocalSearch::astar(int sx, int sy, int tx, int ty, SearchObserver* obs) {
   search<true>(sx, sy, tx, ty, 0, obs);
+}
+
+int LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out,
+                         const std::uint16_t* clearance, const CapabilityMask* foot,
+                         CapabilityMask& terrains) const {
+  const std::size_t first = out.size();
+  if (!std::isfinite(distance(x, y))) return 0;
+  // As path_to() below, and in the same walk the annotation: the minimum is taken over the
+  // same cells in another order (a diagonal move's side cells seen from either end are the
+  // same two cells).
+  std::int64_t cell = std::int64_t(y) * map_w_ + x;
+  std::uint32_t n = local(x, y);
+  int pc = clearance[cell];
+  CapabilityMask under = foot[cell];
+  for (;;) {
+    out.push_back(std::uint32_t(cell));
+    const std::uint32_t p = pool_.parent(n);
+    if (p == kNoNode) break;
+    const std::int64_t d = std::int64_t(p) - std::int64_t(n);
+    const std::int64_t dy = d > 1 ? 1 : (d < -1 ? -1 : 0), dx = d - dy * pw_;
+    if (dx != 0 && dy != 0)
+      pc = std::min({pc, int(clearance[cell + dx]), int(clearance[cell + dy * map_w_])});
+    cell += dy * map_w_ + dx;
+    pc = std::min(pc, int(clearance[cell]));
+    under |= foot[cell];
+    n = p;
+  }
+  std::reverse(out.begin() + std::ptrdiff_t(first), out.end());
+  terrains = under;
+  return pc;
 }
 
 double LocalSearch::distance(int x, int y) const {
@@ -369,11 +422,38 @@ std::size_t HaaAbstraction::memory_bytes() const {
   return b;
 }
 
+namespace {
+// Takes over a vector's buffer, emptied.
+template <class T>
+void reuse(std::vector<T>& to, std::vector<T>& from) {
+  to = std::move(from);
+  to.clear();
+}
+}  // namespace
+
 bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const RunContext& ctx) {
   const Stopwatch clock;
-  const int threads = threads_;
+  // A rebuild writes into the buffers of the abstraction it replaces: their pages are mapped
+  // already, where a fresh 512x512 abstraction faulted about 150 MB in, most of it in the
+  // single-threaded assembly (a good part of the build's wall time).
+  HaaAbstraction old = std::move(*this);
   *this = HaaAbstraction();
-  threads_ = threads;
+  threads_ = old.threads_;
+  reuse(cells_, old.cells_);
+  reuse(node_of_cell_, old.node_of_cell_);
+  reuse(refs_, old.refs_);
+  reuse(cost_, old.cost_);
+  reuse(nodes_, old.nodes_);
+  reuse(edges_, old.edges_);
+  reuse(arc_begin_, old.arc_begin_);
+  reuse(arcs_, old.arcs_);
+  reuse(path_cells_, old.path_cells_);
+  footprint_ = std::move(old.footprint_);  // resized and filled below
+  // Assembly overwrites these element by element, keeping their inner vectors.
+  entrances_ = std::move(old.entrances_);
+  cluster_nodes_ = std::move(old.cluster_nodes_);
+  segments_ = std::move(old.segments_);
+  clusters_ = std::move(old.clusters_);
   params_ = params;
   if (params_.cluster_size < 2) throw InputError("cluster size must be at least 2");
   if (params_.sizes.empty()) params_.sizes = {1};
@@ -398,7 +478,8 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     min_cost_ = pal.min_cost(present_ ? present_ : pal.all_passable());
   }
   for (CapabilityMask c : caps_) clearance_.push_back(true_clearance(map, c));
-  footprint_.assign(params_.sizes.size(), std::vector<CapabilityMask>(cells_.size(), 0));
+  footprint_.resize(params_.sizes.size());
+  for (std::vector<CapabilityMask>& f : footprint_) f.assign(cells_.size(), 0);
   make_footprint(0, 0, w_, h_);
   node_of_cell_.assign(cells_.size(), -1);
   refs_.assign(cells_.size(), 0);
@@ -415,15 +496,16 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     obs->frame();
   }
   watched_ = obs != nullptr;
-  segments_.assign(segment_count(), Unit());
+  segments_.resize(segment_count());
+  for (Unit& u : segments_) u.clear();
   for (std::size_t s = 0; s < segments_.size(); ++s) scan_segment(s, segments_[s]);
   if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
-  clusters_.assign(stats_.clusters, Unit());
+  clusters_.resize(stats_.clusters);
   std::vector<std::uint32_t> all(stats_.clusters);
   for (std::uint32_t c = 0; c < all.size(); ++c) all[c] = c;
   if (!make_clusters(all, ctx)) {
     *this = HaaAbstraction();
-    threads_ = threads;
+    threads_ = old.threads_;
     return false;
   }
   stats_.rescanned_borders = segments_.size();
@@ -682,7 +764,7 @@ void HaaAbstraction::scan_segment(std::size_t seg, Unit& out) {
   // A vertical border sees only nodes of vertical borders (made before any horizontal one).
   const std::uint32_t visible = vertical ? 0xffffu : 0xffffffffu;
   for (std::uint32_t cell : out.nodes) refs_[cell] -= mine;
-  out = Unit();
+  out.clear();
   struct Pair {
     std::uint32_t a, b;  // cells
   };
@@ -818,8 +900,8 @@ int HaaAbstraction::path_clearance(const ClearanceGrid& cl,
 }
 
 void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const {
-  out = Unit();
-  std::vector<std::uint32_t> path, wanted;
+  out.clear();
+  std::vector<std::uint32_t> wanted;
   LocalSearch::Area area;
   cluster_rect(int(c), area.x0, area.y0, area.x1, area.y1);
   std::vector<std::uint32_t>& mem = out.nodes;
@@ -852,18 +934,17 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           const int tx = int(mem[j]) % w_, ty = int(mem[j]) / w_;
           const double d = search.distance(tx, ty);
           if (!std::isfinite(d)) continue;
-          search.path_to(tx, ty, path);
           // The clearance the whole path offers: its cells and the side cells of its diagonal
           // moves (which must be free for the agent as well).
-          int pc = path_clearance(cl, path);
           // Beyond the paper: the capability the path really needs is the set of terrains
           // under the agent's footprint along it. When the abstraction holds that smaller
           // capability, the edge is annotated with it (and its clearance along the path):
           // the same path found by searches for several capabilities then collapses into one
           // edge under strong dominance, and agents lacking unused terrains may use it.
           CapabilityMask need = 0;
-          const CapabilityMask* foot = footprint_[std::size_t(si)].data();
-          for (std::uint32_t cell : path) need |= foot[cell];
+          const std::size_t at0 = out.cells.size();  // the path goes straight into the unit
+          int pc = search.path_to(tx, ty, out.cells, cl.data(), footprint_[si].data(), need);
+          const std::span<const std::uint32_t> path(out.cells.data() + at0, out.cells.size() - at0);
           need &= caps_[ci];
           std::size_t use = ci;
           if (need != caps_[ci])
@@ -882,9 +963,8 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           e.capability = caps_[use];
           e.clearance = pc;
           e.weight = d;
-          e.path_offset = std::uint32_t(out.cells.size());  // into out.cells until merged
+          e.path_offset = std::uint32_t(at0);  // into out.cells until merged
           e.path_length = std::uint32_t(path.size());
-          out.cells.insert(out.cells.end(), path.begin(), path.end());
           out.edges.push_back(e);
         }
       }
@@ -971,26 +1051,25 @@ void HaaAbstraction::unit_dominance(Unit& u) const {
   if (removed == 0) return;
   u.removed_strong = removed;
   std::vector<std::uint32_t> remap(u.edges.size(), kNoNode);
-  std::vector<Edge> kept;
-  std::vector<std::uint32_t> cells;
-  kept.reserve(u.edges.size() - removed);
+  // Compacted in place: the paths lie in edge order, so every kept one moves left (or stays).
+  std::uint32_t kept = 0, cells = 0;
   for (std::uint32_t i = 0; i < u.edges.size(); ++i) {
     Edge e = u.edges[i];
     if (!e.alive) {
       if (watched_) u.removed.push_back(e);
       continue;
     }
-    remap[i] = std::uint32_t(kept.size());
+    remap[i] = kept;
     if (!e.inter) {
-      const std::uint32_t off = std::uint32_t(cells.size());
-      cells.insert(cells.end(), u.cells.begin() + e.path_offset,
-                   u.cells.begin() + e.path_offset + e.path_length);
-      e.path_offset = off;
+      std::copy(u.cells.begin() + e.path_offset, u.cells.begin() + e.path_offset + e.path_length,
+                u.cells.begin() + cells);
+      e.path_offset = cells;
+      cells += e.path_length;
     }
-    kept.push_back(e);
+    u.edges[kept++] = e;
   }
-  u.edges = std::move(kept);
-  u.cells = std::move(cells);
+  u.edges.resize(kept);
+  u.cells.resize(cells);
   for (Entrance& en : u.entrances) {
     std::size_t n = 0;
     for (std::uint32_t ei : en.transitions)
@@ -1041,6 +1120,8 @@ void HaaAbstraction::assemble(SearchObserver* obs) {
     for (std::vector<Unit>* units : {&segments_, &clusters_})
       for (Unit& u : *units) u.placed = kNoNode;
   }
+  // A full layout in one allocation (appends after an update grow as usual).
+  if (path_cells_.empty()) path_cells_.reserve(total_cells);
   // Element-wise assignment keeps the entrances' transition vectors (no allocation per
   // entrance after the first assembly).
   entrances_.resize(total_entrances);

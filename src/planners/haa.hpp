@@ -203,6 +203,17 @@ class HaaAbstraction {
     // Where the unit's paths lie in path_cells_ (kNoNode: not placed since it was re-made).
     std::uint32_t placed = 0xffffffffu;
     std::uint64_t searches = 0, expanded = 0;
+    // Empties the unit, keeping its buffers.
+    void clear() {
+      edges.clear();
+      cells.clear();
+      entrances.clear();
+      nodes.clear();
+      removed.clear();
+      transitions = removed_strong = 0;
+      placed = 0xffffffffu;
+      searches = expanded = 0;
+    }
   };
   // Border segments: vertical borders first (border k between cluster columns k - 1 and k,
   // segment = cluster row), then horizontal ones; the order of the full scan.
@@ -266,14 +277,6 @@ struct HaaOrder {
   }
 };
 
-// HaaOrder for searches whose h is always 0 (the Dijkstras): the same order, one key fewer.
-struct HaaDijkstraOrder {
-  bool less(OpenEntry a, OpenEntry b) const { return a.f < b.f || (a.f == b.f && a.node < b.node); }
-  int less_bits(OpenEntry a, OpenEntry b) const {
-    return int(a.f < b.f) | (int(a.f == b.f) & int(a.node < b.node));
-  }
-};
-
 // Cell-level search inside one rectangle (a cluster) for one agent: Dijkstra from a source to
 // every cell, or A* to one target. Shared by the build (intra-edges) and the query (insertion).
 // Runs on the shared machinery (core/search.hpp) over the area's padded cells: prepare() makes
@@ -305,6 +308,11 @@ class LocalSearch {
   double distance(int x, int y) const;
   // Cells (indices y * width + x) from the source to (x, y), both included; empty if unreached.
   void path_to(int x, int y, std::vector<std::uint32_t>& out) const;
+  // The same path appended to `out` (nothing if unreached), and what it crosses: returns the
+  // smallest `clearance` (a map-sized grid) over its cells and the side cells of its diagonal
+  // moves, and sets `terrains` to the union of `foot` (map-sized) over its cells.
+  int path_to(int x, int y, std::vector<std::uint32_t>& out, const std::uint16_t* clearance,
+              const CapabilityMask* foot, CapabilityMask& terrains) const;
   // After a search: for every cell of the area, row by row, the direction (0..7, an index into
   // the octile moves E, S, W, N, SE, SW, NW, NE) in which its parent lies, kSourceDir at the
   // source, kUnreached where the search did not reach. Following the directions from a cell
@@ -325,8 +333,10 @@ class LocalSearch {
   const NodeSpace& space() const { return space_; }
 
  private:
-  template <bool kAStar>
+  template <bool kAStar, bool kCosts>
   struct Problem;
+  template <class P>
+  void run(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs);
   // `wanted`: Dijkstra's count of distinct marked cells in wanted_.
   template <bool kAStar>
   void search(int sx, int sy, int tx, int ty, std::size_t wanted, SearchObserver* obs);
@@ -343,12 +353,13 @@ class LocalSearch {
   double min_cost_ = 1.0;
   NodeSpace space_;
   std::vector<std::uint8_t> pass_;    // (w + 2) x (h + 2) of the area, 1 = free, border 0
+  std::vector<std::uint8_t> moves_;   // same layout; a free cell's octile moves, one bit each
   std::vector<float> cost_;           // same layout; empty when every terrain costs 1
   std::vector<std::uint8_t> wanted_;  // same layout; 1 = a stop_after cell (0 between searches)
   std::size_t free_cells_ = 0;
   NodePool<double> pool_;
   OpenList<HaaOrder> open_;
-  OpenList<HaaDijkstraOrder> dijkstra_open_;
+  OpenList<TieLargerG> dijkstra_open_;
   std::uint64_t expanded_ = 0, generated_ = 0;
 };
 
