@@ -269,6 +269,14 @@ class TangentShadow {
   }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
   bool open(int s, int i) const { return t1_[size_t(s * kBins + i)] == kInf; }
+  // Closes open bin i of slot s with bound t that rests on no circle: t is longer than any
+  // segment of the bin that stays inside the box holding every circle, the start and the goal,
+  // and every surfing edge does (its ends do, and the box is convex). So it culls no segment
+  // the graph has, and a cull that reads it still rests only on the circles of other bins.
+  void close_unblocked(int s, int i, double t) {
+    t1_[size_t(s * kBins + i)] = t;
+    --open_;
+  }
   // The largest bound over all bins (infinite while a bin is open).
   double reach() const {
     double r = 0;
@@ -514,7 +522,9 @@ class CircleGraph {
     };
     grow(goal_p_.x, goal_p_.y, goal_p_.x, goal_p_.y);
     for (const Circle& k : c_) grow(k.x - k.r, k.y - k.r, k.x + k.r, k.y + k.r);
-    grid_.build(c_, lo - Vec2{1, 1}, hi + Vec2{1, 1});
+    box_lo_ = lo - Vec2{1, 1};
+    box_hi_ = hi + Vec2{1, 1};
+    grid_.build(c_, box_lo_, box_hi_);
     for (const Circle& k : c_) r_max_ = std::max(r_max_, k.r);
     start_ = add_node(0, NodeType::Start, kNoCircle, start_p_, 0, 0);
     goal_ = add_node(1, NodeType::Goal, kNoCircle, goal_p_, 0, 0);
@@ -1021,8 +1031,15 @@ class CircleGraph {
   // circles met close the bins around it too, so most open bins take one short walk, and far
   // circles are then seldom candidates (culls_pair). Any neighbour added keeps the shadow
   // exact; these are only the ones that help.
+  //
+  // A bin whose ray leaves the grid unblocked gets the bound of the box instead of none: the
+  // projection of the box ahead of the circle onto the ray's direction, divided by the cosine
+  // of the bin's half width (with its 1e-7 rad margin), exceeds the length of every segment of
+  // the bin inside the box. Its reach is then finite, so the circles beyond it are culled by
+  // distance instead of all being looked at.
   void close_open_bins(const Circle& c) {
     const double len = grid_.diagonal();
+    static const double slack = 1 / std::cos(kPi / TangentShadow::kBins + 1e-6);
     for (int s = 0; s < 2; ++s)
       for (int i = 0; i < TangentShadow::kBins; ++i) {
         if (!shadow_.open(s, i)) continue;
@@ -1035,6 +1052,11 @@ class CircleGraph {
           shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
           return !shadow_.open(s, i);
         });
+        if (!shadow_.open(s, i)) continue;
+        // The box's support in direction dir, from the circle's nearest point along it.
+        const double ahead = (dir.x > 0 ? box_hi_.x : box_lo_.x) * dir.x +
+                             (dir.y > 0 ? box_hi_.y : box_lo_.y) * dir.y - dot(c.center(), dir);
+        shadow_.close_unblocked(s, i, (ahead + c.r) * slack * (1 + 1e-9) + 1e-6);
       }
   }
 
@@ -1234,6 +1256,7 @@ class CircleGraph {
   SearchObserver* obs_;
   Vec2 start_p_, goal_p_;
   CircleGrid grid_;
+  Vec2 box_lo_, box_hi_;  // holds every circle, the start and the goal
   std::vector<CircleData> data_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> start_targets_;
