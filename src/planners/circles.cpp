@@ -1040,6 +1040,9 @@ class CircleGraph {
   void close_open_bins(const Circle& c) {
     const double len = grid_.diagonal();
     static const double slack = 1 / std::cos(kPi / TangentShadow::kBins + 1e-6);
+    // A ray of the bin differs from dir by at most the half width h, so each component of
+    // its direction by at most 2 sin(h / 2) < h.
+    constexpr double half = kPi / TangentShadow::kBins + 1e-6;
     for (int s = 0; s < 2; ++s)
       for (int i = 0; i < TangentShadow::kBins; ++i) {
         if (!shadow_.open(s, i)) continue;
@@ -1053,10 +1056,18 @@ class CircleGraph {
           return !shadow_.open(s, i);
         });
         if (!shadow_.open(s, i)) continue;
-        // The box's support in direction dir, from the circle's nearest point along it.
+        // The box's support in direction dir, from the circle's nearest point along it; and
+        // per axis the room ahead over the least speed along it (a ray of the bin leaves
+        // the box through a side once it has gone that far).
         const double ahead = (dir.x > 0 ? box_hi_.x : box_lo_.x) * dir.x +
                              (dir.y > 0 ? box_hi_.y : box_lo_.y) * dir.y - dot(c.center(), dir);
-        shadow_.close_unblocked(s, i, (ahead + c.r) * slack * (1 + 1e-9) + 1e-6);
+        double bound = (ahead + c.r) * slack;
+        const double ax = std::abs(dir.x) - half, ay = std::abs(dir.y) - half;
+        if (ax > 0)
+          bound = std::min(bound, ((dir.x > 0 ? box_hi_.x - c.x : c.x - box_lo_.x) + c.r) / ax);
+        if (ay > 0)
+          bound = std::min(bound, ((dir.y > 0 ? box_hi_.y - c.y : c.y - box_lo_.y) + c.r) / ay);
+        shadow_.close_unblocked(s, i, bound * (1 + 1e-9) + 1e-6);
       }
   }
 
