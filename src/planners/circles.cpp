@@ -974,7 +974,8 @@ class CircleGraph {
   static constexpr std::size_t kShadeAbove = 30;
 
   // Fills shadow_ with the shadows of k's neighbours and cand_ with the circles that it does
-  // not wholly cull (culls_pair, and the reach of the largest bound), ascending.
+  // not wholly cull (culls_pair, and the reach of the largest bound), in the grid's order:
+  // nothing depends on it (rings are sorted by angle and key, the search orders by key).
   void shade(std::uint32_t k) { shade(c_[k], std::int32_t(k)); }
   // The same around any circle (the start and the goal: radius 0), skipping circle `self`.
   void shade(const Circle& c, std::int32_t self) {
@@ -1022,7 +1023,6 @@ class CircleGraph {
       const Vec2 v = c_[b].center() - c.center();
       if (dot(v, v) <= far * far && !shadow_.culls_pair(v, c_[b].r)) cand_.push_back(b);
     });
-    std::sort(cand_.begin(), cand_.end());
   }
 
   // A bin still open after the gathering: its tangent rays run past every neighbour gathered.
