@@ -269,6 +269,14 @@ class TangentShadow {
   }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
   bool open(int s, int i) const { return t1_[size_t(s * kBins + i)] == kInf; }
+  // Closes open bin i of slot s with bound t that rests on no circle: t is longer than any
+  // segment of the bin that stays inside the box holding every circle, the start and the goal,
+  // and every surfing edge does (its ends do, and the box is convex). So it culls no segment
+  // the graph has, and a cull that reads it still rests only on the circles of other bins.
+  void close_unblocked(int s, int i, double t) {
+    t1_[size_t(s * kBins + i)] = t;
+    --open_;
+  }
   // The largest bound over all bins (infinite while a bin is open).
   double reach() const {
     double r = 0;
@@ -514,7 +522,9 @@ class CircleGraph {
     };
     grow(goal_p_.x, goal_p_.y, goal_p_.x, goal_p_.y);
     for (const Circle& k : c_) grow(k.x - k.r, k.y - k.r, k.x + k.r, k.y + k.r);
-    grid_.build(c_, lo - Vec2{1, 1}, hi + Vec2{1, 1});
+    box_lo_ = lo - Vec2{1, 1};
+    box_hi_ = hi + Vec2{1, 1};
+    grid_.build(c_, box_lo_, box_hi_);
     for (const Circle& k : c_) r_max_ = std::max(r_max_, k.r);
     start_ = add_node(0, NodeType::Start, kNoCircle, start_p_, 0, 0);
     goal_ = add_node(1, NodeType::Goal, kNoCircle, goal_p_, 0, 0);
@@ -964,7 +974,8 @@ class CircleGraph {
   static constexpr std::size_t kShadeAbove = 30;
 
   // Fills shadow_ with the shadows of k's neighbours and cand_ with the circles that it does
-  // not wholly cull (culls_pair, and the reach of the largest bound), ascending.
+  // not wholly cull (culls_pair, and the reach of the largest bound), in the grid's order:
+  // nothing depends on it (rings are sorted by angle and key, the search orders by key).
   void shade(std::uint32_t k) { shade(c_[k], std::int32_t(k)); }
   // The same around any circle (the start and the goal: radius 0), skipping circle `self`.
   void shade(const Circle& c, std::int32_t self) {
@@ -1012,7 +1023,6 @@ class CircleGraph {
       const Vec2 v = c_[b].center() - c.center();
       if (dot(v, v) <= far * far && !shadow_.culls_pair(v, c_[b].r)) cand_.push_back(b);
     });
-    std::sort(cand_.begin(), cand_.end());
   }
 
   // A bin still open after the gathering: its tangent rays run past every neighbour gathered.
@@ -1021,8 +1031,18 @@ class CircleGraph {
   // circles met close the bins around it too, so most open bins take one short walk, and far
   // circles are then seldom candidates (culls_pair). Any neighbour added keeps the shadow
   // exact; these are only the ones that help.
+  //
+  // A bin whose ray leaves the grid unblocked gets the bound of the box instead of none: the
+  // projection of the box ahead of the circle onto the ray's direction, divided by the cosine
+  // of the bin's half width (with its 1e-7 rad margin), exceeds the length of every segment of
+  // the bin inside the box. Its reach is then finite, so the circles beyond it are culled by
+  // distance instead of all being looked at.
   void close_open_bins(const Circle& c) {
     const double len = grid_.diagonal();
+    static const double slack = 1 / std::cos(kPi / TangentShadow::kBins + 1e-6);
+    // A ray of the bin differs from dir by at most the half width h, so each component of
+    // its direction by at most 2 sin(h / 2) < h.
+    constexpr double half = kPi / TangentShadow::kBins + 1e-6;
     for (int s = 0; s < 2; ++s)
       for (int i = 0; i < TangentShadow::kBins; ++i) {
         if (!shadow_.open(s, i)) continue;
@@ -1035,6 +1055,19 @@ class CircleGraph {
           shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
           return !shadow_.open(s, i);
         });
+        if (!shadow_.open(s, i)) continue;
+        // The box's support in direction dir, from the circle's nearest point along it; and
+        // per axis the room ahead over the least speed along it (a ray of the bin leaves
+        // the box through a side once it has gone that far).
+        const double ahead = (dir.x > 0 ? box_hi_.x : box_lo_.x) * dir.x +
+                             (dir.y > 0 ? box_hi_.y : box_lo_.y) * dir.y - dot(c.center(), dir);
+        double bound = (ahead + c.r) * slack;
+        const double ax = std::abs(dir.x) - half, ay = std::abs(dir.y) - half;
+        if (ax > 0)
+          bound = std::min(bound, ((dir.x > 0 ? box_hi_.x - c.x : c.x - box_lo_.x) + c.r) / ax);
+        if (ay > 0)
+          bound = std::min(bound, ((dir.y > 0 ? box_hi_.y - c.y : c.y - box_lo_.y) + c.r) / ay);
+        shadow_.close_unblocked(s, i, bound * (1 + 1e-9) + 1e-6);
       }
   }
 
@@ -1234,6 +1267,7 @@ class CircleGraph {
   SearchObserver* obs_;
   Vec2 start_p_, goal_p_;
   CircleGrid grid_;
+  Vec2 box_lo_, box_hi_;  // holds every circle, the start and the goal
   std::vector<CircleData> data_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> start_targets_;
