@@ -2,14 +2,15 @@
 // One texel per cell, nearest filtering: texel (x, y) is cell (x, y), row 0 at the top.
 // Up to three map-sized textures in one pass, blended as separate passes would be (each over
 // the one below, "over" with its alpha): the base (terrain, or at opacity 0 a transparent
-// bottom for a lone overlay), then optionally the heat map at u_heat_opacity and the search
-// cells. One pass instead of three matters under a software rasteriser, where every
-// full-screen layer costs milliseconds. The renderer compiles one variant per combination of
-// HEAT, SEARCH (0 none, 1 texture, 2 stamps) and OPAQUE, defined after the version line, so a
-// layer that is off costs no work per pixel, whatever the rasteriser does with branches on
-// uniforms. (The grid lines are quads of their own: a per-pixel test here cost more than
-// their pixels.)
+// bottom for a lone overlay), then optionally the heat map at u_heat_opacity, the cell grid
+// lines and the search cells. One pass instead of three matters under a software rasteriser,
+// where every full-screen layer costs milliseconds. The renderer compiles one variant per
+// combination of HEAT, GRID, SEARCH (0 none, 1 texture, 2 stamps) and OPAQUE, defined after the
+// version line, so a layer that is off costs no work per pixel, whatever the rasteriser does
+// with branches on uniforms. (Grid lines as quads of their own, stencilled where they cross,
+// cost more on a 1024x1024 map zoomed to ~45 px a cell: 183 against 179 M instructions a frame.)
 in vec2 v_uv;
+in vec2 v_map;  // map units
 uniform sampler2D u_terrain;
 uniform sampler2D u_heat;
 uniform sampler2D u_search;
@@ -21,6 +22,9 @@ uniform vec4 u_open_colour;    // alpha 0: open cells not shown
 uniform vec4 u_closed_colour;  // alpha 0: closed cells not shown
 uniform float u_opacity;
 uniform float u_heat_opacity;
+uniform float u_zoom;          // pixels per cell
+uniform float u_grid_width;    // pixels
+uniform vec4 u_grid_colour;
 // OPAQUE: the pass right after the viewport's clear composites over the clear colour itself
 // and writes opaque pixels, so the renderer draws it with blending off (a read-modify-write of
 // every pixel saved); equal to blending over the cleared framebuffer.
@@ -49,6 +53,14 @@ void main() {
 #if HEAT
   vec4 h = texture(u_heat, v_uv);
   c = over(c, h.rgb, h.a * u_heat_opacity);
+#endif
+#if GRID
+  // The pixels a line of that width along each cell edge would cover (pixel centres within
+  // half the width of the edge), as the line primitives drew them: crisp, not smoothed.
+  // Branch-free: a software rasteriser runs both sides of a per-pixel branch anyway.
+  vec2 d = abs(fract(v_map + 0.5) - 0.5) * u_zoom;
+  float on = min(d.x, d.y) < u_grid_width * 0.5 ? u_grid_colour.a : 0.0;
+  c = over(c, u_grid_colour.rgb, on);
 #endif
 #if SEARCH == 1
   vec4 s = texture(u_search, v_uv);

@@ -110,9 +110,11 @@ std::string elided(const std::string& text, float width) {
 void view_titles(App& app, float scale) {
   app.ui.drawn_texts.clear();
   const std::vector<std::string> names = view_names(app);
-  // Labels go to ImGui's background list, which has the font: above the map, under panels.
+  // Labels go to ImGui's background list or each view's label layer (MapRenderer::labels):
+  // above the map, under the panels.
   for (auto& v : app.views) {
-    MapRenderer::labels(v->camera, v->viewport, v->draw_list, ImGui::GetBackgroundDrawList(), scale);
+    if (v->renderer)
+      v->renderer->labels(v->camera, v->viewport, v->draw_list, ImGui::GetBackgroundDrawList(), scale);
     // Each view's name (by what sets it apart) in its corner; under it, what state its run is
     // in (stale, running, stopped at a breakpoint). Each line cut to the view's width.
     if (app.views.size() > 1 || v->has_run) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
 
 #include "app/shaders.hpp"
 
@@ -88,7 +89,7 @@ MapRenderer::MapRenderer() {
                         reinterpret_cast<const void*>(offsetof(Vertex, colour)));
   glBindVertexArray(0);
 
-  for (GLuint* t : {&texture_, &heat_texture_, &search_texture_, &stamps_texture_}) {
+  for (GLuint* t : {&texture_, &heat_texture_, &search_texture_, &stamps_texture_, &labels_texture_}) {
     glGenTextures(1, t);
     glBindTexture(GL_TEXTURE_2D, *t);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -103,6 +104,7 @@ MapRenderer::~MapRenderer() {
   glDeleteTextures(1, &heat_texture_);
   glDeleteTextures(1, &search_texture_);
   glDeleteTextures(1, &stamps_texture_);
+  glDeleteTextures(1, &labels_texture_);
   glDeleteBuffers(1, &quad_vbo_);
   glDeleteBuffers(1, &prim_vbo_);
   glDeleteVertexArrays(1, &quad_vao_);
@@ -275,7 +277,7 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   // clearance layers have no primitives (no circles, grid lines or labels), the common case on
   // large maps.
   const bool same_size_heat = heat && heat_width_ == tex_width_ && heat_height_ == tex_height_;
-  // Text labels do not count: they are drawn by ImGui after every GL pass (labels()), so the
+  // Text labels do not count: their layer is drawn after every other pass (labels()), so the
   // clearance numbers of a zoomed-in view never sit between the textures; nor do grid lines,
   // which are drawn in the same pass (grid).
   auto gl_primitives = [&](Layer l) {
@@ -285,88 +287,54 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   const bool nothing_between = gl_primitives(Layer::Terrain) == 0 && gl_primitives(Layer::Clearance) == 0;
   const bool fold_search = terrain && search_tex && nothing_between &&
                            search_width_ == tex_width_ && search_height_ == tex_height_;
+  const bool with_grid = terrain && grid.width_px > 0;
   if (terrain)
     draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
-                 same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0,
+                 same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0, with_grid,
                  fold_search, true);
   if (heat && !same_size_heat)
     draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
 
   const std::size_t split = search_tex && !fold_search ? std::size_t(Layer::Search) : kLayerCount;
   vertices_.clear();
-  if (terrain && grid.width_px > 0) {
-    // Lines cross: the stencil lets each pixel take the translucent colour once, as the
-    // per-pixel test in the terrain's pass did before (that test over every pixel of the view
-    // cost the software rasteriser more than the lines' own pixels do).
-    grid_lines(camera, vp);
-    glEnable(GL_STENCIL_TEST);
-    glStencilMask(0xFF);
-    glClearStencil(0);
-    glClear(GL_STENCIL_BUFFER_BIT);  // within the viewport's scissor
-    glStencilFunc(GL_EQUAL, 0, 0xFF);
-    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
-    flush_vertices(vp);
-    glDisable(GL_STENCIL_TEST);
-  }
   for (std::size_t l = 0; l < split; ++l)
     if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
   if (split < kLayerCount) {
     flush_vertices(vp);
     // The search cells alone: over a transparent base (any bound texture at opacity 0).
-    draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, true);
+    draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, false, true);
     vertices_.clear();
     for (std::size_t l = split; l < kLayerCount; ++l)
       if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
   }
   flush_vertices(vp);
+  if (labels_shown_) {
+    // The label layer over everything: a quad over the box it covers, one texel a pixel.
+    editor::Camera pixels(vp.width, vp.height);
+    pixels.set_view(1.0, {double(labels_x_), double(labels_y_)});
+    draw_texture(pixels, vp, {labels_texture_, labels_width_, labels_height_, 1.0f});
+  }
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_SCISSOR_TEST);
 }
 
-GLuint MapRenderer::map_program(bool heat, int search, bool opaque) {
-  GLuint& p = map_programs_[std::size_t((opaque ? 6 : 0) + (heat ? 3 : 0) + search)];
+GLuint MapRenderer::map_program(bool heat, bool lines, int search, bool opaque) {
+  GLuint& p =
+      map_programs_[std::size_t((opaque ? 12 : 0) + (heat ? 6 : 0) + (lines ? 3 : 0) + search)];
   if (!p)
     p = link(shaders::k_map_vert, shaders::k_map_frag, "map",
-             "#define HEAT " + std::to_string(int(heat)) + "\n#define SEARCH " +
-                 std::to_string(search) + "\n#define OPAQUE " + std::to_string(int(opaque)) +
-                 "\n");
+             "#define HEAT " + std::to_string(int(heat)) + "\n#define GRID " +
+                 std::to_string(int(lines)) + "\n#define SEARCH " + std::to_string(search) +
+                 "\n#define OPAQUE " + std::to_string(int(opaque)) + "\n");
   return p;
 }
 
-void MapRenderer::grid_lines(const editor::Camera& camera, const Viewport& vp) {
-  // A line of the grid's width centred on each cell edge in view, cut to the map's rectangle
-  // and to the viewport, so it covers the pixels whose centres are within half the width of
-  // the edge, as the terrain's pass would have drawn it per pixel (crisp, not smoothed).
-  const double w = std::max(grid.width_px, 1.0f) * 0.5;
-  const Vec2 m0 = camera.map_to_screen({0, 0});
-  const Vec2 m1 = camera.map_to_screen({double(tex_width_), double(tex_height_)});
-  const double left = std::max(m0.x, 0.0), right = std::min(m1.x, double(vp.width));
-  const double top = std::max(m0.y, 0.0), bottom = std::min(m1.y, double(vp.height));
-  if (left >= right || top >= bottom) return;
-  auto rect = [&](double x0, double y0, double x1, double y1) {
-    x0 = std::max(x0, left), y0 = std::max(y0, top);
-    x1 = std::min(x1, right), y1 = std::min(y1, bottom);
-    if (x0 < x1 && y0 < y1) quad({x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}, grid.colour);
-  };
-  const editor::Rect r = camera.visible_map_rect();
-  const int cx0 = std::max(0, int(std::floor(r.x0))), cx1 = std::min(tex_width_, int(std::ceil(r.x1)));
-  const int cy0 = std::max(0, int(std::floor(r.y0))), cy1 = std::min(tex_height_, int(std::ceil(r.y1)));
-  for (int x = cx0; x <= cx1; ++x) {
-    const double sx = camera.map_to_screen({double(x), 0}).x;
-    rect(sx - w, top, sx + w, bottom);
-  }
-  for (int y = cy0; y <= cy1; ++y) {
-    const double sy = camera.map_to_screen({0, double(y)}).y;
-    rect(left, sy - w, right, sy + w);
-  }
-}
-
 void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
-                               const Layer2D& base, GLuint heat, float heat_alpha,
+                               const Layer2D& base, GLuint heat, float heat_alpha, bool with_grid,
                                bool with_search, bool opaque) {
   const int search_mode = !with_search ? 0 : search_stamped_ ? 2 : 1;
-  const GLuint program = map_program(heat != 0, search_mode, opaque);
+  const GLuint program = map_program(heat != 0, with_grid, search_mode, opaque);
   glUseProgram(program);
   // Uniforms a variant does not use have no location (-1), and setting them does nothing.
   auto loc = [&](const char* name) { return glGetUniformLocation(program, name); };
@@ -383,6 +351,8 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   glUniform1i(loc("u_stamps"), 3);
   glUniform1f(loc("u_opacity"), base.opacity);
   glUniform1f(loc("u_heat_opacity"), heat ? heat_alpha : 0.0f);
+  glUniform1f(loc("u_grid_width"), with_grid ? std::max(grid.width_px, 1.0f) : 0.0f);
+  colour("u_grid_colour", grid.colour);
   if (search_mode == 2) {
     const SearchTexture& s = search_cells_;
     glUniform1ui(loc("u_frame"), GLuint(s.frame()));
@@ -420,36 +390,153 @@ void MapRenderer::flush_vertices(const Viewport& vp) {
   vertices_.clear();
 }
 
+namespace {
+// One glyph of ImGui's font atlas (alpha, aw x ah) over the rectangle [x0, x1) x [y0, y1) of
+// `out` (straight-alpha RGBA8, w x h), sampled bilinearly at each pixel's centre as the GPU's
+// linear filter samples the atlas, and blended "over" in colour `c`.
+void blit_glyph(std::vector<std::uint8_t>& out, int w, int h, const unsigned char* atlas, int aw,
+                int ah, const ImFontGlyph& g, float x0, float y0, float x1, float y1, Rgba c) {
+  const int px0 = std::max(0, int(std::ceil(x0 - 0.5f))), px1 = std::min(w, int(std::ceil(x1 - 0.5f)));
+  const int py0 = std::max(0, int(std::ceil(y0 - 0.5f))), py1 = std::min(h, int(std::ceil(y1 - 0.5f)));
+  if (px0 >= px1 || py0 >= py1) return;
+  const float du = (g.U1 - g.U0) * float(aw) / (x1 - x0), dv = (g.V1 - g.V0) * float(ah) / (y1 - y0);
+  for (int py = py0; py < py1; ++py) {
+    const float tv = g.V0 * float(ah) + (float(py) + 0.5f - y0) * dv - 0.5f;
+    const int v0 = std::clamp(int(std::floor(tv)), 0, ah - 1), v1 = std::min(v0 + 1, ah - 1);
+    const float fv = std::clamp(tv - std::floor(tv), 0.0f, 1.0f);
+    const unsigned char* r0 = atlas + std::size_t(v0) * std::size_t(aw);
+    const unsigned char* r1 = atlas + std::size_t(v1) * std::size_t(aw);
+    std::uint8_t* o = out.data() + (std::size_t(py) * std::size_t(w) + std::size_t(px0)) * 4;
+    for (int px = px0; px < px1; ++px, o += 4) {
+      const float tu = g.U0 * float(aw) + (float(px) + 0.5f - x0) * du - 0.5f;
+      const int u0 = std::clamp(int(std::floor(tu)), 0, aw - 1), u1 = std::min(u0 + 1, aw - 1);
+      const float fu = std::clamp(tu - std::floor(tu), 0.0f, 1.0f);
+      const float cov = ((r0[u0] * (1 - fu) + r0[u1] * fu) * (1 - fv) +
+                         (r1[u0] * (1 - fu) + r1[u1] * fu) * fv) / 255.0f;
+      const float a = cov * float(c.a) / 255.0f;
+      if (a <= 0) continue;
+      const float da = float(o[3]) / 255.0f, oa = a + da * (1 - a);
+      auto mix = [&](std::uint8_t src, std::uint8_t dst) {
+        return std::uint8_t((float(src) * a + float(dst) * da * (1 - a)) / oa + 0.5f);
+      };
+      o[0] = mix(c.r, o[0]), o[1] = mix(c.g, o[1]), o[2] = mix(c.b, o[2]);
+      o[3] = std::uint8_t(oa * 255.0f + 0.5f);
+    }
+  }
+}
+}  // namespace
+
 void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const DrawList& list,
                          ImDrawList* text_list, float text_scale) {
-  {
-    const ImVec2 origin{float(vp.x) / text_scale, float(vp.y) / text_scale};
-    text_list->PushClipRect(origin, {origin.x + float(vp.width) / text_scale,
-                                     origin.y + float(vp.height) / text_scale});
-    ImFont* font = ImGui::GetFont();
-    for (std::size_t l = 0; l < kLayerCount; ++l) {
-      if (!list.enabled(Layer(l))) continue;
-      const DrawBatch& batch = list.batch(Layer(l));
-      for (const TextPrim& t : batch.texts) {
-        const std::string_view label = batch.label(t);
-        const float size = t.size_px > 0 ? t.size_px : ImGui::GetFontSize();
-        const ImVec2 extent =
-            font->CalcTextSizeA(size, 1e9f, 0, label.data(), label.data() + label.size());
-        const Vec2 s = camera.map_to_screen(to_vec(t.x, t.y));
-        ImVec2 p{origin.x + float(s.x) / text_scale, origin.y + float(s.y) / text_scale};
-        switch (t.anchor) {
-          case TextAnchor::Center: p.x -= extent.x / 2, p.y -= extent.y / 2; break;
-          case TextAnchor::Left: p.y -= extent.y / 2; break;
-          case TextAnchor::Right: p.x -= extent.x, p.y -= extent.y / 2; break;
-          case TextAnchor::Top: p.x -= extent.x / 2; break;
-          case TextAnchor::Bottom: p.x -= extent.x / 2, p.y -= extent.y; break;
-        }
-        text_list->AddText(font, size, p, t.colour.packed(), label.data(),
-                           label.data() + label.size());
+  ImFont* font = ImGui::GetFont();
+  const ImFontAtlas* atlas = font->ContainerAtlas;
+  labels_shown_ = false;
+  if (vp.width <= 0 || vp.height <= 0) return;
+  // Where every label goes, as ImGui's RenderText would put it (units of ImGui, relative to
+  // the viewport, floored in window units as RenderText floors), the characters in all, and
+  // the box (framebuffer pixels of the viewport) the labels cover.
+  struct Placed {
+    const TextPrim* t;
+    std::string_view text;
+    float size, x, y;
+  };
+  std::vector<Placed> placed;
+  std::size_t chars = 0;
+  float bx0 = float(vp.width), by0 = float(vp.height), bx1 = 0, by1 = 0;
+  const float ox = float(vp.x) / text_scale, oy = float(vp.y) / text_scale;
+  for (std::size_t l = 0; l < kLayerCount; ++l) {
+    if (!list.enabled(Layer(l))) continue;
+    const DrawBatch& batch = list.batch(Layer(l));
+    for (const TextPrim& t : batch.texts) {
+      const std::string_view label = batch.label(t);
+      const float size = t.size_px > 0 ? t.size_px : ImGui::GetFontSize();
+      const ImVec2 extent =
+          font->CalcTextSizeA(size, 1e9f, 0, label.data(), label.data() + label.size());
+      const Vec2 s = camera.map_to_screen(to_vec(t.x, t.y));
+      ImVec2 p{float(s.x) / text_scale, float(s.y) / text_scale};
+      switch (t.anchor) {
+        case TextAnchor::Center: p.x -= extent.x / 2, p.y -= extent.y / 2; break;
+        case TextAnchor::Left: p.y -= extent.y / 2; break;
+        case TextAnchor::Right: p.x -= extent.x, p.y -= extent.y / 2; break;
+        case TextAnchor::Top: p.x -= extent.x / 2; break;
+        case TextAnchor::Bottom: p.x -= extent.x / 2, p.y -= extent.y; break;
       }
+      const Placed at{&t, label, size, std::floor(ox + p.x) - ox, std::floor(oy + p.y) - oy};
+      placed.push_back(at);
+      chars += label.size();
+      // A glyph may reach a pixel past its advance (italics, overhangs): one pixel of margin.
+      bx0 = std::min(bx0, at.x * text_scale - 1), by0 = std::min(by0, at.y * text_scale - 1);
+      bx1 = std::max(bx1, (at.x + extent.x) * text_scale + 1);
+      by1 = std::max(by1, (at.y + extent.y) * text_scale + 1);
     }
-    text_list->PopClipRect();
   }
+  if (placed.empty()) return;
+  // A few labels cost little as ImGui's glyph quads; the layer pays a pass over the box the
+  // labels cover, which thousands of glyphs (numbers in every cell) cost many times over.
+  constexpr std::size_t kLayerChars = 1500;
+  if (chars < kLayerChars || !atlas || !atlas->TexPixelsAlpha8) {
+    text_list->PushClipRect({ox, oy}, {ox + float(vp.width) / text_scale,
+                                       oy + float(vp.height) / text_scale});
+    for (const Placed& at : placed)
+      text_list->AddText(font, at.size, {ox + at.x, oy + at.y}, at.t->colour.packed(),
+                         at.text.data(), at.text.data() + at.text.size());
+    text_list->PopClipRect();
+    return;
+  }
+  const int x0 = std::max(0, int(std::floor(bx0))), y0 = std::max(0, int(std::floor(by0)));
+  const int x1 = std::min(vp.width, int(std::ceil(bx1))), y1 = std::min(vp.height, int(std::ceil(by1)));
+  if (x0 >= x1 || y0 >= y1) return;
+  labels_shown_ = true;
+  // What is composed, to skip an unchanged frame (a still view, a step that moves no number).
+  std::string key;
+  auto add = [&](const auto& v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  add(x0), add(y0), add(x1), add(y1), add(text_scale);
+  for (const Placed& at : placed) {
+    add(at.size), add(at.x), add(at.y), add(at.t->colour);
+    key.append(at.text);
+    key.push_back('\0');
+  }
+  if (key == labels_key_) return;  // the texture already holds these labels
+  labels_key_ = std::move(key);
+  const int w = x1 - x0, h = y1 - y0;
+  label_pixels_.assign(std::size_t(w) * std::size_t(h) * 4, 0);
+  for (const Placed& at : placed) {
+    const float scale = at.size / font->FontSize;
+    float x = at.x;
+    float y = at.y;
+    const char* c = at.text.data();
+    const char* end = c + at.text.size();
+    while (c < end) {
+      unsigned int ch = std::uint8_t(*c);
+      if (ch < 0x80) ++c;
+      else c += ImTextCharFromUtf8(&ch, c, end);
+      if (ch == '\n') {
+        x = at.x;
+        y += font->FontSize * scale;
+        continue;
+      }
+      if (ch == '\r') continue;
+      const ImFontGlyph* g = font->FindGlyph(ImWchar(ch));
+      if (!g) continue;
+      if (g->Visible)
+        blit_glyph(label_pixels_, w, h, atlas->TexPixelsAlpha8, atlas->TexWidth, atlas->TexHeight,
+                   *g, (x + g->X0 * scale) * text_scale - float(x0),
+                   (y + g->Y0 * scale) * text_scale - float(y0),
+                   (x + g->X1 * scale) * text_scale - float(x0),
+                   (y + g->Y1 * scale) * text_scale - float(y0), at.t->colour);
+      x += g->AdvanceX * scale;
+    }
+  }
+  glBindTexture(GL_TEXTURE_2D, labels_texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (labels_width_ != w || labels_height_ != h) {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 label_pixels_.data());
+    labels_width_ = w, labels_height_ = h;
+  } else {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, label_pixels_.data());
+  }
+  labels_x_ = x0, labels_y_ = y0;
 }
 
 }  // namespace pl::app

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <glad/gl.h>
@@ -15,6 +16,7 @@
 #include "viz/search_texture.hpp"
 
 struct ImDrawList;
+
 
 namespace pl::app {
 
@@ -45,9 +47,9 @@ class MapRenderer {
                      const Style& style, bool open, bool closed);
   const SearchTexture& search_cells() const { return search_cells_; }
   bool show_search = false;
-  // Lines along the cell edges, a quad per line in view, drawn over the terrain and the heat map
-  // (and over the search cells when those share the terrain's pass), each pixel once.
-  // width_px 0 = none. Only with Layer::Terrain enabled, like the terrain.
+  // Lines along the cell edges, drawn in the terrain's pass (shaders/map.frag) over the terrain
+  // and the heat map, under the search cells: one pass however many lines a zoomed-in view
+  // shows. width_px 0 = none. Only with Layer::Terrain enabled, like the terrain.
   struct GridLines {
     float width_px = 0;
     Rgba colour;
@@ -56,10 +58,14 @@ class MapRenderer {
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
   // fb_height pixels tall.
   void draw(const editor::Camera& camera, const Viewport& vp, int fb_height, const DrawList& list);
-  // Adds the text labels of `list` to an ImGui draw list (call before ImGui::Render);
-  // text_scale = framebuffer pixels per ImGui unit.
-  static void labels(const editor::Camera& camera, const Viewport& vp, const DrawList& list,
-                     ImDrawList* text_list, float text_scale = 1.0f);
+  // The text labels of `list` (call before ImGui::Render and draw()), over everything else the
+  // view draws; text_scale = framebuffer pixels per ImGui unit. A few go to `text_list` as
+  // ImGui's glyph quads. Many (numbers in every cell) are composed on the CPU from ImGui's font
+  // atlas into one texture over the box they cover, redone only when a label, its place or the
+  // box changed, and drawn by draw() as one quad: a software rasteriser pays far more for
+  // thousands of small glyph quads (setting up and shading each in 4x4 blocks) than for that.
+  void labels(const editor::Camera& camera, const Viewport& vp, const DrawList& list,
+              ImDrawList* text_list, float text_scale = 1.0f);
 
  private:
   struct Vertex {
@@ -77,24 +83,30 @@ class MapRenderer {
     int width = 0, height = 0;
     float opacity = 1;
   };
-  // Draws `base` over the map quad; a non-zero `heat` texture of the same size (at heat_alpha)
-  // and the search cells (with_search) are blended in the same pass (shaders/map.frag).
-  // `opaque`: the pass right after the clear; it composites over the clear colour in the shader
-  // and is drawn without blending.
+  // Draws `base` over the map quad; a non-zero `heat` texture of the same size (at heat_alpha),
+  // the grid lines (with_grid) and the search cells (with_search) are blended in the same pass
+  // (shaders/map.frag). `opaque`: the pass right after the clear; it composites over the clear
+  // colour in the shader and is drawn without blending.
   void draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
-                    GLuint heat = 0, float heat_alpha = 0, bool with_search = false,
-                    bool opaque = false);
-  // The grid's lines in view, as quads in vertices_ (cut to the map and the viewport).
-  void grid_lines(const editor::Camera& camera, const Viewport& vp);
+                    GLuint heat = 0, float heat_alpha = 0, bool with_grid = false,
+                    bool with_search = false, bool opaque = false);
   void flush_vertices(const Viewport& vp);
 
   // The map shader's variants (shaders/map.frag), compiled when first drawn.
-  GLuint map_program(bool heat, int search, bool opaque);
-  std::array<GLuint, 12> map_programs_{};
+  GLuint map_program(bool heat, bool grid, int search, bool opaque);
+  std::array<GLuint, 24> map_programs_{};
   GLuint prim_program_ = 0;
   GLuint quad_vao_ = 0, quad_vbo_ = 0;
   GLuint prim_vao_ = 0, prim_vbo_ = 0;
   GLuint texture_ = 0, heat_texture_ = 0, search_texture_ = 0;
+  // The label layer (labels()): RGBA8 with straight alpha, one texel per viewport pixel of the
+  // box at (labels_x_, labels_y_), row 0 at the top; what it was composed from, to skip an
+  // unchanged frame.
+  GLuint labels_texture_ = 0;
+  int labels_x_ = 0, labels_y_ = 0, labels_width_ = 0, labels_height_ = 0;
+  bool labels_shown_ = false;
+  std::vector<std::uint8_t> label_pixels_;
+  std::string labels_key_;
   // SearchTexture's stamps (RG32UI), when it keeps them instead of an image (search_stamped_).
   GLuint stamps_texture_ = 0;
   bool search_stamped_ = false;
