@@ -285,6 +285,44 @@ TEST(AppScreenshot, GridLinesTakeTheirColourOnceWhereTheyCross) {
   EXPECT_LE(dist(line_at({12.0, 5.0}), vertical), 3) << "the crossing is not one line's colour";
 }
 
+TEST(AppScreenshot, NumbersInEveryCellOfAZoomedView) {
+  // Zoomed in far enough for g, h and f, every cell in view prints its numbers: thousands of
+  // characters, which go through the renderer's label layer (one texture) instead of ImGui's
+  // glyph quads. Each whole cell in view must show ink of the text colour.
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const auto file = std::filesystem::temp_directory_path() / "pathlab_shot_numbers.json";
+  {
+    std::FILE* f = std::fopen(file.string().c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("{\"pathlab_scene\": 1, \"map\": {\"width\": 20, \"height\": 20}, "
+               "\"agents\": [{\"start\": [0.5, 0.5, 0], \"goal\": [19.5, 19.5, 0]}]}\n", f);
+    std::fclose(f);
+  }
+  const Shot shot =
+      take("--scene '" + file.string() + "' --planner dijkstra --frame end --zoom 2", "numbers");
+  ASSERT_EQ(shot.w, kWidth);
+  const ViewShot& v = shot.views.at(0);
+  ASSERT_GE(v.cam.zoom(), 40.0);  // numbers shown
+  int cells = 0;
+  for (int y = 0; y < 20; ++y)
+    for (int x = 0; x < 20; ++x) {
+      const auto [px0, py0] = pixel(v, {double(x), double(y)});
+      const auto [px1, py1] = pixel(v, {x + 1.0, y + 1.0});
+      if (px0 < v.x || py0 < v.y + 20 || px1 > v.x + v.w || py1 > v.y + v.h - 30) continue;
+      ++cells;
+      // Text pixels: far darker than the cell's own colour at its corner.
+      const pl::Rgba base = shot.at(px0 + 3, py0 + 3);
+      int ink = 0;
+      for (int py = py0 + 2; py < py1 - 2; ++py)
+        for (int px = px0 + 2; px < px1 - 2; ++px) {
+          const pl::Rgba c = shot.at(px, py);
+          if (base.r + base.g + base.b - (c.r + c.g + c.b) > 150) ++ink;
+        }
+      EXPECT_GE(ink, 20) << "cell (" << x << ", " << y << ") shows no numbers";
+    }
+  EXPECT_GE(cells, 30);
+}
+
 TEST(AppScreenshot, FinishedSearchShowsThePath) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   const pl::Scene scene = pl::load_scene(kSample);
