@@ -148,6 +148,16 @@ bool declares_cells(const std::string& planner) {
   return false;
 }
 
+// A scene file of an all-ground w x h map and one agent from `start` to `goal` (JSON poses).
+std::filesystem::path scene_file(const std::string& name, int w, int h, const std::string& start,
+                                 const std::string& goal) {
+  const auto file = std::filesystem::temp_directory_path() / ("pathlab_shot_" + name + ".json");
+  std::ofstream(file) << "{\"pathlab_scene\": 1, \"map\": {\"width\": " << w
+                      << ", \"height\": " << h << "}, \"agents\": [{\"start\": " << start
+                      << ", \"goal\": " << goal << "}]}\n";
+  return file;
+}
+
 }  // namespace
 
 // The cell checks below rely on the planner declaring its nodes as grid cells.
@@ -231,14 +241,7 @@ TEST(AppScreenshot, LargeMapSearchInOnePass) {
   // texture pass (shaders/map.frag); the picture must be the same as layered passes.
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   REQUIRE_CELLS_SPACE("dijkstra");
-  const auto file = std::filesystem::temp_directory_path() / "pathlab_shot_large.json";
-  {
-    std::FILE* f = std::fopen(file.string().c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("{\"pathlab_scene\": 1, \"map\": {\"width\": 300, \"height\": 200}, "
-               "\"agents\": [{\"start\": [2.5, 2.5, 0], \"goal\": [290.5, 190.5, 0]}]}\n", f);
-    std::fclose(f);
-  }
+  const auto file = scene_file("large", 300, 200, "[2.5, 2.5, 0]", "[290.5, 190.5, 0]");
   const pl::Scene scene = pl::load_scene(file.string());
   const Shot shot = take("--scene '" + file.string() + "' --planner dijkstra --frame 3000", "large");
   ASSERT_EQ(shot.w, kWidth);
@@ -250,18 +253,11 @@ TEST(AppScreenshot, GridLinesTakeTheirColourOnceWhereTheyCross) {
   // Zoomed in, the terrain's pass draws the grid lines per pixel over the terrain and under the
   // closed cells; where two lines cross, the translucent colour is there once, as on the edges.
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
-  const auto file = std::filesystem::temp_directory_path() / "pathlab_shot_grid.json";
-  {
-    std::FILE* f = std::fopen(file.string().c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("{\"pathlab_scene\": 1, \"map\": {\"width\": 20, \"height\": 20}, "
-               "\"agents\": [{\"start\": [0.5, 0.5, 0], \"goal\": [19.5, 19.5, 0]}]}\n", f);
-    std::fclose(f);
-  }
+  const auto file = scene_file("grid", 20, 20, "[0.5, 0.5, 0]", "[19.5, 19.5, 0]");
   const Shot shot = take("--scene '" + file.string() + "' --planner dijkstra --frame end", "grid");
   ASSERT_EQ(shot.w, kWidth);
   const ViewShot& v = shot.views.at(0);
-  ASSERT_GE(v.cam.zoom(), 8.0);  // grid lines shown
+  ASSERT_GE(v.cam.zoom(), 8.0);                                             // grid lines shown
   ASSERT_LT(pl::Style::standard().colour(pl::StyleItem::GridLine).a, 255);  // translucent
   auto dist = [](pl::Rgba a, pl::Rgba b) {
     return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
@@ -276,7 +272,8 @@ TEST(AppScreenshot, GridLinesTakeTheirColourOnceWhereTheyCross) {
     pl::Rgba best = cell;
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx)
-        if (dist(shot.at(px + dx, py + dy), cell) > dist(best, cell)) best = shot.at(px + dx, py + dy);
+        if (dist(shot.at(px + dx, py + dy), cell) > dist(best, cell))
+          best = shot.at(px + dx, py + dy);
     return best;
   };
   const pl::Rgba vertical = line_at({12.0, 5.5}), horizontal = line_at({12.5, 5.0});
@@ -290,14 +287,7 @@ TEST(AppScreenshot, NumbersInEveryCellOfAZoomedView) {
   // characters, which go through the renderer's label layer (one texture) instead of ImGui's
   // glyph quads. Each whole cell in view must show ink of the text colour.
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
-  const auto file = std::filesystem::temp_directory_path() / "pathlab_shot_numbers.json";
-  {
-    std::FILE* f = std::fopen(file.string().c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("{\"pathlab_scene\": 1, \"map\": {\"width\": 20, \"height\": 20}, "
-               "\"agents\": [{\"start\": [0.5, 0.5, 0], \"goal\": [19.5, 19.5, 0]}]}\n", f);
-    std::fclose(f);
-  }
+  const auto file = scene_file("numbers", 20, 20, "[0.5, 0.5, 0]", "[19.5, 19.5, 0]");
   const Shot shot =
       take("--scene '" + file.string() + "' --planner dijkstra --frame end --zoom 2", "numbers");
   ASSERT_EQ(shot.w, kWidth);

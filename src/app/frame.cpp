@@ -114,7 +114,8 @@ void view_titles(App& app, float scale) {
   // above the map, under the panels.
   for (auto& v : app.views) {
     if (v->renderer)
-      v->renderer->labels(v->camera, v->viewport, v->draw_list, ImGui::GetBackgroundDrawList(), scale);
+      v->renderer->labels(v->camera, v->viewport, v->draw_list, ImGui::GetBackgroundDrawList(),
+                          scale);
     // Each view's name (by what sets it apart) in its corner; under it, what state its run is
     // in (stale, running, stopped at a breakpoint). Each line cut to the view's width.
     if (app.views.size() > 1 || v->has_run) {

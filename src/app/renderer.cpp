@@ -89,7 +89,8 @@ MapRenderer::MapRenderer() {
                         reinterpret_cast<const void*>(offsetof(Vertex, colour)));
   glBindVertexArray(0);
 
-  for (GLuint* t : {&texture_, &heat_texture_, &search_texture_, &stamps_texture_, &labels_texture_}) {
+  for (GLuint* t :
+       {&texture_, &heat_texture_, &search_texture_, &stamps_texture_, &labels_texture_}) {
     glGenTextures(1, t);
     glBindTexture(GL_TEXTURE_2D, *t);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -396,10 +397,13 @@ namespace {
 // linear filter samples the atlas, and blended "over" in colour `c`.
 void blit_glyph(std::vector<std::uint8_t>& out, int w, int h, const unsigned char* atlas, int aw,
                 int ah, const ImFontGlyph& g, float x0, float y0, float x1, float y1, Rgba c) {
-  const int px0 = std::max(0, int(std::ceil(x0 - 0.5f))), px1 = std::min(w, int(std::ceil(x1 - 0.5f)));
-  const int py0 = std::max(0, int(std::ceil(y0 - 0.5f))), py1 = std::min(h, int(std::ceil(y1 - 0.5f)));
+  const int px0 = std::max(0, int(std::ceil(x0 - 0.5f))),
+            px1 = std::min(w, int(std::ceil(x1 - 0.5f)));
+  const int py0 = std::max(0, int(std::ceil(y0 - 0.5f))),
+            py1 = std::min(h, int(std::ceil(y1 - 0.5f)));
   if (px0 >= px1 || py0 >= py1) return;
-  const float du = (g.U1 - g.U0) * float(aw) / (x1 - x0), dv = (g.V1 - g.V0) * float(ah) / (y1 - y0);
+  const float du = (g.U1 - g.U0) * float(aw) / (x1 - x0),
+              dv = (g.V1 - g.V0) * float(ah) / (y1 - y0);
   for (int py = py0; py < py1; ++py) {
     const float tv = g.V0 * float(ah) + (float(py) + 0.5f - y0) * dv - 0.5f;
     const int v0 = std::clamp(int(std::floor(tv)), 0, ah - 1), v1 = std::min(v0 + 1, ah - 1);
@@ -411,8 +415,9 @@ void blit_glyph(std::vector<std::uint8_t>& out, int w, int h, const unsigned cha
       const float tu = g.U0 * float(aw) + (float(px) + 0.5f - x0) * du - 0.5f;
       const int u0 = std::clamp(int(std::floor(tu)), 0, aw - 1), u1 = std::min(u0 + 1, aw - 1);
       const float fu = std::clamp(tu - std::floor(tu), 0.0f, 1.0f);
-      const float cov = ((r0[u0] * (1 - fu) + r0[u1] * fu) * (1 - fv) +
-                         (r1[u0] * (1 - fu) + r1[u1] * fu) * fv) / 255.0f;
+      const float cov =
+          ((r0[u0] * (1 - fu) + r0[u1] * fu) * (1 - fv) + (r1[u0] * (1 - fu) + r1[u1] * fu) * fv) /
+          255.0f;
       const float a = cov * float(c.a) / 255.0f;
       if (a <= 0) continue;
       const float da = float(o[3]) / 255.0f, oa = a + da * (1 - a);
@@ -455,11 +460,21 @@ void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const
       const Vec2 s = camera.map_to_screen(to_vec(t.x, t.y));
       ImVec2 p{float(s.x) / text_scale, float(s.y) / text_scale};
       switch (t.anchor) {
-        case TextAnchor::Center: p.x -= extent.x / 2, p.y -= extent.y / 2; break;
-        case TextAnchor::Left: p.y -= extent.y / 2; break;
-        case TextAnchor::Right: p.x -= extent.x, p.y -= extent.y / 2; break;
-        case TextAnchor::Top: p.x -= extent.x / 2; break;
-        case TextAnchor::Bottom: p.x -= extent.x / 2, p.y -= extent.y; break;
+        case TextAnchor::Center:
+          p.x -= extent.x / 2, p.y -= extent.y / 2;
+          break;
+        case TextAnchor::Left:
+          p.y -= extent.y / 2;
+          break;
+        case TextAnchor::Right:
+          p.x -= extent.x, p.y -= extent.y / 2;
+          break;
+        case TextAnchor::Top:
+          p.x -= extent.x / 2;
+          break;
+        case TextAnchor::Bottom:
+          p.x -= extent.x / 2, p.y -= extent.y;
+          break;
       }
       const Placed at{&t, label, size, std::floor(ox + p.x) - ox, std::floor(oy + p.y) - oy};
       placed.push_back(at);
@@ -475,8 +490,8 @@ void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const
   // labels cover, which thousands of glyphs (numbers in every cell) cost many times over.
   constexpr std::size_t kLayerChars = 1500;
   if (chars < kLayerChars || !atlas || !atlas->TexPixelsAlpha8) {
-    text_list->PushClipRect({ox, oy}, {ox + float(vp.width) / text_scale,
-                                       oy + float(vp.height) / text_scale});
+    text_list->PushClipRect(
+        {ox, oy}, {ox + float(vp.width) / text_scale, oy + float(vp.height) / text_scale});
     for (const Placed& at : placed)
       text_list->AddText(font, at.size, {ox + at.x, oy + at.y}, at.t->colour.packed(),
                          at.text.data(), at.text.data() + at.text.size());
@@ -484,7 +499,8 @@ void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const
     return;
   }
   const int x0 = std::max(0, int(std::floor(bx0))), y0 = std::max(0, int(std::floor(by0)));
-  const int x1 = std::min(vp.width, int(std::ceil(bx1))), y1 = std::min(vp.height, int(std::ceil(by1)));
+  const int x1 = std::min(vp.width, int(std::ceil(bx1))),
+            y1 = std::min(vp.height, int(std::ceil(by1)));
   if (x0 >= x1 || y0 >= y1) return;
   labels_shown_ = true;
   // What is composed, to skip an unchanged frame (a still view, a step that moves no number).
@@ -508,8 +524,10 @@ void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const
     const char* end = c + at.text.size();
     while (c < end) {
       unsigned int ch = std::uint8_t(*c);
-      if (ch < 0x80) ++c;
-      else c += ImTextCharFromUtf8(&ch, c, end);
+      if (ch < 0x80)
+        ++c;
+      else
+        c += ImTextCharFromUtf8(&ch, c, end);
       if (ch == '\n') {
         x = at.x;
         y += font->FontSize * scale;

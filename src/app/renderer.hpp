@@ -17,7 +17,6 @@
 
 struct ImDrawList;
 
-
 namespace pl::app {
 
 // A viewport rectangle in framebuffer pixels, y down from the window's top-left corner.
