@@ -1039,10 +1039,10 @@ class CircleGraph {
   // distance instead of all being looked at.
   void close_open_bins(const Circle& c) {
     const double len = grid_.diagonal();
-    static const double slack = 1 / std::cos(kPi / TangentShadow::kBins + 1e-6);
-    // A ray of the bin differs from dir by at most the half width h, so each component of
-    // its direction by at most 2 sin(h / 2) < h.
+    // The bin's half width h (with the margin); a ray of the bin differs from dir by at most
+    // h, so each component of its direction by at most 2 sin(h / 2) < h.
     constexpr double half = kPi / TangentShadow::kBins + 1e-6;
+    static const double slack = 1 / std::cos(half);
     for (int s = 0; s < 2; ++s)
       for (int i = 0; i < TangentShadow::kBins; ++i) {
         if (!shadow_.open(s, i)) continue;
