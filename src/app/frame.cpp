@@ -107,15 +107,22 @@ std::string elided(const std::string& text, float width) {
   return text.substr(0, n) + "...";
 }
 
+namespace {
+// The view's renderer, made when first needed (a view added to a comparison has none yet).
+MapRenderer& renderer(View& v) {
+  if (!v.renderer) v.renderer = std::make_unique<MapRenderer>();
+  return *v.renderer;
+}
+}  // namespace
+
 void view_titles(App& app, float scale) {
   app.ui.drawn_texts.clear();
   const std::vector<std::string> names = view_names(app);
   // Labels go to ImGui's background list or each view's label layer (MapRenderer::labels):
   // above the map, under the panels.
   for (auto& v : app.views) {
-    if (v->renderer)
-      v->renderer->labels(v->camera, v->viewport, v->draw_list, ImGui::GetBackgroundDrawList(),
-                          scale);
+    renderer(*v).labels(v->camera, v->viewport, v->draw_list, ImGui::GetBackgroundDrawList(),
+                        scale);
     // Each view's name (by what sets it apart) in its corner; under it, what state its run is
     // in (stale, running, stopped at a breakpoint). Each line cut to the view's width.
     if (app.views.size() > 1 || v->has_run) {
@@ -194,14 +201,14 @@ void render_views(App& app, const FrameSize& fb) {
   const GridMap& map = app.scene().map;
   for (auto& vp : app.views) {
     View& v = *vp;
-    if (!v.renderer) v.renderer = std::make_unique<MapRenderer>();
+    MapRenderer& r = renderer(v);
     const View::TerrainKey tkey{map.uid(), map.version()};
     if (!(tkey == v.terrain_key)) {
-      v.renderer->set_terrain(terrain_image(map));
+      r.set_terrain(terrain_image(map));
       v.terrain_key = tkey;
     }
     update_heat(app, v, map);
-    v.renderer->draw(v.camera, v.viewport, fb.height, v.draw_list);
+    r.draw(v.camera, v.viewport, fb.height, v.draw_list);
   }
   write_view_export(app, fb);
   glViewport(0, 0, fb.width, fb.height);
