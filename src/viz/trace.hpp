@@ -211,8 +211,9 @@ class FrameState {
   std::uint32_t path_ = kNoNode;     // path index
   std::uint32_t shape_count_ = 0;
   std::vector<NodeState> nodes_;
-  // The open nodes, unordered, and each node's position there (kNoNode = not open): the open
-  // list costs O(open), not O(nodes), and the frontier is usually a small part of the nodes.
+  // The open nodes, unordered, and each open node's position there (the entries of other nodes
+  // are stale: only set_status reads them, for open nodes): the open list costs O(open), not
+  // O(nodes), and the frontier is usually a small part of the nodes.
   std::vector<std::uint32_t> open_;
   std::vector<std::uint32_t> open_pos_;
   std::vector<double> named_;  // by counter name index
