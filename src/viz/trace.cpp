@@ -271,12 +271,13 @@ struct TraceReplay {
   static void grow(const Trace& t, FrameState& s, std::size_t node_count) {
     const std::size_t old = s.nodes_.size();
     if (node_count > old) {
-      s.nodes_.resize(node_count);
-      s.open_pos_.resize(node_count, kNoNode);
-      for (std::size_t i = old; i < node_count; ++i) {
-        s.nodes_[i].desc.id = t.node_ids_[i];
-        s.nodes_[i].desc.space = t.node_spaces_[i];
+      for (std::size_t i = old; i < node_count; ++i) {  // each record written once, whole
+        NodeState x;
+        x.desc.id = t.node_ids_[i];
+        x.desc.space = t.node_spaces_[i];
+        s.nodes_.push_back(x);
       }
+      s.open_pos_.resize(node_count, kNoNode);
     }
   }
 
@@ -1316,26 +1317,29 @@ void TraceCursor::restore(std::size_t keyframe) {
   const std::size_t n = k.g.size();
   // Node records keep their description unless the trace has described nodes: a node of a
   // dense space is its id and its space, set once when the record is made.
-  const std::size_t kept = t.descs_.empty() ? std::min(n, s.nodes_.size()) : 0;
-  s.nodes_.resize(n);
-  for (std::size_t i = kept; i < n; ++i) {
-    NodeInfo& d = s.nodes_[i].desc;
+  const std::size_t old = std::min(n, s.nodes_.size());
+  const std::size_t kept = t.descs_.empty() ? old : 0;
+  auto desc = [&](std::size_t i) {
     const std::uint32_t di = k.desc.empty() ? kNoNode : k.desc[i];
-    if (di != kNoNode) {
-      d = t.descs_[di];
-    } else {
-      d = NodeInfo{};
-      d.id = t.node_ids_[i];
-      d.space = t.node_spaces_[i];
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
+    if (di != kNoNode) return t.descs_[di];
+    NodeInfo d;
+    d.id = t.node_ids_[i];
+    d.space = t.node_spaces_[i];
+    return d;
+  };
+  s.nodes_.resize(old);
+  for (std::size_t i = 0; i < old; ++i) {
     NodeState& x = s.nodes_[i];
+    if (i >= kept) x.desc = desc(i);
     x.g = k.g[i];
     x.h = k.h[i];
     x.parent = k.parent[i];
     x.status = k.status[i];
   }
+  // New records are written once, whole (resize() would write each a second time). The
+  // capacity stays from earlier frames: push_back rarely allocates.
+  for (std::size_t i = old; i < n; ++i)
+    s.nodes_.push_back(NodeState{desc(i), k.g[i], k.h[i], k.parent[i], k.status[i]});
   s.open_ = k.open;
   // Positions are read only for open nodes (set_status), so the rest need not be reset: a
   // restore writes 4 bytes an open node here, not 4 MB at a million nodes.
