@@ -38,10 +38,10 @@ void expect_same_abstraction(const HaaAbstraction& a, const HaaAbstraction& b) {
                 x.clearance == y.clearance && x.weight == y.weight && x.inter == y.inter &&
                 x.alive == y.alive)
         << "edge " << i;
-    const auto pa = a.path_of(x), pb = b.path_of(y);
-    ASSERT_EQ(std::vector<std::uint32_t>(pa.begin(), pa.end()),
-              std::vector<std::uint32_t>(pb.begin(), pb.end()))
-        << "path of edge " << i;
+    std::vector<std::uint32_t> pa, pb;
+    a.path_of(x, pa);
+    b.path_of(y, pb);
+    ASSERT_EQ(pa, pb) << "path of edge " << i;
   }
   ASSERT_EQ(a.entrances().size(), b.entrances().size());
   for (std::size_t i = 0; i < a.entrances().size(); ++i) {

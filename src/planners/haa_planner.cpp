@@ -742,8 +742,7 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     switch (l.kind) {
       case kAbstractEdge: {
         const auto& e = abs_.edges()[l.index];
-        const auto path = abs_.path_of(e);
-        piece.assign(path.begin(), path.end());
+        abs_.path_of(e, piece);
         if (e.a != abstract_pool_.parent(n)) std::reverse(piece.begin(), piece.end());
         break;
       }
