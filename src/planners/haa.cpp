@@ -832,7 +832,7 @@ void HaaAbstraction::scan_segment(std::size_t seg, Unit& out) {
       e.a = p.a;
       e.b = p.b;
       e.capability = caps_[ci];
-      e.clearance = m[std::size_t(k)];
+      e.clearance = std::uint16_t(m[std::size_t(k)]);
       e.weight = 1.0;
       if (!cost_.empty()) e.weight = terrain_step_cost(1.0, cost_[p.a], cost_[p.b]);
       e.inter = true;
@@ -973,7 +973,7 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Scratch& s
           e.a = mem[i];
           e.b = mem[j];
           e.capability = caps_[use];
-          e.clearance = pc;
+          e.clearance = std::uint16_t(pc);
           e.weight = d;
           e.path_offset = std::uint32_t(at0);
           e.path_length = std::uint32_t(path.size() + 1);
@@ -1042,7 +1042,7 @@ bool HaaAbstraction::make_clusters(const std::vector<std::uint32_t>& which, cons
 void HaaAbstraction::unit_dominance(Unit& u, Scratch& scratch) const {
   if (params_.quality == HaaQuality::Low) {
     const int smax = params_.sizes.back();
-    for (Edge& e : u.edges) e.clearance = std::min(e.clearance, smax);
+    for (Edge& e : u.edges) e.clearance = std::uint16_t(std::min(int(e.clearance), smax));
   }
   if (params_.quality == HaaQuality::Initial || u.edges.size() < 2) return;
   // By node pair, then index, on precomputed keys.
@@ -1366,8 +1366,8 @@ void HaaAbstraction::finish(SearchObserver* obs) {
   for (std::uint32_t i = 0; i < edges_.size(); ++i) {
     const Edge& e = edges_[i];
     if (!e.alive) continue;
-    arcs_[next[e.a]++] = {e.weight, e.b, i, e.capability, e.clearance};
-    arcs_[next[e.b]++] = {e.weight, e.a, i, e.capability, e.clearance};
+    arcs_[next[e.a]++] = {e.b, i};
+    arcs_[next[e.b]++] = {e.a, i};
   }
   if (obs) {
     obs->phase("abstraction");

@@ -88,31 +88,28 @@ class HaaAbstraction {
     int cluster = 0;
     bool alive = true;
   };
+  // 32 bytes (a fresh build writes over half a million of them twice: units and edges()).
   struct Edge {
     std::uint32_t a = 0, b = 0;  // node indices; the cached path runs from a to b
     CapabilityMask capability = 0;
-    int clearance = 0;
-    double weight = 0;
-    bool inter = false;
-    bool alive = true;
     // The cached path: path_length cells from a to b. An intra-edge's path_length - 1 moves lie
     // at path_offset in its cluster's move codes (see path_of()).
-    std::uint32_t path_offset = 0, path_length = 0;
+    std::uint32_t path_offset = 0;
+    double weight = 0;
+    std::uint32_t path_length = 0;
+    std::uint16_t clearance = 0;  // as the clearance grids
+    bool inter = false;
+    bool alive = true;
     bool admits(CapabilityMask cap, int size) const {
       return (capability & ~cap) == 0 && size <= clearance;
     }
   };
-  // An edge seen from one end: what the abstract search reads per successor, stored by node so
-  // that a node's arcs are contiguous (the edges themselves are spread over a large array).
+  // An edge seen from one end, stored by node so that a node's arcs are contiguous (the edges
+  // themselves are spread over a large array). Its weight and requirement are the edge's: the
+  // abstract search reads the planner's per-class copies, not these.
   struct Arc {
-    double weight = 0;
     std::uint32_t to = 0;    // the node at the other end
     std::uint32_t edge = 0;  // index into edges()
-    CapabilityMask capability = 0;
-    int clearance = 0;
-    bool admits(CapabilityMask cap, int size) const {
-      return (capability & ~cap) == 0 && size <= clearance;
-    }
   };
   struct Entrance {
     int cluster_a = 0, cluster_b = 0;  // a is left of / above b

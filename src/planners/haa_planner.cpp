@@ -180,6 +180,7 @@ HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
   c.capability = cap;
   c.size = size;
   const auto& nodes = abs_.nodes();
+  const auto& edges = abs_.edges();
   c.begin.resize(nodes.size() + 1);
   for (std::uint32_t n = 0; n < nodes.size(); ++n) {
     c.begin[n] = std::uint32_t(c.arcs.size());
@@ -188,17 +189,18 @@ HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
     // the search could never improve a node through the others, so they only cost time.
     const std::size_t first = c.arcs.size();
     for (const HaaAbstraction::Arc& a : abs_.arcs(n)) {
-      if (!a.admits(cap, size)) continue;
+      const HaaAbstraction::Edge& e = edges[a.edge];
+      if (!e.admits(cap, size)) continue;
       bool parallel = false;
       for (std::size_t i = first; i < c.arcs.size() && !parallel; ++i)
         if (c.arcs[i].to == a.to) {
           parallel = true;
-          if (a.weight < c.arcs[i].weight) {
-            c.arcs[i].weight = a.weight;
+          if (e.weight < c.arcs[i].weight) {
+            c.arcs[i].weight = e.weight;
             c.arcs[i].edge = a.edge;
           }
         }
-      if (!parallel) c.arcs.push_back({a.weight, a.to, a.edge, nodes[a.to].x, nodes[a.to].y});
+      if (!parallel) c.arcs.push_back({e.weight, a.to, a.edge, nodes[a.to].x, nodes[a.to].y});
     }
   }
   c.begin[nodes.size()] = std::uint32_t(c.arcs.size());
