@@ -104,6 +104,31 @@ TEST(HaaBuild, SameAbstractionForAnyNumberOfThreads) {
   EXPECT_GT(edges, 1000u);  // the maps make real abstractions
 }
 
+// The assembly shares its copies among threads only when there are many edges (at least 65,536
+// a thread): a map large enough for that, built by one thread and by two, and updated after an
+// edit, gives the same abstraction as one thread's fresh build.
+TEST(HaaBuild, LargeAssemblySharedAmongThreadsIsTheSame) {
+  std::mt19937 rng(5);
+  GridMap map = test::random_map(rng, 300, 300, {kGround, kSwamp, kBlocked}, {0.7, 0.2, 0.1});
+  HaaParams p;
+  p.cluster_size = 8;
+  p.quality = HaaQuality::High;
+  p.placement = HaaPlacement::Middle;
+  HaaAbstraction one, two;
+  one.set_threads(1);
+  two.set_threads(2);
+  ASSERT_TRUE(one.build(map, p));
+  ASSERT_TRUE(two.build(map, p));
+  ASSERT_GT(one.edges().size(), 2u * 65536u);
+  expect_same_abstraction(one, two);
+  map.set(150, 150, kBlocked);
+  map.set(151, 150, kGround);
+  ASSERT_TRUE(two.update(map));
+  ASSERT_TRUE(two.stats().incremental);
+  ASSERT_TRUE(one.build(map, p));
+  expect_same_abstraction(one, two);
+}
+
 // One random edit of `map`: a cell or a rectangle up to 6 x 6, anywhere, across a cluster border
 // or on a cluster corner (where one cell belongs to a vertical and a horizontal border), filled
 // with one terrain or with random ones (obstacles added and removed, terrain changed).

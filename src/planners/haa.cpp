@@ -16,6 +16,8 @@ namespace pl {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Below this many edges per thread the assembly's copies are not worth a thread.
+constexpr std::size_t kEdgesPerThread = 1 << 16;
 constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
 constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 
@@ -25,6 +27,25 @@ bool same_weight(double a, double b) {
 
 Vec2 centre(int x, int y) {
   return {x + 0.5, y + 0.5};
+}
+
+// Runs part(k) for k in [0, parts), part 0 on the calling thread and each other on its own.
+template <class F>
+void run_parts(std::size_t parts, const F& part) {
+  std::vector<std::jthread> pool;
+  for (std::size_t k = 1; k < parts; ++k) pool.emplace_back([&part, k] { part(k); });
+  part(0);
+}
+
+// The first index of each of `parts` ranges of [0, n) whose weights (prefix sums `at`, at[i] =
+// weight before item i, at[n] = total) are about equal; bounds[parts] = n.
+std::vector<std::size_t> split_by_weight(const std::vector<std::size_t>& at, std::size_t parts) {
+  const std::size_t n = at.size() - 1;
+  std::vector<std::size_t> bounds(parts + 1, n);
+  for (std::size_t k = 0; k < parts; ++k)
+    bounds[k] = std::size_t(std::lower_bound(at.begin(), at.end() - 1, at[n] * k / parts) -
+                            at.begin());
+  return bounds;
 }
 
 }  // namespace
@@ -425,8 +446,8 @@ std::size_t HaaAbstraction::memory_bytes() const {
 
 namespace {
 // Takes over a vector's buffer, emptied.
-template <class T>
-void reuse(std::vector<T>& to, std::vector<T>& from) {
+template <class T, class A>
+void reuse(std::vector<T, A>& to, std::vector<T, A>& from) {
   to = std::move(from);
   to.clear();
 }
@@ -1021,16 +1042,15 @@ bool HaaAbstraction::make_clusters(const std::vector<std::uint32_t>& which, cons
         ctx.progress->store(0.05f + 0.85f * float(d) / float(n), std::memory_order_relaxed);
     }
   };
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  // Unless told, a thread per hardware thread, with at least 8 clusters each.
-  const std::size_t nthreads = threads_ > 0 ? std::min<std::size_t>(std::size_t(threads_), n)
-                                            : std::min<std::size_t>(hw, (n + 7) / 8);
-  {
-    std::vector<std::jthread> pool;
-    for (std::size_t t = 1; t < nthreads; ++t) pool.emplace_back(work);
-    work();
-  }
+  run_parts(thread_count(n, 8), [&](std::size_t) { work(); });
   return !stopped;
+}
+
+std::size_t HaaAbstraction::thread_count(std::size_t n, std::size_t per_thread) const {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  // Unless told, a thread per hardware thread, with at least `per_thread` items each.
+  const std::size_t wanted = threads_ > 0 ? std::size_t(threads_) : hw;
+  return std::max<std::size_t>(1, std::min(wanted, (n + per_thread - 1) / per_thread));
 }
 
 // Within one unit: Low quality truncates clearances to the largest size; then Theorem 6
@@ -1155,18 +1175,30 @@ void HaaAbstraction::assemble(SearchObserver* obs) {
     stats_.transitions += u.transitions;
     stats_.removed_strong += u.removed_strong;
   }
-  // An intra-edge's path stays in its cluster's unit (path_of() finds it there).
-  for (const Unit& u : clusters_) {
-    for (const Edge& e : u.edges) {
-      Edge& g = edges_[ne++];
-      g = e;
-      g.a = std::uint32_t(node_of_cell_[e.a]);
-      g.b = std::uint32_t(node_of_cell_[e.b]);
-    }
+  // The clusters' edges, shared among threads by ranges of clusters of about equal edge
+  // counts (their first write faults in most of edges_). An intra-edge's path stays in its
+  // cluster's unit (path_of() finds it there).
+  std::vector<std::size_t> edge_at(clusters_.size() + 1, ne);
+  for (std::size_t c = 0; c < clusters_.size(); ++c) {
+    const Unit& u = clusters_[c];
+    edge_at[c + 1] = edge_at[c] + u.edges.size();
     stats_.removed_strong += u.removed_strong;
     stats_.searches += u.searches;
     stats_.expanded += u.expanded;
   }
+  const std::size_t parts = thread_count(total_edges, kEdgesPerThread);
+  const std::vector<std::size_t> bounds = split_by_weight(edge_at, parts);
+  run_parts(parts, [&](std::size_t k) {
+    for (std::size_t c = bounds[k]; c < bounds[k + 1]; ++c) {
+      Edge* g = edges_.data() + edge_at[c];
+      for (const Edge& e : clusters_[c].edges) {
+        *g = e;
+        g->a = std::uint32_t(node_of_cell_[e.a]);
+        g->b = std::uint32_t(node_of_cell_[e.b]);
+        ++g;
+      }
+    }
+  });
   if (obs) report_units(obs);
   if (params_.quality == HaaQuality::Low) weak_dominance(obs);
   finish(obs);
@@ -1330,7 +1362,7 @@ void HaaAbstraction::finish(SearchObserver* obs) {
   if (std::any_of(edges_.begin(), edges_.end(), [](const Edge& e) { return !e.alive; })) {
     std::vector<std::uint32_t> remap(edges_.size(), kNoNode);
     // Their paths stay in the units (kept whole for later updates).
-    std::vector<Edge> kept;
+    Edges kept;
     for (std::uint32_t i = 0; i < edges_.size(); ++i) {
       if (!edges_[i].alive) continue;
       remap[i] = std::uint32_t(kept.size());
@@ -1363,12 +1395,20 @@ void HaaAbstraction::finish(SearchObserver* obs) {
   for (std::size_t n = 0; n < nodes_.size(); ++n) arc_begin_[n + 1] += arc_begin_[n];
   arcs_.resize(arc_begin_.back());
   std::vector<std::uint32_t> next(arc_begin_.begin(), arc_begin_.end() - 1);
-  for (std::uint32_t i = 0; i < edges_.size(); ++i) {
-    const Edge& e = edges_[i];
-    if (!e.alive) continue;
-    arcs_[next[e.a]++] = {e.b, i};
-    arcs_[next[e.b]++] = {e.a, i};
-  }
+  // Shared among threads by ranges of nodes with about equal arc counts: each reads every edge
+  // and writes only its own nodes' arcs, so every node's arcs are still in edge order.
+  const std::size_t parts = thread_count(edges_.size(), kEdgesPerThread);
+  const std::vector<std::size_t> bounds =
+      split_by_weight(std::vector<std::size_t>(arc_begin_.begin(), arc_begin_.end()), parts);
+  run_parts(parts, [&](std::size_t k) {
+    const std::uint32_t lo = std::uint32_t(bounds[k]), hi = std::uint32_t(bounds[k + 1]);
+    for (std::uint32_t i = 0; i < edges_.size(); ++i) {
+      const Edge& e = edges_[i];
+      if (!e.alive) continue;
+      if (e.a >= lo && e.a < hi) arcs_[next[e.a]++] = {e.b, i};
+      if (e.b >= lo && e.b < hi) arcs_[next[e.b]++] = {e.a, i};
+    }
+  });
   if (obs) {
     obs->phase("abstraction");
     obs->counter("abstract nodes", double(stats_.nodes));

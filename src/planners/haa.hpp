@@ -32,9 +32,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <ranges>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/clearance.hpp"
@@ -80,6 +83,26 @@ struct HaaBuildStats {
 };
 
 class LocalSearch;
+
+// An allocator whose resize() leaves new elements unwritten: the abstraction's largest arrays
+// are overwritten whole right after, and their first write is what faults their pages in, which
+// the assembly then shares among threads instead of a serial value-initialisation doing it.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U*) noexcept {}
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
 
 class HaaAbstraction {
  public:
@@ -157,7 +180,8 @@ class HaaAbstraction {
   // Every node ever made (removed ones have alive = false, so indices stay stable); only the
   // edges of the final graph (dominated ones are dropped when the build ends).
   const std::vector<Node>& nodes() const { return nodes_; }
-  const std::vector<Edge>& edges() const { return edges_; }
+  using Edges = std::vector<Edge, UninitializedAllocator<Edge>>;
+  const Edges& edges() const { return edges_; }
   const std::vector<Entrance>& entrances() const { return entrances_; }
   // Alive edges incident to a node, as arcs, and as edge indices (both in edge order).
   std::span<const Arc> arcs(std::uint32_t node) const {
@@ -235,6 +259,9 @@ class HaaAbstraction {
   int path_clearance(const ClearanceGrid& cl, std::uint32_t from,
                      std::span<const std::uint8_t> moves) const;
   bool make_clusters(const std::vector<std::uint32_t>& which, const RunContext& ctx);
+  // Threads for `n` items of work, at least `per_thread` each (threads_, or one per hardware
+  // thread).
+  std::size_t thread_count(std::size_t n, std::size_t per_thread) const;
   void unit_dominance(Unit& u, Scratch& scratch) const;
   void assemble(SearchObserver* obs);
   void report_units(SearchObserver* obs) const;
@@ -265,11 +292,11 @@ class HaaAbstraction {
   double min_cost_ = 1.0;
   std::vector<Node> nodes_;
   std::vector<std::int32_t> node_of_cell_;  // -1 = none
-  std::vector<Edge> edges_;
+  Edges edges_;
   std::vector<Entrance> entrances_;
   std::vector<std::vector<std::uint32_t>> cluster_nodes_;
   std::vector<std::uint32_t> arc_begin_;  // node n's arcs are [arc_begin_[n], arc_begin_[n + 1])
-  std::vector<Arc> arcs_;
+  std::vector<Arc, UninitializedAllocator<Arc>> arcs_;
   std::int32_t move_step_[9] = {};  // a move code's index difference on the map
 };
 
