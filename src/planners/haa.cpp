@@ -43,8 +43,8 @@ std::vector<std::size_t> split_by_weight(const std::vector<std::size_t>& at, std
   const std::size_t n = at.size() - 1;
   std::vector<std::size_t> bounds(parts + 1, n);
   for (std::size_t k = 0; k < parts; ++k)
-    bounds[k] = std::size_t(std::lower_bound(at.begin(), at.end() - 1, at[n] * k / parts) -
-                            at.begin());
+    bounds[k] =
+        std::size_t(std::lower_bound(at.begin(), at.end() - 1, at[n] * k / parts) - at.begin());
   return bounds;
 }
 
@@ -908,20 +908,34 @@ int HaaAbstraction::path_clearance(const ClearanceGrid& cl, std::uint32_t from,
   return pc;
 }
 
-void HaaAbstraction::path_of(const Edge& e, std::vector<std::uint32_t>& out) const {
+void HaaAbstraction::append_path(const Edge& e, bool from_b,
+                                 std::vector<std::uint32_t>& out) const {
   const Node& na = nodes_[e.a];
-  std::uint32_t cell = std::uint32_t(na.y * w_ + na.x);
-  out.assign(1, cell);
+  const Node& nb = nodes_[e.b];
   if (e.inter) {
-    out.push_back(std::uint32_t(nodes_[e.b].y * w_ + nodes_[e.b].x));
+    const Node& to = from_b ? na : nb;
+    out.push_back(std::uint32_t(to.y * w_ + to.x));
     return;
   }
   const std::uint8_t* m = clusters_[std::size_t(na.cluster)].moves.data() + e.path_offset;
-  out.resize(e.path_length);
-  for (std::uint32_t k = 1; k < e.path_length; ++k) {
-    cell = std::uint32_t(std::int64_t(cell) + move_step_[m[k - 1]]);
-    out[k] = cell;
+  const std::size_t at = out.size(), n = e.path_length - 1;
+  out.resize(at + n);
+  std::uint32_t* o = out.data() + at;
+  if (!from_b) {
+    std::uint32_t cell = std::uint32_t(na.y * w_ + na.x);
+    for (std::size_t k = 0; k < n; ++k)
+      o[k] = cell = std::uint32_t(std::int64_t(cell) + move_step_[m[k]]);
+  } else {
+    // Backwards: each move undone, from the last.
+    std::uint32_t cell = std::uint32_t(nb.y * w_ + nb.x);
+    for (std::size_t k = 0; k < n; ++k)
+      o[k] = cell = std::uint32_t(std::int64_t(cell) - move_step_[m[n - 1 - k]]);
   }
+}
+
+void HaaAbstraction::path_of(const Edge& e, std::vector<std::uint32_t>& out) const {
+  out.assign(1, std::uint32_t(nodes_[e.a].y * w_ + nodes_[e.a].x));
+  append_path(e, false, out);
 }
 
 // One Dijkstra inside the cluster per (abstract node, capability, size): it yields the optimal

@@ -195,9 +195,13 @@ class HaaAbstraction {
   // Cells of an edge's cached path, from edge.a to edge.b, as indices y * width + x (replaces
   // the contents of `out`).
   void path_of(const Edge& e, std::vector<std::uint32_t>& out) const;
+  // The same cells but the first appended to `out`, from edge.b to edge.a when `from_b`.
+  void append_path(const Edge& e, bool from_b, std::vector<std::uint32_t>& out) const;
   // A path's moves are stored one byte each, as (dy + 1) * 3 + (dx + 1): a quarter of the
   // memory of its cells, which a fresh build would otherwise fault in page by page.
-  static constexpr std::uint8_t move_code(int dx, int dy) { return std::uint8_t((dy + 1) * 3 + dx + 1); }
+  static constexpr std::uint8_t move_code(int dx, int dy) {
+    return std::uint8_t((dy + 1) * 3 + dx + 1);
+  }
   const std::vector<CapabilityMask>& capabilities() const { return caps_; }
   // True clearance grid of a capability of the abstraction (nullptr if it is not one of them).
   const ClearanceGrid* clearance(CapabilityMask cap) const;

@@ -743,9 +743,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     const Link& l = link_[n];
     switch (l.kind) {
       case kAbstractEdge: {
+        // Decoded straight onto the path, in the direction the search took the edge.
         const auto& e = abs_.edges()[l.index];
-        abs_.path_of(e, piece);
-        if (e.a != abstract_pool_.parent(n)) std::reverse(piece.begin(), piece.end());
+        abs_.append_path(e, e.a != abstract_pool_.parent(n), cells);
+        piece.clear();
         break;
       }
       case kStartEdge:
@@ -759,7 +760,7 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         piece = direct_edge.cells;
         break;
     }
-    cells.insert(cells.end(), piece.begin() + 1, piece.end());
+    if (!piece.empty()) cells.insert(cells.end(), piece.begin() + 1, piece.end());
     if (obs) {
       const CellXY c = p.pos(n);
       abstract_points.push_back({c.x + 0.5, c.y + 0.5});
