@@ -18,6 +18,8 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Below this many edges per thread the assembly's copies are not worth a thread.
 constexpr std::size_t kEdgesPerThread = 1 << 16;
+// Below this many cells the footprints are not worth a thread of their own.
+constexpr std::size_t kCellsPerThread = 1 << 16;
 constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
 constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 
@@ -502,8 +504,6 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
   }
   for (CapabilityMask c : caps_) clearance_.push_back(true_clearance(map, c));
   footprint_.resize(params_.sizes.size());
-  for (std::vector<CapabilityMask>& f : footprint_) f.assign(cells_.size(), 0);
-  make_footprint(0, 0, w_, h_);
   node_of_cell_.assign(cells_.size(), -1);
   refs_.assign(cells_.size(), 0);
   count_base(0, 0, w_, h_, 1);
@@ -519,9 +519,22 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     obs->frame();
   }
   watched_ = obs != nullptr;
-  segments_.resize(segment_count());
-  for (Unit& u : segments_) u.clear();
-  for (std::size_t s = 0; s < segments_.size(); ++s) scan_segment(s, segments_[s]);
+  // Only the clusters' work reads the footprints: on a large map they are made beside the
+  // border scan, which would otherwise run alone.
+  auto footprints = [this] {
+    for (std::vector<CapabilityMask>& f : footprint_) f.assign(cells_.size(), 0);
+    make_footprint(0, 0, w_, h_);
+  };
+  {
+    std::jthread beside;
+    if (thread_count(cells_.size(), kCellsPerThread) > 1)
+      beside = std::jthread(footprints);
+    else
+      footprints();
+    segments_.resize(segment_count());
+    for (Unit& u : segments_) u.clear();
+    for (std::size_t s = 0; s < segments_.size(); ++s) scan_segment(s, segments_[s]);
+  }
   if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
   clusters_.resize(stats_.clusters);
   std::vector<std::uint32_t> all(stats_.clusters);
