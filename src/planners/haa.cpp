@@ -16,6 +16,10 @@ namespace pl {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Below this many edges per thread the assembly's copies are not worth a thread.
+constexpr std::size_t kEdgesPerThread = 1 << 16;
+// Below this many cells the footprints are not worth a thread of their own.
+constexpr std::size_t kCellsPerThread = 1 << 16;
 constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
 constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 
@@ -25,6 +29,25 @@ bool same_weight(double a, double b) {
 
 Vec2 centre(int x, int y) {
   return {x + 0.5, y + 0.5};
+}
+
+// Runs part(k) for k in [0, parts), part 0 on the calling thread and each other on its own.
+template <class F>
+void run_parts(std::size_t parts, const F& part) {
+  std::vector<std::jthread> pool;
+  for (std::size_t k = 1; k < parts; ++k) pool.emplace_back([&part, k] { part(k); });
+  part(0);
+}
+
+// The first index of each of `parts` ranges of [0, n) whose weights (prefix sums `at`, at[i] =
+// weight before item i, at[n] = total) are about equal; bounds[parts] = n.
+std::vector<std::size_t> split_by_weight(const std::vector<std::size_t>& at, std::size_t parts) {
+  const std::size_t n = at.size() - 1;
+  std::vector<std::size_t> bounds(parts + 1, n);
+  for (std::size_t k = 0; k < parts; ++k)
+    bounds[k] =
+        std::size_t(std::lower_bound(at.begin(), at.end() - 1, at[n] * k / parts) - at.begin());
+  return bounds;
 }
 
 }  // namespace
@@ -289,24 +312,25 @@ void LocalSearch::astar(int sx, int sy, int tx, int ty, SearchObserver* obs) {
   search<true>(sx, sy, tx, ty, 0, obs);
 }
 
-int LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out,
-                         const std::uint16_t* clearance, const CapabilityMask* foot,
-                         CapabilityMask& terrains) const {
-  const std::size_t first = out.size();
+int LocalSearch::path_moves(int x, int y, std::vector<std::uint8_t>& moves,
+                            const std::uint16_t* clearance, const CapabilityMask* foot,
+                            CapabilityMask& terrains) const {
+  const std::size_t first = moves.size();
   if (!std::isfinite(distance(x, y))) return 0;
   // As path_to() below, and in the same walk the annotation: the minimum is taken over the
   // same cells in another order (a diagonal move's side cells seen from either end are the
-  // same two cells).
+  // same two cells). The walk goes from (x, y) to the source, so each move is the reverse of
+  // the step taken, and the moves are reversed at the end.
   std::int64_t cell = std::int64_t(y) * map_w_ + x;
   std::uint32_t n = local(x, y);
   int pc = clearance[cell];
   CapabilityMask under = foot[cell];
   for (;;) {
-    out.push_back(std::uint32_t(cell));
     const std::uint32_t p = pool_.parent(n);
     if (p == kNoNode) break;
     const std::int64_t d = std::int64_t(p) - std::int64_t(n);
     const std::int64_t dy = d > 1 ? 1 : (d < -1 ? -1 : 0), dx = d - dy * pw_;
+    moves.push_back(HaaAbstraction::move_code(int(-dx), int(-dy)));
     if (dx != 0 && dy != 0)
       pc = std::min({pc, int(clearance[cell + dx]), int(clearance[cell + dy * map_w_])});
     cell += dy * map_w_ + dx;
@@ -314,7 +338,7 @@ int LocalSearch::path_to(int x, int y, std::vector<std::uint32_t>& out,
     under |= foot[cell];
     n = p;
   }
-  std::reverse(out.begin() + std::ptrdiff_t(first), out.end());
+  std::reverse(moves.begin() + std::ptrdiff_t(first), moves.end());
   terrains = under;
   return pc;
 }
@@ -406,7 +430,7 @@ const ClearanceGrid* HaaAbstraction::clearance(CapabilityMask cap) const {
 std::size_t HaaAbstraction::memory_bytes() const {
   std::size_t b = nodes_.capacity() * sizeof(Node) + edges_.capacity() * sizeof(Edge) +
                   node_of_cell_.capacity() * sizeof(std::int32_t) +
-                  path_cells_.capacity() * sizeof(std::uint32_t) + cost_.capacity() * sizeof(float);
+                  cost_.capacity() * sizeof(float);
   for (auto& c : clearance_) b += c.capacity() * sizeof(std::uint16_t);
   b += arc_begin_.capacity() * sizeof(std::uint32_t) + arcs_.capacity() * sizeof(Arc);
   for (auto& a : cluster_nodes_) b += a.capacity() * sizeof(std::uint32_t);
@@ -414,8 +438,8 @@ std::size_t HaaAbstraction::memory_bytes() const {
   b += cells_.capacity() + refs_.capacity() * sizeof(std::uint32_t);
   for (const std::vector<Unit>* units : {&segments_, &clusters_})
     for (const Unit& u : *units) {
-      b += sizeof(Unit) + u.edges.capacity() * sizeof(Edge) +
-           (u.cells.capacity() + u.nodes.capacity()) * sizeof(std::uint32_t) +
+      b += sizeof(Unit) + u.edges.capacity() * sizeof(Edge) + u.moves.capacity() +
+           u.nodes.capacity() * sizeof(std::uint32_t) + u.removed.capacity() * sizeof(Edge) +
            u.entrances.capacity() * sizeof(Entrance);
       for (const Entrance& en : u.entrances) b += en.transitions.capacity() * sizeof(std::uint32_t);
     }
@@ -424,8 +448,8 @@ std::size_t HaaAbstraction::memory_bytes() const {
 
 namespace {
 // Takes over a vector's buffer, emptied.
-template <class T>
-void reuse(std::vector<T>& to, std::vector<T>& from) {
+template <class T, class A>
+void reuse(std::vector<T, A>& to, std::vector<T, A>& from) {
   to = std::move(from);
   to.clear();
 }
@@ -447,7 +471,6 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
   reuse(edges_, old.edges_);
   reuse(arc_begin_, old.arc_begin_);
   reuse(arcs_, old.arcs_);
-  reuse(path_cells_, old.path_cells_);
   footprint_ = std::move(old.footprint_);  // resized and filled below
   // Assembly overwrites these element by element, keeping their inner vectors.
   entrances_ = std::move(old.entrances_);
@@ -460,6 +483,8 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
   std::sort(params_.sizes.begin(), params_.sizes.end());
   w_ = map.width();
   h_ = map.height();
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) move_step_[move_code(dx, dy)] = dy * w_ + dx;
   const int cs = params_.cluster_size;
   ncx_ = (w_ + cs - 1) / cs;
   ncy_ = (h_ + cs - 1) / cs;
@@ -479,8 +504,6 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
   }
   for (CapabilityMask c : caps_) clearance_.push_back(true_clearance(map, c));
   footprint_.resize(params_.sizes.size());
-  for (std::vector<CapabilityMask>& f : footprint_) f.assign(cells_.size(), 0);
-  make_footprint(0, 0, w_, h_);
   node_of_cell_.assign(cells_.size(), -1);
   refs_.assign(cells_.size(), 0);
   count_base(0, 0, w_, h_, 1);
@@ -496,9 +519,22 @@ bool HaaAbstraction::build(const GridMap& map, const HaaParams& params, const Ru
     obs->frame();
   }
   watched_ = obs != nullptr;
-  segments_.resize(segment_count());
-  for (Unit& u : segments_) u.clear();
-  for (std::size_t s = 0; s < segments_.size(); ++s) scan_segment(s, segments_[s]);
+  // Only the clusters' work reads the footprints: on a large map they are made beside the
+  // border scan, which would otherwise run alone.
+  auto footprints = [this] {
+    for (std::vector<CapabilityMask>& f : footprint_) f.assign(cells_.size(), 0);
+    make_footprint(0, 0, w_, h_);
+  };
+  {
+    std::jthread beside;
+    if (thread_count(cells_.size(), kCellsPerThread) > 1)
+      beside = std::jthread(footprints);
+    else
+      footprints();
+    segments_.resize(segment_count());
+    for (Unit& u : segments_) u.clear();
+    for (std::size_t s = 0; s < segments_.size(); ++s) scan_segment(s, segments_[s]);
+  }
   if (ctx.progress) ctx.progress->store(0.05f, std::memory_order_relaxed);
   clusters_.resize(stats_.clusters);
   std::vector<std::uint32_t> all(stats_.clusters);
@@ -830,7 +866,7 @@ void HaaAbstraction::scan_segment(std::size_t seg, Unit& out) {
       e.a = p.a;
       e.b = p.b;
       e.capability = caps_[ci];
-      e.clearance = m[std::size_t(k)];
+      e.clearance = std::uint16_t(m[std::size_t(k)]);
       e.weight = 1.0;
       if (!cost_.empty()) e.weight = terrain_step_cost(1.0, cost_[p.a], cost_[p.b]);
       e.inter = true;
@@ -865,7 +901,54 @@ void HaaAbstraction::scan_segment(std::size_t seg, Unit& out) {
     }
     if (start >= 0) close_run(ci, start, int(pairs.size()));
   }
-  unit_dominance(out);
+  Scratch scratch;
+  unit_dominance(out, scratch);
+}
+
+// The clearance a path offers: the smallest of its cells' and of the side cells of its
+// diagonal moves (which must be free for the agent as well). The path starts at cell `from`.
+int HaaAbstraction::path_clearance(const ClearanceGrid& cl, std::uint32_t from,
+                                   std::span<const std::uint8_t> moves) const {
+  std::int64_t cell = from;
+  int pc = cl[std::size_t(cell)];
+  for (const std::uint8_t m : moves) {
+    const int dx = m % 3 - 1, dy = m / 3 - 1;
+    if (dx != 0 && dy != 0)
+      pc = std::min({pc, int(cl[std::size_t(cell + dx)]), int(cl[std::size_t(cell + dy * w_)])});
+    cell += move_step_[m];
+    pc = std::min(pc, int(cl[std::size_t(cell)]));
+  }
+  return pc;
+}
+
+void HaaAbstraction::append_path(const Edge& e, bool from_b,
+                                 std::vector<std::uint32_t>& out) const {
+  const Node& na = nodes_[e.a];
+  const Node& nb = nodes_[e.b];
+  if (e.inter) {
+    const Node& to = from_b ? na : nb;
+    out.push_back(std::uint32_t(to.y * w_ + to.x));
+    return;
+  }
+  const std::uint8_t* m = clusters_[std::size_t(na.cluster)].moves.data() + e.path_offset;
+  const std::size_t at = out.size(), n = e.path_length - 1;
+  out.resize(at + n);
+  std::uint32_t* o = out.data() + at;
+  if (!from_b) {
+    std::uint32_t cell = std::uint32_t(na.y * w_ + na.x);
+    for (std::size_t k = 0; k < n; ++k)
+      o[k] = cell = std::uint32_t(std::int64_t(cell) + move_step_[m[k]]);
+  } else {
+    // Backwards: each move undone, from the last.
+    std::uint32_t cell = std::uint32_t(nb.y * w_ + nb.x);
+    for (std::size_t k = 0; k < n; ++k)
+      o[k] = cell = std::uint32_t(std::int64_t(cell) - move_step_[m[n - 1 - k]]);
+  }
+}
+
+void HaaAbstraction::path_of(const Edge& e, std::vector<std::uint32_t>& out) const {
+  out.assign(1, std::uint32_t(nodes_[e.a].y * w_ + nodes_[e.a].x));
+  append_path(e, false, out);
 }
 
 // One Dijkstra inside the cluster per (abstract node, capability, size): it yields the optimal
@@ -874,34 +957,11 @@ void HaaAbstraction::scan_segment(std::size_t seg, Unit& out) {
 // agent can stand on are settled (their distances and parents are then final, so the edges are
 // those of a full search). The nodes are the cluster's cells that carry transitions, by cell
 // index.
-// The clearance a cell path offers: the smallest of its cells' and of the side cells of its
-// diagonal moves (which must be free for the agent as well). Moves are told apart by the index
-// difference (+-1 and +-w are straight), without dividing by the width per cell: divisions were
-// a good part of the build's time.
-int HaaAbstraction::path_clearance(const ClearanceGrid& cl,
-                                   std::span<const std::uint32_t> path) const {
-  const std::int64_t w = w_;
-  int pc = std::numeric_limits<int>::max();
-  for (std::size_t k = 0; k < path.size(); ++k) {
-    pc = std::min(pc, int(cl[path[k]]));
-    if (k == 0) continue;
-    const std::int64_t from = path[k - 1], d = std::int64_t(path[k]) - from;
-    std::int64_t dy;  // the vertical part of the move; d - dy is the horizontal one
-    if (w < 3) {      // on maps this narrow w - 1 <= 1: the difference alone is ambiguous
-      if (from % w == std::int64_t(path[k]) % w || from / w == std::int64_t(path[k]) / w) continue;
-      dy = d > 0 ? w : -w;
-    } else {
-      if (d == 1 || d == -1 || d == w || d == -w) continue;
-      dy = d > 0 ? w : -w;
-    }
-    pc = std::min({pc, int(cl[std::size_t(from + d - dy)]), int(cl[std::size_t(from + dy)])});
-  }
-  return pc;
-}
-
-void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const {
+void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Scratch& scratch,
+                                  Unit& result) const {
+  Unit& out = scratch.unit;
   out.clear();
-  std::vector<std::uint32_t> wanted;
+  std::vector<std::uint32_t>& wanted = scratch.wanted;
   LocalSearch::Area area;
   cluster_rect(int(c), area.x0, area.y0, area.x1, area.y1);
   std::vector<std::uint32_t>& mem = out.nodes;
@@ -942,16 +1002,16 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           // the same path found by searches for several capabilities then collapses into one
           // edge under strong dominance, and agents lacking unused terrains may use it.
           CapabilityMask need = 0;
-          const std::size_t at0 = out.cells.size();  // the path goes straight into the unit
-          int pc = search.path_to(tx, ty, out.cells, cl.data(), footprint_[si].data(), need);
-          const std::span<const std::uint32_t> path(out.cells.data() + at0, out.cells.size() - at0);
+          const std::size_t at0 = out.moves.size();  // the path goes straight into the unit
+          int pc = search.path_moves(tx, ty, out.moves, cl.data(), footprint_[si].data(), need);
+          const std::span<const std::uint8_t> path(out.moves.data() + at0, out.moves.size() - at0);
           need &= caps_[ci];
           std::size_t use = ci;
           if (need != caps_[ci])
             for (std::size_t k = 0; k < caps_.size(); ++k)
               if (caps_[k] == need) use = k;
           if (use != ci) {
-            const int pc2 = path_clearance(clearance_[use], path);
+            const int pc2 = path_clearance(clearance_[use], mem[i], path);
             if (pc2 >= s)
               pc = pc2;
             else
@@ -961,16 +1021,29 @@ void HaaAbstraction::cluster_unit(std::size_t c, LocalSearch& search, Unit& out)
           e.a = mem[i];
           e.b = mem[j];
           e.capability = caps_[use];
-          e.clearance = pc;
+          e.clearance = std::uint16_t(pc);
           e.weight = d;
-          e.path_offset = std::uint32_t(at0);  // into out.cells until merged
-          e.path_length = std::uint32_t(path.size());
+          e.path_offset = std::uint32_t(at0);
+          e.path_length = std::uint32_t(path.size() + 1);
           out.edges.push_back(e);
         }
       }
     }
   }
-  unit_dominance(out);
+  unit_dominance(out, scratch);
+  result.copy_from(out);
+}
+
+void HaaAbstraction::Unit::copy_from(const Unit& from) {
+  edges.assign(from.edges.begin(), from.edges.end());
+  moves.assign(from.moves.begin(), from.moves.end());
+  entrances.assign(from.entrances.begin(), from.entrances.end());
+  nodes.assign(from.nodes.begin(), from.nodes.end());
+  removed.assign(from.removed.begin(), from.removed.end());
+  transitions = from.transitions;
+  removed_strong = from.removed_strong;
+  searches = from.searches;
+  expanded = from.expanded;
 }
 
 // Makes the intra-edges of the clusters `which`. Clusters are independent: they are shared out
@@ -982,6 +1055,7 @@ bool HaaAbstraction::make_clusters(const std::vector<std::uint32_t>& which, cons
   const std::size_t n = which.size();
   auto work = [&] {
     LocalSearch search;
+    Scratch scratch;
     for (;;) {
       const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
       if (k >= n || stopped.load(std::memory_order_relaxed)) return;
@@ -989,22 +1063,21 @@ bool HaaAbstraction::make_clusters(const std::vector<std::uint32_t>& which, cons
         stopped.store(true, std::memory_order_relaxed);
         return;
       }
-      cluster_unit(which[k], search, clusters_[which[k]]);
+      cluster_unit(which[k], search, scratch, clusters_[which[k]]);
       const std::size_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
       if (ctx.progress && (d & 15) == 0)
         ctx.progress->store(0.05f + 0.85f * float(d) / float(n), std::memory_order_relaxed);
     }
   };
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  // Unless told, a thread per hardware thread, with at least 8 clusters each.
-  const std::size_t nthreads = threads_ > 0 ? std::min<std::size_t>(std::size_t(threads_), n)
-                                            : std::min<std::size_t>(hw, (n + 7) / 8);
-  {
-    std::vector<std::jthread> pool;
-    for (std::size_t t = 1; t < nthreads; ++t) pool.emplace_back(work);
-    work();
-  }
+  run_parts(thread_count(n, 8), [&](std::size_t) { work(); });
   return !stopped;
+}
+
+std::size_t HaaAbstraction::thread_count(std::size_t n, std::size_t per_thread) const {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  // Unless told, a thread per hardware thread, with at least `per_thread` items each.
+  const std::size_t wanted = threads_ > 0 ? std::size_t(threads_) : hw;
+  return std::max<std::size_t>(1, std::min(wanted, (n + per_thread - 1) / per_thread));
 }
 
 // Within one unit: Low quality truncates clearances to the largest size; then Theorem 6
@@ -1013,14 +1086,15 @@ bool HaaAbstraction::make_clusters(const std::vector<std::uint32_t>& which, cons
 // redundant. Exact duplicates keep the first. The relation is a strict order, so whatever
 // removes an edge survives or is itself removed by one that covers both. Removed edges are
 // dropped (with their paths) and the entrances' transitions renumbered.
-void HaaAbstraction::unit_dominance(Unit& u) const {
+void HaaAbstraction::unit_dominance(Unit& u, Scratch& scratch) const {
   if (params_.quality == HaaQuality::Low) {
     const int smax = params_.sizes.back();
-    for (Edge& e : u.edges) e.clearance = std::min(e.clearance, smax);
+    for (Edge& e : u.edges) e.clearance = std::uint16_t(std::min(int(e.clearance), smax));
   }
   if (params_.quality == HaaQuality::Initial || u.edges.size() < 2) return;
   // By node pair, then index, on precomputed keys.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(u.edges.size());
+  std::vector<std::pair<std::uint64_t, std::uint32_t>>& keyed = scratch.keyed;
+  keyed.resize(u.edges.size());
   for (std::uint32_t i = 0; i < keyed.size(); ++i) {
     const Edge& e = u.edges[i];
     keyed[i] = {std::uint64_t(std::min(e.a, e.b)) << 32 | std::max(e.a, e.b), i};
@@ -1050,9 +1124,10 @@ void HaaAbstraction::unit_dominance(Unit& u) const {
   }
   if (removed == 0) return;
   u.removed_strong = removed;
-  std::vector<std::uint32_t> remap(u.edges.size(), kNoNode);
+  std::vector<std::uint32_t>& remap = scratch.remap;
+  remap.assign(u.edges.size(), kNoNode);
   // Compacted in place: the paths lie in edge order, so every kept one moves left (or stays).
-  std::uint32_t kept = 0, cells = 0;
+  std::uint32_t kept = 0, moves = 0;
   for (std::uint32_t i = 0; i < u.edges.size(); ++i) {
     Edge e = u.edges[i];
     if (!e.alive) {
@@ -1061,15 +1136,16 @@ void HaaAbstraction::unit_dominance(Unit& u) const {
     }
     remap[i] = kept;
     if (!e.inter) {
-      std::copy(u.cells.begin() + e.path_offset, u.cells.begin() + e.path_offset + e.path_length,
-                u.cells.begin() + cells);
-      e.path_offset = cells;
-      cells += e.path_length;
+      const std::uint32_t n = e.path_length - 1;
+      std::copy(u.moves.begin() + e.path_offset, u.moves.begin() + e.path_offset + n,
+                u.moves.begin() + moves);
+      e.path_offset = moves;
+      moves += n;
     }
     u.edges[kept++] = e;
   }
   u.edges.resize(kept);
-  u.cells.resize(cells);
+  u.moves.resize(moves);
   for (Entrance& en : u.entrances) {
     std::size_t n = 0;
     for (std::uint32_t ei : en.transitions)
@@ -1088,15 +1164,13 @@ void HaaAbstraction::assemble(SearchObserver* obs) {
   stats_.removed_weak = stats_.removed_nodes = 0;
   stats_.nodes = stats_.edges = stats_.inter_edges = stats_.intra_edges = 0;
   stats_.searches = stats_.expanded = 0;
-  std::size_t total_edges = 0, total_cells = 0, total_nodes = 0, total_entrances = 0;
+  std::size_t total_edges = 0, total_nodes = 0, total_entrances = 0;
   for (const Unit& u : segments_) {
     total_edges += u.edges.size();
-    total_cells += 2 * u.edges.size();
     total_entrances += u.entrances.size();
   }
   for (const Unit& u : clusters_) {
     total_edges += u.edges.size();
-    total_cells += u.cells.size();
     total_nodes += u.nodes.size();
   }
   nodes_.reserve(total_nodes);
@@ -1107,42 +1181,17 @@ void HaaAbstraction::assemble(SearchObserver* obs) {
           {int(cell % std::uint32_t(w_)), int(cell / std::uint32_t(w_)), int(c), true});
     }
   edges_.resize(total_edges);
-  // Paths stay where they are: a unit's block of path_cells_ is written when the unit was
-  // re-made (appended) or when the garbage of replaced blocks outgrows the live ones (all laid
-  // out again). Indices of paths do not matter, only their cells.
-  std::size_t fresh = 0;
-  for (const std::vector<Unit>* units : {&segments_, &clusters_})
-    for (const Unit& u : *units)
-      if (u.placed == kNoNode)
-        fresh += u.edges.empty() ? 0 : (u.cells.empty() ? 2 * u.edges.size() : u.cells.size());
-  if (path_cells_.size() + fresh > 2 * total_cells + 4096) {
-    path_cells_.clear();
-    for (std::vector<Unit>* units : {&segments_, &clusters_})
-      for (Unit& u : *units) u.placed = kNoNode;
-  }
-  // A full layout in one allocation (appends after an update grow as usual).
-  if (path_cells_.empty()) path_cells_.reserve(total_cells);
   // Element-wise assignment keeps the entrances' transition vectors (no allocation per
   // entrance after the first assembly).
   entrances_.resize(total_entrances);
   std::size_t ne = 0, nen = 0;
   for (Unit& u : segments_) {
     const std::uint32_t base = std::uint32_t(ne);
-    if (u.placed == kNoNode) {
-      u.placed = std::uint32_t(path_cells_.size());
-      for (const Edge& e : u.edges) {
-        path_cells_.push_back(e.a);
-        path_cells_.push_back(e.b);
-      }
-    }
-    std::uint32_t np = u.placed;
     for (const Edge& e : u.edges) {
       Edge& g = edges_[ne++];
       g = e;
       g.a = std::uint32_t(node_of_cell_[e.a]);
       g.b = std::uint32_t(node_of_cell_[e.b]);
-      g.path_offset = np;
-      np += 2;
     }
     for (const Entrance& en : u.entrances) {
       Entrance& g = entrances_[nen++];
@@ -1153,22 +1202,30 @@ void HaaAbstraction::assemble(SearchObserver* obs) {
     stats_.transitions += u.transitions;
     stats_.removed_strong += u.removed_strong;
   }
-  for (Unit& u : clusters_) {
-    if (u.placed == kNoNode) {
-      u.placed = std::uint32_t(path_cells_.size());
-      path_cells_.insert(path_cells_.end(), u.cells.begin(), u.cells.end());
-    }
-    for (const Edge& e : u.edges) {
-      Edge& g = edges_[ne++];
-      g = e;
-      g.a = std::uint32_t(node_of_cell_[e.a]);
-      g.b = std::uint32_t(node_of_cell_[e.b]);
-      g.path_offset += u.placed;
-    }
+  // The clusters' edges, shared among threads by ranges of clusters of about equal edge
+  // counts (their first write faults in most of edges_). An intra-edge's path stays in its
+  // cluster's unit (path_of() finds it there).
+  std::vector<std::size_t> edge_at(clusters_.size() + 1, ne);
+  for (std::size_t c = 0; c < clusters_.size(); ++c) {
+    const Unit& u = clusters_[c];
+    edge_at[c + 1] = edge_at[c] + u.edges.size();
     stats_.removed_strong += u.removed_strong;
     stats_.searches += u.searches;
     stats_.expanded += u.expanded;
   }
+  const std::size_t parts = thread_count(total_edges, kEdgesPerThread);
+  const std::vector<std::size_t> bounds = split_by_weight(edge_at, parts);
+  run_parts(parts, [&](std::size_t k) {
+    for (std::size_t c = bounds[k]; c < bounds[k + 1]; ++c) {
+      Edge* g = edges_.data() + edge_at[c];
+      for (const Edge& e : clusters_[c].edges) {
+        *g = e;
+        g->a = std::uint32_t(node_of_cell_[e.a]);
+        g->b = std::uint32_t(node_of_cell_[e.b]);
+        ++g;
+      }
+    }
+  });
   if (obs) report_units(obs);
   if (params_.quality == HaaQuality::Low) weak_dominance(obs);
   finish(obs);
@@ -1257,10 +1314,7 @@ void HaaAbstraction::weak_dominance(SearchObserver* obs) {
   for (std::uint32_t i = 0; i < edges_.size(); ++i)
     if (edges_[i].alive && edges_[i].inter) {
       Edge& e = edges_[i];
-      if (nodes_[e.a].cluster > nodes_[e.b].cluster) {
-        std::swap(e.a, e.b);
-        std::swap(path_cells_[e.path_offset], path_cells_[e.path_offset + 1]);
-      }
+      if (nodes_[e.a].cluster > nodes_[e.b].cluster) std::swap(e.a, e.b);
       inter.push_back(i);
     }
   auto pair_key = [&](std::uint32_t i) {
@@ -1334,8 +1388,8 @@ void HaaAbstraction::finish(SearchObserver* obs) {
   // paths, inside the units).
   if (std::any_of(edges_.begin(), edges_.end(), [](const Edge& e) { return !e.alive; })) {
     std::vector<std::uint32_t> remap(edges_.size(), kNoNode);
-    // Their paths stay in path_cells_ (the units' blocks are kept whole for later updates).
-    std::vector<Edge> kept;
+    // Their paths stay in the units (kept whole for later updates).
+    Edges kept;
     for (std::uint32_t i = 0; i < edges_.size(); ++i) {
       if (!edges_[i].alive) continue;
       remap[i] = std::uint32_t(kept.size());
@@ -1368,12 +1422,20 @@ void HaaAbstraction::finish(SearchObserver* obs) {
   for (std::size_t n = 0; n < nodes_.size(); ++n) arc_begin_[n + 1] += arc_begin_[n];
   arcs_.resize(arc_begin_.back());
   std::vector<std::uint32_t> next(arc_begin_.begin(), arc_begin_.end() - 1);
-  for (std::uint32_t i = 0; i < edges_.size(); ++i) {
-    const Edge& e = edges_[i];
-    if (!e.alive) continue;
-    arcs_[next[e.a]++] = {e.weight, e.b, i, e.capability, e.clearance};
-    arcs_[next[e.b]++] = {e.weight, e.a, i, e.capability, e.clearance};
-  }
+  // Shared among threads by ranges of nodes with about equal arc counts: each reads every edge
+  // and writes only its own nodes' arcs, so every node's arcs are still in edge order.
+  const std::size_t parts = thread_count(edges_.size(), kEdgesPerThread);
+  const std::vector<std::size_t> bounds =
+      split_by_weight(std::vector<std::size_t>(arc_begin_.begin(), arc_begin_.end()), parts);
+  run_parts(parts, [&](std::size_t k) {
+    const std::uint32_t lo = std::uint32_t(bounds[k]), hi = std::uint32_t(bounds[k + 1]);
+    for (std::uint32_t i = 0; i < edges_.size(); ++i) {
+      const Edge& e = edges_[i];
+      if (!e.alive) continue;
+      if (e.a >= lo && e.a < hi) arcs_[next[e.a]++] = {e.b, i};
+      if (e.b >= lo && e.b < hi) arcs_[next[e.b]++] = {e.a, i};
+    }
+  });
   if (obs) {
     obs->phase("abstraction");
     obs->counter("abstract nodes", double(stats_.nodes));

@@ -32,9 +32,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <ranges>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/clearance.hpp"
@@ -81,6 +84,26 @@ struct HaaBuildStats {
 
 class LocalSearch;
 
+// An allocator whose resize() leaves new elements unwritten: the abstraction's largest arrays
+// are overwritten whole right after, and their first write is what faults their pages in, which
+// the assembly then shares among threads instead of a serial value-initialisation doing it.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U*) noexcept {}
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 class HaaAbstraction {
  public:
   struct Node {
@@ -88,29 +111,28 @@ class HaaAbstraction {
     int cluster = 0;
     bool alive = true;
   };
+  // 32 bytes (a fresh build writes over half a million of them twice: units and edges()).
   struct Edge {
     std::uint32_t a = 0, b = 0;  // node indices; the cached path runs from a to b
     CapabilityMask capability = 0;
-    int clearance = 0;
+    // The cached path: path_length cells from a to b. An intra-edge's path_length - 1 moves lie
+    // at path_offset in its cluster's move codes (see path_of()).
+    std::uint32_t path_offset = 0;
     double weight = 0;
+    std::uint32_t path_length = 0;
+    std::uint16_t clearance = 0;  // as the clearance grids
     bool inter = false;
     bool alive = true;
-    std::uint32_t path_offset = 0, path_length = 0;  // cells in path_cells()
     bool admits(CapabilityMask cap, int size) const {
       return (capability & ~cap) == 0 && size <= clearance;
     }
   };
-  // An edge seen from one end: what the abstract search reads per successor, stored by node so
-  // that a node's arcs are contiguous (the edges themselves are spread over a large array).
+  // An edge seen from one end, stored by node so that a node's arcs are contiguous (the edges
+  // themselves are spread over a large array). Its weight and requirement are the edge's: the
+  // abstract search reads the planner's per-class copies, not these.
   struct Arc {
-    double weight = 0;
     std::uint32_t to = 0;    // the node at the other end
     std::uint32_t edge = 0;  // index into edges()
-    CapabilityMask capability = 0;
-    int clearance = 0;
-    bool admits(CapabilityMask cap, int size) const {
-      return (capability & ~cap) == 0 && size <= clearance;
-    }
   };
   struct Entrance {
     int cluster_a = 0, cluster_b = 0;  // a is left of / above b
@@ -158,7 +180,8 @@ class HaaAbstraction {
   // Every node ever made (removed ones have alive = false, so indices stay stable); only the
   // edges of the final graph (dominated ones are dropped when the build ends).
   const std::vector<Node>& nodes() const { return nodes_; }
-  const std::vector<Edge>& edges() const { return edges_; }
+  using Edges = std::vector<Edge, UninitializedAllocator<Edge>>;
+  const Edges& edges() const { return edges_; }
   const std::vector<Entrance>& entrances() const { return entrances_; }
   // Alive edges incident to a node, as arcs, and as edge indices (both in edge order).
   std::span<const Arc> arcs(std::uint32_t node) const {
@@ -169,9 +192,15 @@ class HaaAbstraction {
   const std::vector<std::uint32_t>& cluster_nodes(int c) const {
     return cluster_nodes_[std::size_t(c)];
   }
-  // Cells of an edge's cached path, from edge.a to edge.b, as indices y * width + x.
-  std::span<const std::uint32_t> path_of(const Edge& e) const {
-    return {path_cells_.data() + e.path_offset, e.path_length};
+  // Cells of an edge's cached path, from edge.a to edge.b, as indices y * width + x (replaces
+  // the contents of `out`).
+  void path_of(const Edge& e, std::vector<std::uint32_t>& out) const;
+  // The same cells but the first appended to `out`, from edge.b to edge.a when `from_b`.
+  void append_path(const Edge& e, bool from_b, std::vector<std::uint32_t>& out) const;
+  // A path's moves are stored one byte each, as (dy + 1) * 3 + (dx + 1): a quarter of the
+  // memory of its cells, which a fresh build would otherwise fault in page by page.
+  static constexpr std::uint8_t move_code(int dx, int dy) {
+    return std::uint8_t((dy + 1) * 3 + dx + 1);
   }
   const std::vector<CapabilityMask>& capabilities() const { return caps_; }
   // True clearance grid of a capability of the abstraction (nullptr if it is not one of them).
@@ -193,27 +222,28 @@ class HaaAbstraction {
   // Each unit holds its edges after strong dominance, which only compares edges between the
   // same two nodes: those always belong to one unit.
   struct Unit {
-    std::vector<Edge> edges;           // a, b: cells; path_offset into `cells`
-    std::vector<std::uint32_t> cells;  // intra-edge paths (inter-edges are [a, b])
+    std::vector<Edge> edges;           // a, b: cells; path_offset into `moves`
+    std::vector<std::uint8_t> moves;   // intra-edge paths as move codes (inter-edges: none)
     std::vector<Entrance> entrances;   // borders: transitions index `edges`
     std::vector<std::uint32_t> nodes;  // borders: both cells of every transition made;
                                        // clusters: the member cells, by cell index
     std::vector<Edge> removed;         // watched builds: what strong dominance removed
     std::size_t transitions = 0, removed_strong = 0;
-    // Where the unit's paths lie in path_cells_ (kNoNode: not placed since it was re-made).
-    std::uint32_t placed = 0xffffffffu;
     std::uint64_t searches = 0, expanded = 0;
     // Empties the unit, keeping its buffers.
     void clear() {
       edges.clear();
-      cells.clear();
+      moves.clear();
       entrances.clear();
       nodes.clear();
       removed.clear();
       transitions = removed_strong = 0;
-      placed = 0xffffffffu;
       searches = expanded = 0;
     }
+    // Becomes a copy of `from` in buffers of exactly its sizes (unless this unit's are larger
+    // already): a cluster is made in a thread's scratch unit, whose buffers grow once and stay
+    // mapped, and only what survives dominance is written to fresh memory.
+    void copy_from(const Unit& from);
   };
   // Border segments: vertical borders first (border k between cluster columns k - 1 and k,
   // segment = cluster row), then horizontal ones; the order of the full scan.
@@ -222,10 +252,21 @@ class HaaAbstraction {
     return vertical_segments() + std::size_t(std::max(0, ncy_ - 1)) * ncx_;
   }
   void scan_segment(std::size_t seg, Unit& out);
-  void cluster_unit(std::size_t c, LocalSearch& search, Unit& out) const;
-  int path_clearance(const ClearanceGrid& cl, std::span<const std::uint32_t> path) const;
+  // Per-thread buffers of the cluster work.
+  struct Scratch {
+    Unit unit;
+    std::vector<std::uint32_t> wanted;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
+    std::vector<std::uint32_t> remap;
+  };
+  void cluster_unit(std::size_t c, LocalSearch& search, Scratch& scratch, Unit& out) const;
+  int path_clearance(const ClearanceGrid& cl, std::uint32_t from,
+                     std::span<const std::uint8_t> moves) const;
   bool make_clusters(const std::vector<std::uint32_t>& which, const RunContext& ctx);
-  void unit_dominance(Unit& u) const;
+  // Threads for `n` items of work, at least `per_thread` each (threads_, or one per hardware
+  // thread).
+  std::size_t thread_count(std::size_t n, std::size_t per_thread) const;
+  void unit_dominance(Unit& u, Scratch& scratch) const;
   void assemble(SearchObserver* obs);
   void report_units(SearchObserver* obs) const;
   Entrance segment_clusters(std::size_t seg) const;
@@ -255,12 +296,12 @@ class HaaAbstraction {
   double min_cost_ = 1.0;
   std::vector<Node> nodes_;
   std::vector<std::int32_t> node_of_cell_;  // -1 = none
-  std::vector<Edge> edges_;
+  Edges edges_;
   std::vector<Entrance> entrances_;
   std::vector<std::vector<std::uint32_t>> cluster_nodes_;
   std::vector<std::uint32_t> arc_begin_;  // node n's arcs are [arc_begin_[n], arc_begin_[n + 1])
-  std::vector<Arc> arcs_;
-  std::vector<std::uint32_t> path_cells_;
+  std::vector<Arc, UninitializedAllocator<Arc>> arcs_;
+  std::int32_t move_step_[9] = {};  // a move code's index difference on the map
 };
 
 // The open-list order of HAA*'s searches (core/search.hpp): the project's tie rule (smaller f,
@@ -308,11 +349,12 @@ class LocalSearch {
   double distance(int x, int y) const;
   // Cells (indices y * width + x) from the source to (x, y), both included; empty if unreached.
   void path_to(int x, int y, std::vector<std::uint32_t>& out) const;
-  // The same path appended to `out` (nothing if unreached), and what it crosses: returns the
-  // smallest `clearance` (a map-sized grid) over its cells and the side cells of its diagonal
-  // moves, and sets `terrains` to the union of `foot` (map-sized) over its cells.
-  int path_to(int x, int y, std::vector<std::uint32_t>& out, const std::uint16_t* clearance,
-              const CapabilityMask* foot, CapabilityMask& terrains) const;
+  // The same path's moves appended to `moves` as HaaAbstraction::move_code()s (nothing if
+  // unreached), and what it crosses: returns the smallest `clearance` (a map-sized grid) over
+  // its cells and the side cells of its diagonal moves, and sets `terrains` to the union of
+  // `foot` (map-sized) over its cells.
+  int path_moves(int x, int y, std::vector<std::uint8_t>& moves, const std::uint16_t* clearance,
+                 const CapabilityMask* foot, CapabilityMask& terrains) const;
   // After a search: for every cell of the area, row by row, the direction (0..7, an index into
   // the octile moves E, S, W, N, SE, SW, NW, NE) in which its parent lies, kSourceDir at the
   // source, kUnreached where the search did not reach. Following the directions from a cell

@@ -180,6 +180,7 @@ HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
   c.capability = cap;
   c.size = size;
   const auto& nodes = abs_.nodes();
+  const auto& edges = abs_.edges();
   c.begin.resize(nodes.size() + 1);
   for (std::uint32_t n = 0; n < nodes.size(); ++n) {
     c.begin[n] = std::uint32_t(c.arcs.size());
@@ -188,17 +189,18 @@ HaaPlanner::ClassArcs& HaaPlanner::class_arcs(CapabilityMask cap, int size) {
     // the search could never improve a node through the others, so they only cost time.
     const std::size_t first = c.arcs.size();
     for (const HaaAbstraction::Arc& a : abs_.arcs(n)) {
-      if (!a.admits(cap, size)) continue;
+      const HaaAbstraction::Edge& e = edges[a.edge];
+      if (!e.admits(cap, size)) continue;
       bool parallel = false;
       for (std::size_t i = first; i < c.arcs.size() && !parallel; ++i)
         if (c.arcs[i].to == a.to) {
           parallel = true;
-          if (a.weight < c.arcs[i].weight) {
-            c.arcs[i].weight = a.weight;
+          if (e.weight < c.arcs[i].weight) {
+            c.arcs[i].weight = e.weight;
             c.arcs[i].edge = a.edge;
           }
         }
-      if (!parallel) c.arcs.push_back({a.weight, a.to, a.edge, nodes[a.to].x, nodes[a.to].y});
+      if (!parallel) c.arcs.push_back({e.weight, a.to, a.edge, nodes[a.to].x, nodes[a.to].y});
     }
   }
   c.begin[nodes.size()] = std::uint32_t(c.arcs.size());
@@ -741,10 +743,10 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
     const Link& l = link_[n];
     switch (l.kind) {
       case kAbstractEdge: {
+        // Decoded straight onto the path, in the direction the search took the edge.
         const auto& e = abs_.edges()[l.index];
-        const auto path = abs_.path_of(e);
-        piece.assign(path.begin(), path.end());
-        if (e.a != abstract_pool_.parent(n)) std::reverse(piece.begin(), piece.end());
+        abs_.append_path(e, e.a != abstract_pool_.parent(n), cells);
+        piece.clear();
         break;
       }
       case kStartEdge:
@@ -758,7 +760,7 @@ PlanResult HaaPlanner::query(const GridMap& map, const Query& query, const RunCo
         piece = direct_edge.cells;
         break;
     }
-    cells.insert(cells.end(), piece.begin() + 1, piece.end());
+    if (!piece.empty()) cells.insert(cells.end(), piece.begin() + 1, piece.end());
     if (obs) {
       const CellXY c = p.pos(n);
       abstract_points.push_back({c.x + 0.5, c.y + 0.5});
