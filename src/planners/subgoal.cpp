@@ -928,6 +928,7 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     r.prepare_ms = build_ms_;
   }
   const SubgoalGraph::BuildStats& bs = graph_.stats();
+  r.stats.reserve(12);  // all of them (A*: 10, Theta*: 11): one allocation per query, not five
   r.stats.push_back({"subgoals", double(graph_.size())});
   r.stats.push_back({"edges (S_1)", double(bs.base_edges)});
   r.stats.push_back({"edges added by partitioning", double(bs.added_edges)});
