@@ -61,18 +61,27 @@ void fill_cell_runs(PlanResult& r, int x0, int y0, const std::vector<CellRun>& r
         h[std::size_t((dy + 1) * 3 + dx + 1)] = std::atan2(double(dy), double(dx));
     return h;
   }();
-  std::size_t steps = 0;
-  for (const CellRun& run : runs) steps += run.count;
-  // Sized once and written through a pointer: push_back's capacity test per cell was a third
-  // of this loop (paths of subgoal graphs run to ~1,400 cells on brc202d).
-  r.points.resize(steps + 1);
-  Pose* out = r.points.data();
+  // Sized exactly before anything is written, and every byte written once: a result is fresh
+  // memory, whose first writes cost a brc202d query of the subgoal planner more than its search
+  // (page faults, cache misses). resize() wrote each point twice (zeros first), and a piece
+  // reserved per run spread the pieces over up to twice their memory. push_back never regrows.
+  std::size_t steps = 0, pieces = 0;
+  int pdx = 0, pdy = 0;  // the direction of the open piece (none yet)
+  for (const CellRun& run : runs) {
+    if (run.count == 0) continue;
+    steps += run.count;
+    if (run.dx != pdx || run.dy != pdy) ++pieces;
+    pdx = run.dx;
+    pdy = run.dy;
+  }
+  r.points.clear();
+  r.points.reserve(steps + 1);
   r.pieces.clear();
-  r.pieces.reserve(runs.size());  // at most one piece per run: no regrowing
+  r.pieces.reserve(pieces);
   double x = x0 + 0.5, y = y0 + 0.5;
   double heading = kHeading[5];  // east: a path of one cell
   Vec2 piece{x, y};
-  int pdx = 0, pdy = 0;  // the direction of the open piece (none yet)
+  pdx = pdy = 0;
   for (const CellRun& run : runs) {
     if (run.count == 0) continue;
     if (run.dx != pdx || run.dy != pdy) {
@@ -83,13 +92,13 @@ void fill_cell_runs(PlanResult& r, int x0, int y0, const std::vector<CellRun>& r
       heading = kHeading[std::size_t((run.dy + 1) * 3 + run.dx + 1)];
     }
     for (std::uint32_t k = 0; k < run.count; ++k) {
-      *out++ = {x, y, heading};
+      r.points.push_back({x, y, heading});
       x += run.dx;
       y += run.dy;
     }
   }
   if (pdx != 0 || pdy != 0) add_line(r, piece, {x, y});
-  *out = {x, y, heading};
+  r.points.push_back({x, y, heading});
 }
 
 ParamDesc circles_param() {

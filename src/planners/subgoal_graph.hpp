@@ -85,6 +85,7 @@ class SubgoalGraph {
   double up_w(std::uint32_t k) const { return up_w_[k]; }                // corners form
   // The same arrays whole, for loops that keep the pointers in registers.
   const std::uint32_t* up_to_data() const { return up_to_.data(); }
+  const OctileCost* up_oc_data() const { return up_oc_.data(); }
   const double* up_w_data() const { return up_w_.data(); }
   // Corners form: the ascending arcs into s from below the top level, reversed (sources and
   // lengths), so that Theta* can descend into the goal's side without building them per query.
