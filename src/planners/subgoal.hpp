@@ -75,8 +75,10 @@ class SubgoalSearch {
   SubgoalGraph graph_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> added_;  // for watching
   // Per query, indexed by subgoal, valid when the stamp matches.
-  // gside_: Theta*'s goal side (the goal's ascending set below the top level).
-  std::vector<std::uint32_t> up_, gmark_, gside_;
+  // gside_: Theta*'s goal side (the goal's ascending set below the top level); gpred_: the
+  // subgoals a goal-side subgoal has an ascending arc into (the only ones with reversed arcs
+  // to follow down).
+  std::vector<std::uint32_t> up_, gmark_, gside_, gpred_;
   std::vector<double> gw_;
   // Corners form: each subgoal's vertex as doubles, for Theta*'s arc loop (no conversions).
   struct XY {
