@@ -231,7 +231,9 @@ TEST(LineOfSight, CrossesBlockedAtMatchesTheCellsAroundTheCorner) {
       ASSERT_EQ(got, want) << "map " << map << " (" << x0 << "," << y0 << ") -> (" << x1 << ","
                            << y1 << ") at " << cx << "," << cy;
       ASSERT_EQ(g.crosses_blocked_at(x1, y1, x0, y0, cx, cy), want) << "reversed";
-      if (got) ASSERT_FALSE(brute_visible(m, x0, y0, x1, y1));
+      if (got) {
+        ASSERT_FALSE(brute_visible(m, x0, y0, x1, y1));
+      }
       crossing += got;
       ++checked;
     }
