@@ -258,8 +258,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   Cost direct_cost{};
   double h0 = 1;
   std::uint64_t los_tests = 0, los_cells = 0, pruned = 0;
-  Cost* rg = nullptr;             // best cost over real edges, per node
-  std::uint32_t* rpar = nullptr;  // and the predecessor it comes from
+  SubgoalSearch::ThetaNode* tn = nullptr;  // vertex, best real-edge cost and predecessor
   // The expanded node's parent (set by expand() for relax_to): id, vertex, g.
   std::uint32_t pp_ = kNoNode;
   bool pp_vertex_ = false;
@@ -302,9 +301,9 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     // square roots).
     if (seen && pool->positions()[u] == NodePool<Cost>::kClosed) return;
     const Cost real = gpar + edge;
-    if (!seen || real < rg[u]) {
-      rg[u] = real;
-      rpar[u] = par;
+    if (!seen || real < tn[u].rg) {
+      tn[u].rg = real;
+      tn[u].rpar = par;
     }
     // h (a square root) only for successors the step would improve; the rest leave at the same
     // test the relaxation makes (most relaxations on a dense top level).
@@ -372,11 +371,11 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     Cost gv = g_popped;
     // The lazy test: a node hanging from a grandparent must see it, else its real edge.
     const std::uint32_t pv = pool->parent(v);
-    if (v < n && pv != kNoNode && pv != rpar[v] && !sees(pv, v, out, rpar[v])) {
+    if (v < n && pv != kNoNode && pv != tn[v].rpar && !sees(pv, v, out, tn[v].rpar)) {
       NodePool<Cost>::Node& node = pool->nodes()[v];
-      node.g = rg[v];
-      node.parent = rpar[v];
-      gv = rg[v];
+      node.g = tn[v].rg;
+      node.parent = tn[v].rpar;
+      gv = tn[v].rg;
     }
     // The parent every successor may hang from, fixed for the whole expansion: it is closed
     // (the parent of an expanded node was expanded), so its g no longer changes.
@@ -426,7 +425,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     const std::int32_t* pos;
     std::uint32_t sid;
     double bound;
-    const SubgoalSearch::XY* xy;
+    SubgoalSearch::ThetaNode* tn;
     bool pp_vertex;
     double ppx, ppy, gpp, gx, gy;
     ArcLoop(ThetaProblem& p, std::uint32_t v_, Cost gv_)
@@ -436,7 +435,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
           pos(p.pool->positions()),
           sid(p.pool->search_number()),
           bound(p.bound()),
-          xy(p.self->xy_.data()),
+          tn(p.tn),
           pp_vertex(p.pp_vertex_),
           ppx(p.ppx_),
           ppy(p.ppy_),
@@ -451,11 +450,12 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     const bool seen = node.search == a.sid;
     if (seen && a.pos[u] == NodePool<Cost>::kClosed) return;
     const Cost real = a.gv + edge;
-    if (!seen || real < rg[u]) {
-      rg[u] = real;
-      rpar[u] = a.v;
+    SubgoalSearch::ThetaNode& t = a.tn[u];
+    if (!seen || real < t.rg) {
+      t.rg = real;
+      t.rpar = a.v;
     }
-    const double ux = a.xy[u].x, uy = a.xy[u].y;
+    const double ux = t.x, uy = t.y;
     if (a.pp_vertex) {
       const double gp = a.gpp + euclid(a.ppx, a.ppy, ux, uy);
       if (seen && !(gp < node.g)) return;
@@ -479,11 +479,11 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
 
 std::size_t SubgoalSearch::memory_bytes() const {
   return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
-         (gside_.capacity() + gpred_.capacity()) * 4 + gw_.capacity() * 8 + xy_.capacity() * sizeof(XY) +
+         (gside_.capacity() + gpred_.capacity()) * 4 + gw_.capacity() * 8 + tn_.capacity() * sizeof(ThetaNode) +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
          (arc_.capacity() + chain_edges_.capacity()) * 4 +
-         (rg_.capacity() * 8 + rpar_.capacity() * 4) + pool_oc_.memory_bytes() +
+         pool_oc_.memory_bytes() +
          pool_d_.memory_bytes() + open_.memory_bytes();
 }
 
@@ -718,10 +718,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.direct = direct;
     p.direct_cost = direct_cost;
     p.h0 = h0;
-    rg_.resize(std::size_t(n) + 2);
-    rpar_.resize(std::size_t(n) + 2);
-    p.rg = rg_.data();
-    p.rpar = rpar_.data();
+    p.tn = tn_.data();
     out = with_listener(obs, [&](auto& l) {
       if constexpr (std::decay_t<decltype(l)>::kActive) l.observer()->phase("search");
       return best_first(p, pool_d_, open_, l, ctx);
@@ -910,11 +907,13 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     scx_.assign(n, 0);
     scy_.assign(n, 0);
     conn_at_.assign(n, 0);
-    xy_.clear();
-    if (anyangle)
+    tn_.clear();
+    if (anyangle) {
       for (std::uint32_t v = 0; v < n; ++v)
-        xy_.push_back({double(graph_.x(v)), double(graph_.y(v))});
-    xy_.shrink_to_fit();
+        tn_.push_back({double(graph_.x(v)), double(graph_.y(v)), 0.0, kNoNode});
+      tn_.resize(n + 2, ThetaNode{0.0, 0.0, 0.0, kNoNode});  // the start and the goal
+    }
+    tn_.shrink_to_fit();
     stamp_ = 0;
     pool_oc_.reset(n + 2);
     pool_d_.reset(n + 2);
