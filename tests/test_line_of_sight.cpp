@@ -224,7 +224,8 @@ TEST(LineOfSight, CrossesBlockedAtMatchesTheCellsAroundTheCorner) {
       for (int c = 0; c < 4; ++c) {
         const int x = cx - 1 + (c & 1), y = cy - 1 + (c >> 1);
         Frac a{0, 1}, b{1, 1};
-        if (m.blocked(x, y) && clip(x0, x1 - x0, x, x + 1, a, b) && clip(y0, y1 - y0, y, y + 1, a, b))
+        if (m.blocked(x, y) && clip(x0, x1 - x0, x, x + 1, a, b) &&
+            clip(y0, y1 - y0, y, y + 1, a, b))
           want = true;
       }
       const bool got = g.crosses_blocked_at(x0, y0, x1, y1, cx, cy);

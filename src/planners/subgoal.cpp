@@ -479,11 +479,11 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
 
 std::size_t SubgoalSearch::memory_bytes() const {
   return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
-         (gside_.capacity() + gpred_.capacity()) * 4 + gw_.capacity() * 8 + tn_.capacity() * sizeof(ThetaNode) +
+         (gside_.capacity() + gpred_.capacity()) * 4 + gw_.capacity() * 8 +
+         tn_.capacity() * sizeof(ThetaNode) +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
-         (arc_.capacity() + chain_edges_.capacity()) * 4 +
-         pool_oc_.memory_bytes() +
+         (arc_.capacity() + chain_edges_.capacity()) * 4 + pool_oc_.memory_bytes() +
          pool_d_.memory_bytes() + open_.memory_bytes();
 }
 
