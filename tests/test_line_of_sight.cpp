@@ -201,6 +201,48 @@ TEST(LineOfSight, EveryPairOnSmallMapsMatches) {
   }
 }
 
+// The constant-time test at a corner: exactly "the segment meets the open square of a blocked
+// cell around that corner" (brute force, rational), and so never true for a visible segment.
+TEST(LineOfSight, CrossesBlockedAtMatchesTheCellsAroundTheCorner) {
+  std::mt19937 rng(4321);
+  long crossing = 0, checked = 0;
+  for (int map = 0; map < 1500; ++map) {
+    const int w = 1 + int(rng() % 9), h = 1 + int(rng() % 9);
+    const World m = random_world(rng, w, h, int(rng() % 60));
+    const CornerGrid g(w, h, m.cells);
+    for (int k = 0; k < 60; ++k) {
+      const int x0 = int(rng() % unsigned(w + 1)), y0 = int(rng() % unsigned(h + 1));
+      const int x1 = int(rng() % unsigned(w + 1)), y1 = int(rng() % unsigned(h + 1));
+      // Mostly a corner on or next to the segment (where the test is meant to be used).
+      int cx = int(rng() % unsigned(w + 1)), cy = int(rng() % unsigned(h + 1));
+      if (k % 2 == 0) {
+        const int t = int(rng() % 5);
+        cx = std::clamp(x0 + (x1 - x0) * t / 4 + int(rng() % 3) - 1, 0, w);
+        cy = std::clamp(y0 + (y1 - y0) * t / 4 + int(rng() % 3) - 1, 0, h);
+      }
+      bool want = false;
+      for (int c = 0; c < 4; ++c) {
+        const int x = cx - 1 + (c & 1), y = cy - 1 + (c >> 1);
+        Frac a{0, 1}, b{1, 1};
+        if (m.blocked(x, y) && clip(x0, x1 - x0, x, x + 1, a, b) &&
+            clip(y0, y1 - y0, y, y + 1, a, b))
+          want = true;
+      }
+      const bool got = g.crosses_blocked_at(x0, y0, x1, y1, cx, cy);
+      ASSERT_EQ(got, want) << "map " << map << " (" << x0 << "," << y0 << ") -> (" << x1 << ","
+                           << y1 << ") at " << cx << "," << cy;
+      ASSERT_EQ(g.crosses_blocked_at(x1, y1, x0, y0, cx, cy), want) << "reversed";
+      if (got) {
+        ASSERT_FALSE(brute_visible(m, x0, y0, x1, y1));
+      }
+      crossing += got;
+      ++checked;
+    }
+  }
+  EXPECT_GT(crossing, checked / 10);
+  EXPECT_GT(checked - crossing, checked / 5);
+}
+
 TEST(LineOfSight, UnitStepsAreVisibleSegments) {
   std::mt19937 rng(7);
   for (int map = 0; map < 500; ++map) {

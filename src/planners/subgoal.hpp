@@ -75,14 +75,21 @@ class SubgoalSearch {
   SubgoalGraph graph_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> added_;  // for watching
   // Per query, indexed by subgoal, valid when the stamp matches.
-  // gside_: Theta*'s goal side (the goal's ascending set below the top level).
-  std::vector<std::uint32_t> up_, gmark_, gside_;
+  // gside_: Theta*'s goal side (the goal's ascending set below the top level); gpred_: the
+  // subgoals a goal-side subgoal has an ascending arc into (the only ones with reversed arcs
+  // to follow down).
+  std::vector<std::uint32_t> up_, gmark_, gside_, gpred_;
   std::vector<double> gw_;
-  // Corners form: each subgoal's vertex as doubles, for Theta*'s arc loop (no conversions).
-  struct XY {
+  // Theta* on the graph (corners form, lazy), per node (subgoals, start, goal): the vertex as
+  // doubles (no conversions in the arc loop), and per query the best cost and predecessor over
+  // real graph edges, the fallback when the grandparent the node hangs from turns out not to
+  // see it. One record, so that an arc's successor costs one cache line here, not three.
+  struct ThetaNode {
     double x, y;
+    double rg;
+    std::uint32_t rpar;
   };
-  std::vector<XY> xy_;
+  std::vector<ThetaNode> tn_;
   std::vector<std::int32_t> gcx_, gcy_, scx_, scy_;
   std::vector<std::uint32_t> conn_at_;
   std::uint32_t stamp_ = 0;
@@ -90,10 +97,6 @@ class SubgoalSearch {
   std::vector<CellRun> runs_;  // the refined path, reused across queries
   // A* on the graph: per node id the ascending arc that reached it; the path's graph edges.
   std::vector<std::uint32_t> arc_, chain_edges_;
-  // Theta* on the graph (lazy): per node the best cost and predecessor over real graph edges,
-  // the fallback when the grandparent the node hangs from turns out not to see it.
-  std::vector<double> rg_;
-  std::vector<std::uint32_t> rpar_;
   std::vector<std::uint32_t> stack_;
   NodePool<OctileCost> pool_oc_;
   NodePool<double> pool_d_;
