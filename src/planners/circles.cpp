@@ -180,8 +180,10 @@ class TangentShadow {
   static constexpr int kBins = 256;  // per direction
 
   // Starts a shadow for the directions of departure in `dirs` (bit 0: s = +1, bit 1: s = -1):
-  // covered(), reach() and the whole-pair test read only their bins, so a circle whose
-  // departures of one direction are built pays nothing for the other's open bins.
+  // only their bins are marked, and covered(), reach() and the whole-pair test read only
+  // them, so a circle whose departures of one direction are built pays nothing for the
+  // other's bins. (Keeping the other direction's bins for a later build of it was tried: it
+  // saved less than marking one direction does, since most circles need only one.)
   void clear(unsigned dirs = 3) {
     t1_.fill(kInf);
     t2_.fill(kInf);
@@ -265,31 +267,6 @@ class TangentShadow {
     return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
   }
 
-  // The bins of one direction slot, kept for a later build of that direction: every bound in
-  // them holds whichever direction the neighbours were gathered for.
-  struct Half {
-    std::array<double, kBins> t1, t2;
-    std::array<std::int32_t, kBins> j1, j2;
-    int open = kBins;
-  };
-  void save(int s, Half& h) const {
-    const size_t o = size_t(s * kBins);
-    std::copy_n(t1_.begin() + long(o), kBins, h.t1.begin());
-    std::copy_n(t2_.begin() + long(o), kBins, h.t2.begin());
-    std::copy_n(j1_.begin() + long(o), kBins, h.j1.begin());
-    std::copy_n(j2_.begin() + long(o), kBins, h.j2.begin());
-    h.open = open_[size_t(s)];
-  }
-  // After clear(): bins of slot s as saved.
-  void restore(int s, const Half& h) {
-    const size_t o = size_t(s * kBins);
-    std::copy_n(h.t1.begin(), kBins, t1_.begin() + long(o));
-    std::copy_n(h.t2.begin(), kBins, t2_.begin() + long(o));
-    std::copy_n(h.j1.begin(), kBins, j1_.begin() + long(o));
-    std::copy_n(h.j2.begin(), kBins, j2_.begin() + long(o));
-    open_[size_t(s)] = h.open;
-  }
-
   bool covered() const { return (dirs_ & 1 ? open_[0] : 0) + (dirs_ & 2 ? open_[1] : 0) == 0; }
   // Whether the shadow serves direction slot s (0: s = +1, 1: s = -1).
   bool serves(int s) const { return dirs_ >> s & 1; }
@@ -346,7 +323,7 @@ class TangentShadow {
  private:
   // Bins wholly inside the angle interval [lo, hi] of direction slot s get bound t from j.
   void mark(int s, double lo, double hi, double t, std::int32_t j) {
-    if (!(hi > lo)) return;
+    if (!(hi > lo) || !serves(s)) return;
     const double w = kTwoPi / kBins;
     const long first = long(std::ceil(lo / w)), last = long(std::floor(hi / w)) - 1;
     for (long k = first; k <= last && k < first + kBins; ++k) {
@@ -510,8 +487,7 @@ struct Ring {
 
 struct CircleData {
   bool built = false;
-  std::uint8_t dirs_built = 0;   // the rings built (bit 0: dir +1, bit 1: dir -1)
-  std::uint32_t half = kNoNode;  // a direction built alone: the other one's shadow bins
+  std::uint8_t dirs_built = 0;  // the rings built (bit 0: dir +1, bit 1: dir -1)
   bool overlaps_known = false;
   std::vector<std::uint32_t> overlaps;  // circles that meet or touch this one
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
@@ -880,16 +856,7 @@ class CircleGraph {
     std::uint8_t* los = d.los.data();
     for (std::uint32_t b = 0; b < k; ++b) los[b] = std::uint8_t(los[b] | want_hi << 4);
     for (std::uint32_t b = k + 1; b < n; ++b) los[b] = std::uint8_t(los[b] | want_lo << 4);
-    // The other direction's bins, gathered now, serve its build later (one shadow per circle).
-    if (d.half != kNoNode) {
-      shade(c_[k], std::int32_t(k), dirs, &halves_[d.half]);
-    } else {
-      shade(k, dirs);
-      if (dirs != 3) {
-        d.half = std::uint32_t(halves_.size());
-        shadow_.save(dirs == 1 ? 1 : 0, halves_.emplace_back());
-      }
-    }
+    shade(k, dirs);
     shaded_ = true;
     departures_.clear();
     for (std::uint32_t b : cand_) {
@@ -1127,12 +1094,8 @@ class CircleGraph {
   // Only the departure directions in `dirs` (bit 0: +1, bit 1: -1) are served.
   void shade(std::uint32_t k, unsigned dirs = 3) { shade(c_[k], std::int32_t(k), dirs); }
   // The same around any circle (the start and the goal: radius 0), skipping circle `self`.
-  // A circle whose other direction was built first starts from that build's bins (`from`,
-  // direction slot s = the one of `dirs`) instead of gathering its neighbours again.
-  void shade(const Circle& c, std::int32_t self, unsigned dirs,
-             const TangentShadow::Half* from = nullptr) {
+  void shade(const Circle& c, std::int32_t self, unsigned dirs) {
     shadow_.clear(dirs);
-    if (from) shadow_.restore(dirs == 1 ? 0 : 1, *from);
     ++now_;
     if (!cull_) {  // an empty shadow culls nothing
       shadow_.finish(c.r, r_max_);
@@ -1143,7 +1106,7 @@ class CircleGraph {
     }
     if (self != kNoCircle) stamp_[size_t(self)] = now_;
     std::size_t added = self != kNoCircle ? 1 : 0;
-    for (double reach = c.r + kGatherFirst * grid_.cell(); !from; reach *= 2) {
+    for (double reach = c.r + kGatherFirst * grid_.cell();; reach *= 2) {
       grid_.box(c.x - reach, c.y - reach, c.x + reach, c.y + reach, [&](std::uint32_t j) {
         if (stamp_[j] == now_) return;
         stamp_[j] = now_;
@@ -1432,10 +1395,9 @@ class CircleGraph {
   std::array<std::int32_t, 4> recent_ = {kNoCircle, kNoCircle, kNoCircle, kNoCircle};
   TangentShadow shadow_;
   std::vector<std::uint32_t> cand_;
-  std::vector<std::uint32_t> look_;         // build(): a cached circle's pairs to look at
-  std::vector<std::uint32_t> departures_;   // the departure nodes of the circle being built
-  std::deque<TangentShadow::Half> halves_;  // CircleData::half: stable while more are added
-  bool partial_ = false;                    // circles are built a direction at a time
+  std::vector<std::uint32_t> look_;        // build(): a cached circle's pairs to look at
+  std::vector<std::uint32_t> departures_;  // the departure nodes of the circle being built
+  bool partial_ = false;                   // circles are built a direction at a time
   double r_max_ = 0;
   std::uint32_t start_ = 0, goal_ = 0;
   bool cancelled_ = false;
