@@ -696,9 +696,10 @@ class CircleGraph {
            (departure ? 1 : 0) + 2;
   }
 
-  // Every key is created exactly once, so no lookup is needed: build(k) runs once per circle
-  // and makes k's departure nodes and the arrival nodes at the far ends of k's surfing edges
-  // (keyed by the pair seen from k, which build(b) never uses), start_edges() runs once and
+  // Every key is created exactly once, so no lookup is needed: build(k, dirs) runs once per
+  // circle and direction and makes k's departure nodes of that direction and the arrival nodes
+  // at the far ends of their surfing edges (keyed by the pair and slot seen from k, which
+  // build(b) never uses; each slot belongs to one direction of k), start_edges() runs once and
   // makes the start's arrival nodes.
   std::uint32_t add_node(std::uint64_t k, NodeType type, std::int32_t circle, Vec2 p, double angle,
                          int dir) {
