@@ -179,12 +179,18 @@ class TangentShadow {
  public:
   static constexpr int kBins = 256;  // per direction
 
-  void clear() {
+  // Starts a shadow for the directions of departure in `dirs` (bit 0: s = +1, bit 1: s = -1):
+  // only their bins are marked, and covered(), reach() and the whole-pair test read only
+  // them, so a circle whose departures of one direction are built pays nothing for the
+  // other's bins. (Keeping the other direction's bins for a later build of it was tried: it
+  // saved less than marking one direction does, since most circles need only one.)
+  void clear(unsigned dirs = 3) {
     t1_.fill(kInf);
     t2_.fill(kInf);
     j1_.fill(kNoCircle);
     j2_.fill(kNoCircle);
-    open_ = 2 * kBins;
+    open_ = {kBins, kBins};
+    dirs_ = dirs;
   }
 
   // Adds neighbour j (centre offset w from k's centre, radius rj) to the shadow of k (radius rk).
@@ -226,7 +232,9 @@ class TangentShadow {
     // bound over any window of bins is two lookups.
     std::array<std::array<double, kBins>, kLevels>& sp = sparse_;
     for (int i = 0; i < kBins; ++i)
-      sp[0][size_t(i)] = std::max(t1_[size_t(i)], t1_[size_t(kBins + i)]);
+      sp[0][size_t(i)] = dirs_ == 3   ? std::max(t1_[size_t(i)], t1_[size_t(kBins + i)])
+                         : dirs_ == 1 ? t1_[size_t(i)]
+                                      : t1_[size_t(kBins + i)];
     // Only the levels a window can ask for (the widest window is about 60 bins).
     for (int l = 1; l < levels_used(); ++l)
       for (int i = 0; i < kBins; ++i)
@@ -259,7 +267,9 @@ class TangentShadow {
     return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
   }
 
-  bool covered() const { return open_ == 0; }
+  bool covered() const { return (dirs_ & 1 ? open_[0] : 0) + (dirs_ & 2 ? open_[1] : 0) == 0; }
+  // Whether the shadow serves direction slot s (0: s = +1, 1: s = -1).
+  bool serves(int s) const { return dirs_ >> s & 1; }
   // Appends the circles holding a first or second bound of some bin (with repeats).
   void holders(std::vector<std::uint32_t>& out) const {
     std::int32_t last = kNoCircle;
@@ -275,12 +285,14 @@ class TangentShadow {
   // the graph has, and a cull that reads it still rests only on the circles of other bins.
   void close_unblocked(int s, int i, double t) {
     t1_[size_t(s * kBins + i)] = t;
-    --open_;
+    --open_[size_t(s)];
   }
-  // The largest bound over all bins (infinite while a bin is open).
+  // The largest bound over the bins of the directions served (infinite while one is open).
   double reach() const {
     double r = 0;
-    for (double t : t1_) r = std::max(r, t);
+    for (int s = 0; s < 2; ++s)
+      if (serves(s))
+        for (int i = 0; i < kBins; ++i) r = std::max(r, t1_[size_t(s * kBins + i)]);
     return r;
   }
   // The bound for a segment leaving at angle `a` in direction s (+1 / -1) toward circle `to`.
@@ -311,7 +323,7 @@ class TangentShadow {
  private:
   // Bins wholly inside the angle interval [lo, hi] of direction slot s get bound t from j.
   void mark(int s, double lo, double hi, double t, std::int32_t j) {
-    if (!(hi > lo)) return;
+    if (!(hi > lo) || !serves(s)) return;
     const double w = kTwoPi / kBins;
     const long first = long(std::ceil(lo / w)), last = long(std::floor(hi / w)) - 1;
     for (long k = first; k <= last && k < first + kBins; ++k) {
@@ -319,7 +331,7 @@ class TangentShadow {
       if (j1_[i] == j) {
         t1_[i] = std::min(t1_[i], t);
       } else if (t < t1_[i]) {
-        if (t1_[i] == kInf) --open_;
+        if (t1_[i] == kInf) --open_[size_t(s)];
         t2_[i] = t1_[i];
         j2_[i] = j1_[i];
         t1_[i] = t;
@@ -447,7 +459,8 @@ class TangentShadow {
   std::array<std::array<double, kBins>, kLevels> sparse_;
   std::array<double, 2 * kBins> t1_, t2_;
   std::array<std::int32_t, 2 * kBins> j1_, j2_;
-  int open_ = 2 * kBins;
+  std::array<int, 2> open_ = {kBins, kBins};  // open bins per direction slot
+  unsigned dirs_ = 3;                         // the direction slots served (bit s)
 };
 
 enum class NodeType : std::uint8_t { Start, Goal, Arrival, Departure };
@@ -474,6 +487,7 @@ struct Ring {
 
 struct CircleData {
   bool built = false;
+  std::uint8_t dirs_built = 0;  // the rings built (bit 0: dir +1, bit 1: dir -1)
   bool overlaps_known = false;
   std::vector<std::uint32_t> overlaps;  // circles that meet or touch this one
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
@@ -512,6 +526,7 @@ class CircleGraph {
         obs_(ctx.observer),
         start_p_(q.start.position()),
         goal_p_(q.goal.position()) {
+    partial_ = cache == nullptr;  // build_all() turns it off: eager builds circles whole
     const std::size_t n = c_.size();
     data_.resize(n);
     stamp_.assign(n, 0);
@@ -532,9 +547,10 @@ class CircleGraph {
 
   void build_all() {
     const Stopwatch clock;
+    partial_ = false;  // the whole graph: every circle is built whole
     if (obs_) obs_->phase("graph: surfing edges");
     for (std::uint32_t k = 0; k < c_.size(); ++k) {
-      build(k);
+      build(k, 3);
       if (obs_) obs_->frame();
       // A large eager graph takes a while: let the caller follow and stop it.
       if (ctx_.progress)
@@ -680,9 +696,10 @@ class CircleGraph {
            (departure ? 1 : 0) + 2;
   }
 
-  // Every key is created exactly once, so no lookup is needed: build(k) runs once per circle
-  // and makes k's departure nodes and the arrival nodes at the far ends of k's surfing edges
-  // (keyed by the pair seen from k, which build(b) never uses), start_edges() runs once and
+  // Every key is created exactly once, so no lookup is needed: build(k, dirs) runs once per
+  // circle and direction and makes k's departure nodes of that direction and the arrival nodes
+  // at the far ends of their surfing edges (keyed by the pair and slot seen from k, which
+  // build(b) never uses; each slot belongs to one direction of k), start_edges() runs once and
   // makes the start's arrival nodes.
   std::uint32_t add_node(std::uint64_t k, NodeType type, std::int32_t circle, Vec2 p, double angle,
                          int dir) {
@@ -805,12 +822,89 @@ class CircleGraph {
     obs_->test(t, by == kNoCircle);
   }
 
+  // Makes the departure nodes of circle k in the directions `dirs` (bit 0: +1, bit 1: -1), each
+  // direction once. Lazy mode without a cache builds only the direction an arrival turns in: a
+  // search arrives at most circles turning one way, and the other direction's shadow walks,
+  // pairs and line-of-sight tests are then never paid for. With a cache (which keeps whole
+  // rows) or in eager mode a circle is built whole.
+  void build(std::uint32_t k, unsigned dirs) {
+    if (partial_)
+      build_dirs(k, dirs);
+    else
+      build_whole(k);
+  }
+
+  // Lazy mode without a cache: k's departures of the directions in `dirs`. Its `los` row holds,
+  // per other circle, bit s = slot s free and bit 4 + s = slot s known (its direction built,
+  // by k or by the other circle), so a later build of either circle tests no segment again.
+  void build_dirs(std::uint32_t k, unsigned dirs) {
+    CircleData& d = data_[k];
+    dirs &= ~unsigned(d.dirs_built);
+    if (!dirs) return;
+    const std::uint32_t n = std::uint32_t(c_.size());
+    if (!d.built) {
+      d.built = true;
+      ++stats_.circles_built;
+      d.los.assign(n, 0);
+    }
+    d.dirs_built = std::uint8_t(d.dirs_built | dirs);
+    // The slots whose departures from k turn in a direction of `dirs`: from the circle of the
+    // lower index slots 1 and 3 turn with increasing angle; from the higher one the bitangent
+    // is travelled backwards, which swaps the external slots' turn.
+    const unsigned want_lo = (dirs & 1u ? 0xAu : 0u) | (dirs & 2u ? 0x5u : 0u);
+    const unsigned want_hi = (dirs & 1u ? 0x9u : 0u) | (dirs & 2u ? 0x6u : 0u);
+    // Circles out of the shadow's reach have these slots culled: known, no line of sight.
+    std::uint8_t* los = d.los.data();
+    for (std::uint32_t b = 0; b < k; ++b) los[b] = std::uint8_t(los[b] | want_hi << 4);
+    for (std::uint32_t b = k + 1; b < n; ++b) los[b] = std::uint8_t(los[b] | want_lo << 4);
+    shade(k, dirs);
+    shaded_ = true;
+    departures_.clear();
+    for (std::uint32_t b : cand_) {
+      const unsigned want = k < b ? want_lo : want_hi;
+      // Slots b's build decided (the same segments) need nothing more.
+      unsigned known = 0, free = 0;
+      if (data_[b].built) {
+        const unsigned e = data_[b].los[k];
+        known = e >> 4 & want;
+        free = e & known;
+      }
+      unsigned need = want & ~known;
+      if (need) need = surviving_slots(k, b, need);
+      if (!(need | free)) continue;
+      const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
+      const Bitangents bt = bitangents(c_[lo], c_[hi], need | free);
+      unsigned mask = free;
+      for (int s = 0; s < 4; ++s) {
+        if (!(need >> s & 1u) || !bt.ok[size_t(s)]) continue;
+        const Bitangent& t = bt.t[size_t(s)];
+        if (k == lo ? culled(k, t.a, t.angle_a, t.b, std::int32_t(b))
+                    : culled(k, t.b, t.angle_b, t.a, std::int32_t(b))) {
+          ++stats_.surfing_culled;
+          continue;
+        }
+        const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
+        ++stats_.surfing_tests;
+        if (by == kNoCircle) {
+          mask |= 1u << s;
+          ++stats_.surfing_edges;
+        }
+        if (obs_) report_test(Shape::segment(t.a, t.b), by);
+      }
+      los[b] = std::uint8_t(los[b] | mask);
+      pair_nodes(k, b, bt, mask);
+    }
+    goal_departures(k, dirs);
+    make_rings(k, dirs);
+  }
+
   // Computes circle k's departure nodes once: its surfing edges toward every other circle that
   // have line of sight, and its tangents to the goal; then sorts them into its two rings.
-  void build(std::uint32_t k) {
+  void build_whole(std::uint32_t k) {
     CircleData& d = data_[k];
     if (d.built) return;
     d.built = true;
+    d.dirs_built = 3;
     ++stats_.circles_built;
     const std::uint32_t n = std::uint32_t(c_.size());
     const bool cached = cache_ && (*cache_)[k].size() == n;
@@ -842,7 +936,7 @@ class CircleGraph {
       shade(k);
       shaded_ = true;
     }
-    std::vector<std::uint32_t> departures;
+    departures_.clear();
     for (std::uint32_t b : cand_) {
       // Known from b's build to have no bitangent with line of sight (most pairs in eager mode):
       // nothing to compute.
@@ -906,30 +1000,49 @@ class CircleGraph {
       }
       d.los[b] = mask;
       if (bt_cache_ && !known && (mask & 0x0F)) bt_cache_->emplace(pair, made);
-      for (int s = 0; s < 4; ++s) {
-        if (!(mask >> s & 1)) continue;
-        const Bitangent& t = bt.t[size_t(s)];
-        std::uint32_t dep = 0, arr = 0;
-        if (k == lo) {
-          dep = add_node(key(k, b, s, true), NodeType::Departure, std::int32_t(k), t.a, t.angle_a,
-                         t.dir_a);
-          arr = add_node(key(b, k, s, false), NodeType::Arrival, std::int32_t(b), t.b, t.angle_b,
-                         t.dir_b);
-        } else {
-          // Travelling the bitangent backwards (b -> a) turns the other way at both ends.
-          dep = add_node(key(k, b, s, true), NodeType::Departure, std::int32_t(k), t.b, t.angle_b,
-                         -t.dir_b);
-          arr = add_node(key(b, k, s, false), NodeType::Arrival, std::int32_t(b), t.a, t.angle_a,
-                         -t.dir_a);
-        }
-        nodes_[dep].target = arr;
-        departures.push_back(dep);
-      }
+      pair_nodes(k, b, bt, mask);
     }
+    goal_departures(k, 3);
+    if (why_) {
+      std::sort(d.why.begin(), d.why.end());
+      d.why.erase(std::unique(d.why.begin(), d.why.end()), d.why.end());
+      why_ = nullptr;
+    }
+    make_rings(k, 3);
+  }
+
+  // The departure nodes of k toward b along the free bitangents of `mask` (bit s = slot s),
+  // and their arrival nodes on b; the departures go to departures_.
+  void pair_nodes(std::uint32_t k, std::uint32_t b, const Bitangents& bt, unsigned mask) {
+    for (int s = 0; s < 4; ++s) {
+      if (!(mask >> s & 1)) continue;
+      const Bitangent& t = bt.t[size_t(s)];
+      std::uint32_t dep = 0, arr = 0;
+      if (k < b) {
+        dep = add_node(key(k, b, s, true), NodeType::Departure, std::int32_t(k), t.a, t.angle_a,
+                       t.dir_a);
+        arr = add_node(key(b, k, s, false), NodeType::Arrival, std::int32_t(b), t.b, t.angle_b,
+                       t.dir_b);
+      } else {
+        // Travelling the bitangent backwards (b -> a) turns the other way at both ends.
+        dep = add_node(key(k, b, s, true), NodeType::Departure, std::int32_t(k), t.b, t.angle_b,
+                       -t.dir_b);
+        arr = add_node(key(b, k, s, false), NodeType::Arrival, std::int32_t(b), t.a, t.angle_a,
+                       -t.dir_a);
+      }
+      nodes_[dep].target = arr;
+      departures_.push_back(dep);
+    }
+  }
+
+  // The departures of k toward the goal whose direction is in `dirs` (bit 0: +1, bit 1: -1).
+  void goal_departures(std::uint32_t k, unsigned dirs) {
+    const std::uint32_t n = std::uint32_t(c_.size());
     // Tangents to the goal: leaving the circle toward the goal turns against the arrival dir.
     std::array<PointTangent, 2> pt;
     const int m = point_tangents(goal_p_, c_[k], pt);
     for (int s = 0; s < m; ++s) {
+      if (!(dirs >> (pt[size_t(s)].dir > 0 ? 1 : 0) & 1u)) continue;
       if (shaded_ && culled(k, pt[size_t(s)].point, pt[size_t(s)].angle, goal_p_, kNoCircle)) {
         ++stats_.surfing_culled;
         continue;
@@ -943,16 +1056,19 @@ class CircleGraph {
           add_node(key(k, n, s, true), NodeType::Departure, std::int32_t(k), pt[size_t(s)].point,
                    pt[size_t(s)].angle, -pt[size_t(s)].dir);
       nodes_[dep].target = goal_;
-      departures.push_back(dep);
+      departures_.push_back(dep);
     }
-    if (why_) {
-      std::sort(d.why.begin(), d.why.end());
-      d.why.erase(std::unique(d.why.begin(), d.why.end()), d.why.end());
-      why_ = nullptr;
-    }
-    // Rings: every departure node of k, by angle (then key, for the same order in both modes).
-    for (std::uint32_t v : departures) d.ring[nodes_[v].dir > 0 ? 0 : 1].nodes.push_back(v);
-    for (Ring& r : d.ring) {
+  }
+
+  // The rings of k's directions in `dirs` from departures_ (which it empties): every
+  // departure node of the direction, by angle (then key, for the same order in both modes).
+  void make_rings(std::uint32_t k, unsigned dirs) {
+    CircleData& d = data_[k];
+    for (std::uint32_t v : departures_) d.ring[nodes_[v].dir > 0 ? 0 : 1].nodes.push_back(v);
+    departures_.clear();
+    for (int ri = 0; ri < 2; ++ri) {
+      if (!(dirs >> ri & 1u)) continue;
+      Ring& r = d.ring[ri];
       std::sort(r.nodes.begin(), r.nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
         const Node &na = nodes_[a], &nb = nodes_[b];
         return na.angle != nb.angle ? na.angle < nb.angle : na.key < nb.key;
@@ -976,10 +1092,11 @@ class CircleGraph {
   // Fills shadow_ with the shadows of k's neighbours and cand_ with the circles that it does
   // not wholly cull (culls_pair, and the reach of the largest bound), in the grid's order:
   // nothing depends on it (rings are sorted by angle and key, the search orders by key).
-  void shade(std::uint32_t k) { shade(c_[k], std::int32_t(k)); }
+  // Only the departure directions in `dirs` (bit 0: +1, bit 1: -1) are served.
+  void shade(std::uint32_t k, unsigned dirs = 3) { shade(c_[k], std::int32_t(k), dirs); }
   // The same around any circle (the start and the goal: radius 0), skipping circle `self`.
-  void shade(const Circle& c, std::int32_t self) {
-    shadow_.clear();
+  void shade(const Circle& c, std::int32_t self, unsigned dirs) {
+    shadow_.clear(dirs);
     ++now_;
     if (!cull_) {  // an empty shadow culls nothing
       shadow_.finish(c.r, r_max_);
@@ -1044,7 +1161,7 @@ class CircleGraph {
     constexpr double half = kPi / TangentShadow::kBins + 1e-6;
     static const double slack = 1 / std::cos(half);
     for (int s = 0; s < 2; ++s)
-      for (int i = 0; i < TangentShadow::kBins; ++i) {
+      for (int i = 0; i < TangentShadow::kBins && shadow_.serves(s); ++i) {
         if (!shadow_.open(s, i)) continue;
         const Vec2 u = TangentShadow::bin_middle(i);
         const Vec2 p = c.center() + u * c.r;
@@ -1084,7 +1201,8 @@ class CircleGraph {
   // does not cull, from their directions and lengths alone (no tangent points, no angles, no
   // trigonometry); 0 when it culls them all. Slots count as existing under looser conditions
   // than bitangents() uses, so none is missed. The slots culled here count as surfing_culled.
-  unsigned surviving_slots(std::uint32_t k, std::uint32_t b) {
+  // Only the slots of `want` are looked at (the others are not returned).
+  unsigned surviving_slots(std::uint32_t k, std::uint32_t b, unsigned want = 15u) {
     const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
     const Circle &A = c_[lo], &B = c_[hi];
     const Vec2 v = B.center() - A.center();
@@ -1103,20 +1221,20 @@ class CircleGraph {
     const double le2 = d2 - sq(A.r - B.r);
     const int flip = k == lo ? 1 : -1;
     unsigned keep = 0;
-    if (le2 < sq(shadow_.bound_dir(turned(ce, 1), -flip, to))) keep |= 1u;
-    if (le2 < sq(shadow_.bound_dir(turned(ce, -1), flip, to))) keep |= 2u;
+    if ((want & 1u) && le2 < sq(shadow_.bound_dir(turned(ce, 1), -flip, to))) keep |= 1u;
+    if ((want & 2u) && le2 < sq(shadow_.bound_dir(turned(ce, -1), flip, to))) keep |= 2u;
     unsigned exist = 3u;
-    if (d > A.r + B.r) {
+    if (d > A.r + B.r && (want & 12u)) {
       // Internal slots 2 (phi + ti on lo, dir -1) and 3 (phi - ti, dir +1); hi is touched at
       // the opposite angle and a departure from hi keeps the dir.
       exist = 15u;
       const double ci = std::clamp((A.r + B.r) / d, -1.0, 1.0);
       const double li2 = d2 - sq(A.r + B.r);
       const double shift = k == lo ? 1.0 : -1.0;
-      if (li2 < sq(shadow_.bound_dir(turned(ci, 1) * shift, -1, to))) keep |= 4u;
-      if (li2 < sq(shadow_.bound_dir(turned(ci, -1) * shift, 1, to))) keep |= 8u;
+      if ((want & 4u) && li2 < sq(shadow_.bound_dir(turned(ci, 1) * shift, -1, to))) keep |= 4u;
+      if ((want & 8u) && li2 < sq(shadow_.bound_dir(turned(ci, -1) * shift, 1, to))) keep |= 8u;
     }
-    if (keep) stats_.surfing_culled += std::size_t(std::popcount(exist & ~keep));
+    if (keep) stats_.surfing_culled += std::size_t(std::popcount(exist & want & ~keep));
     return keep;
   }
 
@@ -1134,7 +1252,8 @@ class CircleGraph {
     const std::uint32_t n = std::uint32_t(c_.size());
     std::array<PointTangent, 2> pt;
     // The start's shadows: circles out of their reach have both tangents culled.
-    shade(Circle{start_p_.x, start_p_.y, 0}, kNoCircle);
+    // The start's tangents read only the bins of s = +1 (below).
+    shade(Circle{start_p_.x, start_p_.y, 0}, kNoCircle, 1);
     for (std::uint32_t k : cand_) {
       // Both tangents culled, known from their directions and length alone (the start's
       // tangent directions are w turned by +-alpha, sin alpha = r / |w|): no tangent points,
@@ -1200,7 +1319,7 @@ class CircleGraph {
   void hug(std::uint32_t id) {
     if (nodes_[id].hug_state) return;
     const std::uint32_t k = std::uint32_t(nodes_[id].circle);
-    build(k);
+    build(k, nodes_[id].dir > 0 ? 1u : 2u);
     Node& x = nodes_[id];
     const int r = x.dir > 0 ? 0 : 1;
     const Ring& ring = data_[k].ring[r];
@@ -1277,7 +1396,9 @@ class CircleGraph {
   std::array<std::int32_t, 4> recent_ = {kNoCircle, kNoCircle, kNoCircle, kNoCircle};
   TangentShadow shadow_;
   std::vector<std::uint32_t> cand_;
-  std::vector<std::uint32_t> look_;  // build(): a cached circle's pairs to look at
+  std::vector<std::uint32_t> look_;        // build(): a cached circle's pairs to look at
+  std::vector<std::uint32_t> departures_;  // the departure nodes of the circle being built
+  bool partial_ = false;                   // circles are built a direction at a time
   double r_max_ = 0;
   std::uint32_t start_ = 0, goal_ = 0;
   bool cancelled_ = false;

@@ -29,10 +29,11 @@
 //
 // Modes. Eager builds the whole graph first (all circle pairs, O(n^2) bitangents each checked
 // against the circles along it through a uniform grid), then searches. Lazy builds a circle's
-// surfing edges the first time the search reaches it, once, and each hugging edge when a node
-// is expanded; a pair's line-of-sight results are shared by both its circles. Both modes build
-// the same nodes and edges and break ties by the same canonical node keys, so they return the
-// same path.
+// surfing edges the first time the search reaches it, once per direction of travel (without a
+// cache: a search arrives at most circles turning one way only), and each hugging edge when a
+// node is expanded; a pair's line-of-sight results are shared by both its circles. Lazy mode's
+// graph is the part of eager mode's that the search reaches, with the same canonical node keys
+// breaking ties, so both return the same path.
 #pragma once
 
 #include <cstddef>
