@@ -97,12 +97,17 @@ Image shown(const SearchTexture& tex, int w, int h) {
 }
 
 // stamps: the texture may switch to stamps (SearchTexture::allow_stamps); `expect_stamps` says
-// whether it must have by the end.
+// whether it must have by the end. prepared: the stamps are made first (SearchTexture::prepare,
+// as a run's worker does), which must succeed exactly when stamps are expected.
 void scrub(const Trace& t, int w, int h, unsigned seed, bool stamps = false,
-           bool expect_stamps = false) {
+           bool expect_stamps = false, bool prepared = false) {
   const Style& style = Style::standard();
   TraceCursor c(t);
   SearchTexture tex;
+  if (prepared) {
+    EXPECT_EQ(tex.prepare(t, 1, w, h), expect_stamps);
+    EXPECT_FALSE(tex.stamped());  // the first update paints the image
+  }
   tex.allow_stamps(stamps);
   Image uploaded;  // what a renderer holds: only the dirty rectangles are copied in
   std::mt19937 rng(seed);
@@ -161,6 +166,18 @@ TEST(SearchTexture, SharedCellsScrubbedEqualsFresh) {
 TEST(SearchTexture, StampsEqualFresh) {
   const Trace t = grid_trace(48, 32, 0, false, 6);
   scrub(t, 48, 32, 7, true, true);
+}
+
+// Stamps made ahead of the first move show every frame as those made at it do.
+TEST(SearchTexture, PreparedStampsEqualFresh) {
+  const Trace t = grid_trace(48, 32, 0, false, 10);
+  scrub(t, 48, 32, 11, true, true, true);
+}
+
+// A trace that cannot be stamped is refused by prepare() and then shown from its image.
+TEST(SearchTexture, PreparingSharedCellsChangesNothing) {
+  const Trace t = grid_trace(20, 14, 4, true, 12);
+  scrub(t, 20, 14, 13, true, false, true);
 }
 
 // Several nodes a cell: two frames a cell cannot say which is shown, so no stamps.

@@ -48,6 +48,12 @@ Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::str
       const Query q = Query::from_agent(scene_, a);
       result = p->plan(scene_, q, ctx);
       trace = std::make_unique<Trace>(recorder.take());
+      if (record) {
+        cursor = std::make_unique<TraceCursor>(*trace);  // the Trace stays where it is
+        cursor->seek(cursor->last_frame());
+        search = std::make_unique<SearchTexture>();
+        if (!search->prepare(*trace, 0, scene_.map.width(), scene_.map.height())) search.reset();
+      }
       // Whether the agent can drive the path (its size and terrain), for the compare table.
       if (result.found)
         path_problem = result.pieces.empty()
@@ -101,6 +107,7 @@ void View::take(Run& finished, std::uint64_t doc_version) {
   keep_planner(finished);
   seek_job.reset();
   cursor.reset();
+  prepared_search.reset();
   path_problem.clear();
   if (!finished.error.empty()) {
     result = {};
@@ -110,8 +117,12 @@ void View::take(Run& finished, std::uint64_t doc_version) {
     result = std::move(finished.result);
     path_problem = std::move(finished.path_problem);
     trace = std::move(finished.trace);
-    cursor = std::make_unique<TraceCursor>(*trace);
-    cursor->seek(cursor->last_frame());
+    cursor = std::move(finished.cursor);
+    prepared_search = std::move(finished.search);
+    if (!cursor) {
+      cursor = std::make_unique<TraceCursor>(*trace);
+      cursor->seek(cursor->last_frame());
+    }
   }
   has_run = true;
   shown_planner = finished.planner();

@@ -252,6 +252,10 @@ std::array<ClosedDifference, 2> g_diff_views;
 bool update_search_texture(View& v, const GridMap& map, const Style& style, bool open,
                            bool closed) {
   if (!v.renderer) return false;
+  if (v.prepared_search) {
+    v.renderer->adopt_search(std::move(*v.prepared_search), v.trace_generation);
+    v.prepared_search.reset();
+  }
   const View::SearchKey key{
       v.trace_generation, v.cursor->frame(), map.width(), map.height(), open, closed, true};
   if (!(key == v.search_key)) {

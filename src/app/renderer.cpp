@@ -141,6 +141,21 @@ void MapRenderer::set_search(const Image& image) {
   upload_image(search_texture_, image, search_width_, search_height_);
 }
 
+void MapRenderer::upload_stamps(int width, int height) {
+  glBindTexture(GL_TEXTURE_2D, stamps_texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, width, height, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
+               search_cells_.stamps().data());
+  search_width_ = width;
+  search_height_ = height;
+}
+
+void MapRenderer::adopt_search(SearchTexture&& prepared, std::uint64_t generation) {
+  search_cells_ = std::move(prepared);
+  search_cells_.set_generation(generation);
+  search_stamped_ = false;  // the next update_search paints the image or uploads the stamps
+}
+
 void MapRenderer::update_search(const FrameState& state, std::uint64_t generation, int width,
                                 int height, const Style& style, bool open, bool closed) {
   search_cells_.allow_stamps(true);
@@ -149,14 +164,7 @@ void MapRenderer::update_search(const FrameState& state, std::uint64_t generatio
   search_stamped_ = search_cells_.stamped();
   if (search_stamped_) {
     // Uploaded once per trace; the frame and the colours are uniforms (draw_texture).
-    if (d.full) {
-      glBindTexture(GL_TEXTURE_2D, stamps_texture_);
-      glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, width, height, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
-                   search_cells_.stamps().data());
-      search_width_ = width;
-      search_height_ = height;
-    }
+    if (d.full) upload_stamps(width, height);
     return;
   }
   const Image& image = search_cells_.image();

@@ -44,6 +44,10 @@ class MapRenderer {
   // uploads only the rectangle of cells whose nodes changed status between the two frames.
   void update_search(const FrameState& state, std::uint64_t generation, int width, int height,
                      const Style& style, bool open, bool closed);
+  // Takes a SearchTexture prepared off the frame loop (SearchTexture::prepare) for the trace
+  // `generation` names: the first move along that trace's timeline then uploads its stamps
+  // without building them.
+  void adopt_search(SearchTexture&& prepared, std::uint64_t generation);
   const SearchTexture& search_cells() const { return search_cells_; }
   bool show_search = false;
   // Lines along the cell edges, drawn in the terrain's pass (shaders/map.frag) over the terrain
@@ -109,6 +113,7 @@ class MapRenderer {
   // SearchTexture's stamps (RG32UI), when it keeps them instead of an image (search_stamped_).
   GLuint stamps_texture_ = 0;
   bool search_stamped_ = false;
+  void upload_stamps(int width, int height);
   int tex_width_ = 0, tex_height_ = 0;
   int heat_width_ = 0, heat_height_ = 0;
   int search_width_ = 0, search_height_ = 0;

@@ -53,6 +53,12 @@ class Run {
 
   PlanResult result;
   std::unique_ptr<Trace> trace;
+  // The trace at its last frame, made on the worker: on a big search the seek there (a keyframe
+  // of up to a million nodes into fresh memory, then the replay) is a frame's worth of work or
+  // more (~190 ms at a million nodes), which the frame that shows the result would otherwise do.
+  std::unique_ptr<TraceCursor> cursor;
+  // The search texture's stamps for this trace, made on the worker for the same reason.
+  std::unique_ptr<SearchTexture> search;
   std::string error;  // exception text, if the planner threw
   // Why the run's agent cannot drive the path found (core/path_check.hpp), or empty.
   std::string path_problem;
@@ -97,6 +103,8 @@ struct View {
   std::string path_problem;  // the agent cannot drive the path: why (Run::path_problem)
   std::unique_ptr<Trace> trace;
   std::unique_ptr<TraceCursor> cursor;
+  // The run's prepared search texture (Run::search), until the renderer takes it.
+  std::unique_ptr<SearchTexture> prepared_search;
   // A long jump of the cursor running beside the frame loop (App::scrub_to). Declared after the
   // trace, so it is destroyed (its worker joined) first.
   BackgroundSeek seek_job;

@@ -11,16 +11,7 @@ SearchTexture::Dirty SearchTexture::rebuild(const FrameState& state) {
     std::fill(img_.pixels.begin(), img_.pixels.end(), std::uint8_t(0));  // no new 4 MB to fault in
   else
     img_ = Image(width_, height_);
-  spaces_.clear();
-  const auto spaces = t.spaces();
-  for (std::size_t i = 0; i < spaces.size() && i < kMaxSpaces; ++i) {
-    const NodeSpace& s = spaces[i];
-    if (s.width != width_ || s.height != height_) continue;
-    if (s.kind == NodeSpace::Kind::Cells) spaces_.push_back({s.base, 1, std::uint8_t(i)});
-    if (s.kind == NodeSpace::Kind::CellHeadings && s.headings > 0)
-      spaces_.push_back({s.base, std::uint32_t(s.headings), std::uint8_t(i)});
-  }
-  simple_ = spaces_.size() == 1 && spaces_[0].per_cell == 1;
+  find_spaces(t);
   const CellIndexer cell(t, width_, height_);
   const auto nodes = state.nodes();
   status_.resize(nodes.size());
@@ -49,6 +40,35 @@ SearchTexture::Dirty SearchTexture::rebuild(const FrameState& state) {
   last_changed_ = nodes.size();
   Dirty d{0, 0, width_, height_, true};
   return d;
+}
+
+void SearchTexture::find_spaces(const Trace& t) {
+  spaces_.clear();
+  const auto spaces = t.spaces();
+  for (std::size_t i = 0; i < spaces.size() && i < kMaxSpaces; ++i) {
+    const NodeSpace& s = spaces[i];
+    if (s.width != width_ || s.height != height_) continue;
+    if (s.kind == NodeSpace::Kind::Cells) spaces_.push_back({s.base, 1, std::uint8_t(i)});
+    if (s.kind == NodeSpace::Kind::CellHeadings && s.headings > 0)
+      spaces_.push_back({s.base, std::uint32_t(s.headings), std::uint8_t(i)});
+  }
+  simple_ = spaces_.size() == 1 && spaces_[0].per_cell == 1;
+}
+
+bool SearchTexture::prepare(const Trace& t, std::uint64_t generation, int width, int height) {
+  valid_ = stamped_ = logged_ = prepared_ = false;
+  trace_ = &t;
+  generation_ = generation;
+  width_ = width;
+  height_ = height;
+  find_spaces(t);
+  if (!simple_) return false;
+  build_log(t);
+  logged_ = false;  // the log goes: the stamps say everything it would
+  prepared_ = log_first_.size() == t.frame_count() && build_stamps(t);
+  log_ = {};
+  log_first_ = {};
+  return prepared_;
 }
 
 void SearchTexture::paint(std::size_t ci) {
@@ -90,6 +110,7 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
       generation == generation_ && &state.trace() == trace_ && width == width_ && height == height_;
   if (!same_trace || (stamped_ && !allow_stamps_)) {
     logged_ = false;  // the log is of one trace, its cells of one map size
+    if (!same_trace) prepared_ = false;
     if (stamped_) valid_ = false;  // the image was dropped
     stamped_ = false;
   }
@@ -123,8 +144,11 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
   if (state.frame() == frame_) return {};
   const Trace& t = *trace_;
   if (!logged_) {
-    build_log(t);
-    if (allow_stamps_ && simple_ && log_first_.size() == t.frame_count() && build_stamps(t)) {
+    const bool ready = prepared_ && allow_stamps_ && simple_;
+    if (!ready) build_log(t);
+    prepared_ = false;
+    if (ready ||
+        (allow_stamps_ && simple_ && log_first_.size() == t.frame_count() && build_stamps(t))) {
       // The log and the image are not needed any more: every frame is in the stamps.
       stamped_ = true;
       log_ = {};

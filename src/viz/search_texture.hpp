@@ -48,6 +48,15 @@ class SearchTexture {
 
   // Lets update() switch to stamps (off by default: image() then always shows the frame).
   void allow_stamps(bool on) { allow_stamps_ = on; }
+  // Builds the stamps of `trace` on a width x height map ahead of its first move along the
+  // timeline, e.g. on the worker that recorded the trace: on a million-node search the status
+  // log and the stamps take ~0.2 s, which that move (the first frame of a scrub) would otherwise
+  // pay. The first update() still paints the image (a still frame is cheaper to draw from an
+  // image than from stamps under a software rasteriser); the first move switches to the
+  // stamps if allowed. False when the trace cannot be stamped (update() then works as without).
+  bool prepare(const Trace& trace, std::uint64_t generation, int width, int height);
+  // The generation a prepared texture answers to (a view numbers its traces when it shows them).
+  void set_generation(std::uint64_t generation) { generation_ = generation; }
   bool stamped() const { return stamped_; }
   // Per cell, row by row: the frame it turned open (closed cells that were never open: the frame
   // they closed), then the frame it turned closed; kNever when it did not.
@@ -80,6 +89,8 @@ class SearchTexture {
     std::uint8_t space = 0;
   };
   Dirty rebuild(const FrameState& state);
+  // The trace's spaces over this map (spaces_, simple_).
+  void find_spaces(const Trace& t);
   void paint(std::size_t cell);
   // The status-change log of the trace (empty when the trace is too large for it), and the
   // stamps when the trace allows them (stamped_).
@@ -107,6 +118,7 @@ class SearchTexture {
   std::vector<std::uint32_t> log_first_;
   bool logged_ = false;  // the log belongs to trace_ (built on the first move)
   bool allow_stamps_ = false, stamped_ = false;
+  bool prepared_ = false;  // stamps_ and the counts hold the trace's stamps (prepare())
   std::vector<std::uint32_t> stamps_;
   std::vector<std::uint32_t> open_count_, closed_count_;  // stamp mode: cell nodes by frame
 };
