@@ -48,7 +48,8 @@ Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::str
       const Query q = Query::from_agent(scene_, a);
       result = p->plan(scene_, q, ctx);
       trace = std::make_unique<Trace>(recorder.take());
-      if (record) {
+      // A cancelled run's result is not shown: no need to get it ready.
+      if (record && !cancel_.load(std::memory_order_relaxed)) {
         cursor = std::make_unique<TraceCursor>(*trace);  // the Trace stays where it is
         cursor->seek(cursor->last_frame());
         search = std::make_unique<SearchTexture>();
