@@ -26,6 +26,15 @@ void use_registry(const Registry& r) { g_registry = &r; }
 
 // ---- Run
 
+namespace {
+// A cursor over `trace` at its last frame: what a view shows when a run ends.
+std::unique_ptr<TraceCursor> at_last_frame(const Trace& trace) {
+  auto cursor = std::make_unique<TraceCursor>(trace);
+  cursor->seek(cursor->last_frame());
+  return cursor;
+}
+}  // namespace
+
 Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::string> params,
          int agent, bool record, std::unique_ptr<Planner> reuse)
     : scene_(scene),
@@ -50,8 +59,7 @@ Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::str
       trace = std::make_unique<Trace>(recorder.take());
       // A cancelled run's result is not shown: no need to get it ready.
       if (record && !cancel_.load(std::memory_order_relaxed)) {
-        cursor = std::make_unique<TraceCursor>(*trace);  // the Trace stays where it is
-        cursor->seek(cursor->last_frame());
+        cursor = at_last_frame(*trace);  // the Trace stays where it is
         search = std::make_unique<SearchTexture>();
         if (!search->prepare(*trace, 0, scene_.map.width(), scene_.map.height())) search.reset();
       }
@@ -120,10 +128,7 @@ void View::take(Run& finished, std::uint64_t doc_version) {
     trace = std::move(finished.trace);
     cursor = std::move(finished.cursor);
     prepared_search = std::move(finished.search);
-    if (!cursor) {
-      cursor = std::make_unique<TraceCursor>(*trace);
-      cursor->seek(cursor->last_frame());
-    }
+    if (!cursor) cursor = at_last_frame(*trace);
   }
   has_run = true;
   shown_planner = finished.planner();

@@ -94,6 +94,8 @@ class MapRenderer {
                     GLuint heat = 0, float heat_alpha = 0, bool with_grid = false,
                     bool with_search = false, bool opaque = false);
   void flush_vertices(const Viewport& vp);
+  // SearchTexture's stamps into stamps_texture_ (a width x height map).
+  void upload_stamps(int width, int height);
 
   // The map shader's variants (shaders/map.frag), compiled when first drawn.
   GLuint map_program(bool heat, bool grid, int search, bool opaque);
@@ -113,7 +115,6 @@ class MapRenderer {
   // SearchTexture's stamps (RG32UI), when it keeps them instead of an image (search_stamped_).
   GLuint stamps_texture_ = 0;
   bool search_stamped_ = false;
-  void upload_stamps(int width, int height);
   int tex_width_ = 0, tex_height_ = 0;
   int heat_width_ = 0, heat_height_ = 0;
   int search_width_ = 0, search_height_ = 0;

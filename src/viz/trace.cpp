@@ -108,6 +108,29 @@ inline double get_raw(const std::uint8_t*& p) {
   return v;
 }
 
+// An event's node, as put_node wrote it: new (tag bit 8; the next dense index) or counted back
+// from the `named` nodes named before it.
+inline std::uint32_t get_node(std::uint8_t tag, const std::uint8_t*& p, std::uint32_t& named) {
+  if (tag & 8) return named++;
+  return named - 1 - std::uint32_t(get_varint(p));
+}
+
+// An Open or Relax event's parent, as put_parent wrote it (mode: tag bits 4-5): none, the node
+// closed last in this frame, a new node, or one counted back from the `named` nodes.
+inline std::uint32_t get_parent(std::uint8_t tag, const std::uint8_t*& p, std::uint32_t& named,
+                                std::uint32_t last_close) {
+  switch ((tag >> 4) & 3) {
+    case kParentClosed:
+      return last_close;
+    case kParentNew:
+      return named++;
+    case kParentIndex:
+      return named - 1 - std::uint32_t(get_varint(p));
+    default:
+      return kNoNode;
+  }
+}
+
 inline bool same_bits(double a, double b) {
   return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
@@ -145,22 +168,6 @@ bool EventReader::next(TraceEvent& e, const NodeValues& v) {
   e = TraceEvent{};
   e.kind = TraceEvent::Kind(tag & 7);
   using K = TraceEvent::Kind;
-  auto node = [&](bool is_new) {
-    if (is_new) return nodes_++;
-    return nodes_ - 1 - std::uint32_t(get_varint(p_));
-  };
-  auto parent = [&](std::uint8_t mode) {
-    switch (mode) {
-      case kParentClosed:
-        return last_close_;
-      case kParentNew:
-        return nodes_++;
-      case kParentIndex:
-        return nodes_ - 1 - std::uint32_t(get_varint(p_));
-      default:
-        return kNoNode;
-    }
-  };
   auto value = [&](const char* base, double none, const std::vector<double>& steps) {
     const std::uint8_t code = *p_++;
     if (code == kRaw) return get_raw(p_);
@@ -170,20 +177,20 @@ bool EventReader::next(TraceEvent& e, const NodeValues& v) {
   };
   switch (e.kind) {
     case K::Open: {
-      e.a = node(tag & 8);
-      e.b = parent(std::uint8_t((tag >> 4) & 3));
+      e.a = get_node(tag, p_, nodes_);
+      e.b = get_parent(tag, p_, nodes_, last_close_);
       e.x = value(v.g, std::numeric_limits<double>::infinity(), trace_->g_steps_);
       e.y = value(v.h, 0.0, trace_->h_steps_);
       if (tag & 64) e.c = std::uint32_t(get_varint(p_));
       break;
     }
     case K::Relax:
-      e.a = node(tag & 8);
-      e.b = parent(std::uint8_t((tag >> 4) & 3));
+      e.a = get_node(tag, p_, nodes_);
+      e.b = get_parent(tag, p_, nodes_, last_close_);
       e.x = value(v.g, std::numeric_limits<double>::infinity(), trace_->g_steps_);
       break;
     case K::Close:
-      e.a = last_close_ = node(tag & 8);
+      e.a = last_close_ = get_node(tag, p_, nodes_);
       break;
     case K::Test:
       e.flag = (tag >> 3) & 1;
@@ -301,7 +308,6 @@ struct TraceReplay {
       s.open_[pos] = last;
       s.open_pos_[last] = pos;
       s.open_.pop_back();
-      s.open_pos_[i] = kNoNode;
     }
     s.counters_.open = s.open_.size();
   }
@@ -342,21 +348,8 @@ struct TraceReplay {
         switch (K(tag & 7)) {
           case K::Open:
           case K::Relax: {
-            const std::uint32_t a = (tag & 8) ? named++ : named - 1 - std::uint32_t(get_varint(p));
-            std::uint32_t b = kNoNode;
-            switch ((tag >> 4) & 3) {
-              case kParentClosed:
-                b = last_close;
-                break;
-              case kParentNew:
-                b = named++;
-                break;
-              case kParentIndex:
-                b = named - 1 - std::uint32_t(get_varint(p));
-                break;
-              default:
-                break;
-            }
+            const std::uint32_t a = get_node(tag, p, named);
+            const std::uint32_t b = get_parent(tag, p, named, last_close);
             // A value coded as a step from the parent's (as of just before this event).
             const NodeState* const par = b < count ? nodes + b : nullptr;
             auto value = [&](double NodeState::*field, double none, const double* steps) {
@@ -384,7 +377,7 @@ struct TraceReplay {
             break;
           }
           case K::Close: {
-            const std::uint32_t a = (tag & 8) ? named++ : named - 1 - std::uint32_t(get_varint(p));
+            const std::uint32_t a = get_node(tag, p, named);
             last_close = a;
             set_status(s, a, NodeStatus::Closed);
             s.current_ = a;
