@@ -188,6 +188,15 @@ TEST(AppScreenshot, SampleSceneShowsTheTerrain) {
   // The side panel is ImGui's dark theme, not the map.
   const pl::Rgba panel = shot.at(kSide / 2, kHeight / 2);
   EXPECT_LT(panel.r + panel.g + panel.b, 3 * 80);
+  // The renderer clears the panels' backgrounds for ImGui (begin_opaque_panel): the status
+  // line's empty right end shows the dark theme's window colour (0.06, opaque) and the menu
+  // bar's its bar colour (0.14), not the frame's clear colour (26, 26, 28) under them.
+  auto exactly = [](pl::Rgba c, int v) {
+    return std::abs(c.r - v) <= 1 && std::abs(c.g - v) <= 1 && std::abs(c.b - v) <= 1;
+  };
+  const pl::Rgba status = shot.at(kWidth - 4, kHeight - 4), menu = shot.at(kWidth - 4, 4);
+  EXPECT_TRUE(exactly(status, 15)) << int(status.r) << " " << int(status.g) << " " << int(status.b);
+  EXPECT_TRUE(exactly(menu, 36)) << int(menu.r) << " " << int(menu.g) << " " << int(menu.b);
 }
 
 // Open and closed cells of `planner`'s search at `frame`, replayed here, against the view in

@@ -1,6 +1,7 @@
 #include "app/frame.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <string>
@@ -192,12 +193,32 @@ void write_view_export(App& app, const FrameSize& fb) {
   app.ui.export_view_path.clear();
 }
 
+// The backgrounds of the panels begin_opaque_panel opened this frame, as ImGui would have drawn
+// them (the window colour, opaque), by clearing: the cheapest fill a rasteriser has.
+void clear_opaque_panels(App& app, const FrameSize& fb) {
+  glEnable(GL_SCISSOR_TEST);
+  for (const UiSettings::PanelRect& r : app.ui.opaque_panels) {
+    glClearColor(r.r, r.g, r.b, 1.0f);
+    // The pixels whose centres the window's rectangle covers, as ImGui's filled quad covers them.
+    const int x0 = std::max(0, int(std::lround(r.x * fb.scale)));
+    const int y0 = std::max(0, int(std::lround(r.y * fb.scale)));
+    const int x1 = std::min(fb.width, int(std::lround((r.x + r.w) * fb.scale)));
+    const int y1 = std::min(fb.height, int(std::lround((r.y + r.h) * fb.scale)));
+    if (x1 <= x0 || y1 <= y0) continue;
+    glScissor(x0, fb.height - y1, x1 - x0, y1 - y0);
+    glClear(GL_COLOR_BUFFER_BIT);
+  }
+  glDisable(GL_SCISSOR_TEST);
+  app.ui.opaque_panels.clear();
+}
+
 }  // namespace
 
 void render_views(App& app, const FrameSize& fb) {
   glViewport(0, 0, fb.width, fb.height);
   glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
+  clear_opaque_panels(app, fb);
   const GridMap& map = app.scene().map;
   for (auto& vp : app.views) {
     View& v = *vp;

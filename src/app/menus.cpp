@@ -10,8 +10,27 @@
 namespace pl::app {
 
 void main_menu(App& app) {
-  if (!ImGui::BeginMainMenuBar()) return;
+  // The bar's background is cleared by the renderer, as begin_opaque_panel's windows are: the
+  // menu bar's colour over the window's, both opaque in the app's style.
+  const ImVec4 bar = ImGui::GetStyle().Colors[ImGuiCol_MenuBarBg];
+  const bool cleared = bar.w >= 1.0f && ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w >= 1.0f;
+  if (cleared) {
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4{0, 0, 0, 0});
+    ImGui::PushStyleColor(ImGuiCol_MenuBarBg, ImVec4{0, 0, 0, 0});
+  }
+  const bool shown = ImGui::BeginMainMenuBar();
+  if (cleared) ImGui::PopStyleColor(2);
+  if (!shown) return;
   app.ui.menu_height = ImGui::GetWindowSize().y;
+  if (cleared) {
+    // As ImGui paints it: the window's colour, then the bar's inset by the window border.
+    const ImVec2 p = ImGui::GetWindowPos();
+    const float w = ImGui::GetWindowSize().x, border = ImGui::GetStyle().WindowBorderSize;
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    app.ui.opaque_panels.push_back({p.x, p.y, w, app.ui.menu_height, bg.x, bg.y, bg.z});
+    app.ui.opaque_panels.push_back(
+        {p.x + border, p.y, w - 2 * border, app.ui.menu_height, bar.x, bar.y, bar.z});
+  }
   bool new_map = false, resize = false, generate = false;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("New scene", "Ctrl+N")) app.request_new();

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "app/widgets.hpp"
 
 namespace pl::app {
 
@@ -17,7 +18,7 @@ void panel_side(App& app) {
   ImGui::SetNextWindowSizeConstraints({220, h}, {std::max(220.f, io.DisplaySize.x * 0.6f), h});
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoTitleBar |
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  if (ImGui::Begin("Side", nullptr, flags)) {
+  if (begin_opaque_panel("Side", flags, app.ui.opaque_panels)) {
     app.ui.side_width = ImGui::GetWindowWidth();
     if (ImGui::BeginTabBar("##sidetabs")) {
       auto tab = [&](const char* label, int index) {

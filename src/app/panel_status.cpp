@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "app/widgets.hpp"
 
 namespace pl::app {
 
@@ -80,7 +81,7 @@ void panel_status(App& app, float x, float y, float width, float height) {
                                  ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {6, 4});
-  if (ImGui::Begin("##status", nullptr, flags)) {
+  if (begin_opaque_panel("##status", flags, app.ui.opaque_panels)) {
     const GridMap& map = app.scene().map;
     const View& view = app.ui.hover_view >= 0 ? *app.views[std::size_t(app.ui.hover_view)] : app.view();
     std::string hover;

@@ -73,6 +73,13 @@ struct UiSettings {
     float vx = 0, vy = 0, vw = 0, vh = 0;  // its view's
   };
   std::vector<DrawnText> drawn_texts;
+  // Panels that leave their background to the renderer (begin_opaque_panel, the menu bar),
+  // ImGui units, and their colour: it clears them before the interface is drawn, once a frame.
+  struct PanelRect {
+    float x = 0, y = 0, w = 0, h = 0;
+    float r = 0, g = 0, b = 0;
+  };
+  std::vector<PanelRect> opaque_panels;
 
   // Files.
   FileRequest file_request = FileRequest::None;
