@@ -101,6 +101,8 @@ MapRenderer::MapRenderer() {
 }
 
 MapRenderer::~MapRenderer() {
+  glDeleteTextures(1, &base_texture_);
+  glDeleteFramebuffers(1, &base_fbo_);
   glDeleteTextures(1, &texture_);
   glDeleteTextures(1, &heat_texture_);
   glDeleteTextures(1, &search_texture_);
@@ -129,10 +131,48 @@ void upload_image(GLuint texture, const Image& image, int& width, int& height) {
 
 void MapRenderer::set_terrain(const Image& image) {
   upload_image(texture_, image, tex_width_, tex_height_);
+  base_ready_ = false, base_changed_ = true;
 }
 
 void MapRenderer::set_heat(const Image& image) {
   upload_image(heat_texture_, image, heat_width_, heat_height_);
+  base_ready_ = false, base_changed_ = true;
+}
+
+void MapRenderer::bake_base() {
+  const int w = tex_width_, h = tex_height_;
+  if (!base_texture_) {
+    glGenTextures(1, &base_texture_);
+    glBindTexture(GL_TEXTURE_2D, base_texture_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenFramebuffers(1, &base_fbo_);
+  }
+  GLint previous = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
+  glBindFramebuffer(GL_FRAMEBUFFER, base_fbo_);
+  if (base_width_ != w || base_height_ != h) {
+    glBindTexture(GL_TEXTURE_2D, base_texture_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, base_texture_, 0);
+    base_width_ = w, base_height_ = h;
+  }
+  base_ready_ = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  if (base_ready_) {
+    // One texel a cell, row 0 in the texture's row 0 as the terrain's: map point (0, y) lands
+    // at y - h pixels of a viewport -h tall, which the map shader turns upside down.
+    glViewport(0, 0, w, h);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_BLEND);  // the composite with its own alpha, as the map pass would make it
+    editor::Camera texels(w, h);
+    texels.set_view(1.0, {0.0, -double(h)});
+    draw_texture(texels, Viewport{0, 0, w, -h}, {texture_, w, h, 1.0f}, heat_texture_,
+                 heat_opacity);
+    glEnable(GL_BLEND);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
 }
 
 void MapRenderer::set_search(const Image& image) {
@@ -266,6 +306,15 @@ void MapRenderer::append_batch(const editor::Camera& cam, const DrawBatch& batch
 
 void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_height,
                        const DrawList& list) {
+  const bool terrain = tex_width_ > 0 && list.enabled(Layer::Terrain);
+  const bool heat = heat_width_ > 0 && heat_opacity > 0 && list.enabled(Layer::Clearance);
+  const bool same_size_heat = heat && heat_width_ == tex_width_ && heat_height_ == tex_height_;
+  if (heat_opacity != base_opacity_) base_ready_ = false, base_changed_ = true;
+  base_opacity_ = heat_opacity;
+  if (terrain && same_size_heat && !base_ready_ && !base_changed_) bake_base();
+  base_changed_ = false;
+  const bool baked = terrain && same_size_heat && base_ready_;
+
   glViewport(vp.x, fb_height - vp.y - vp.height, vp.width, vp.height);
   glEnable(GL_SCISSOR_TEST);
   glScissor(vp.x, fb_height - vp.y - vp.height, vp.width, vp.height);
@@ -276,8 +325,6 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
 
-  const bool terrain = tex_width_ > 0 && list.enabled(Layer::Terrain);
-  const bool heat = heat_width_ > 0 && heat_opacity > 0 && list.enabled(Layer::Clearance);
   // The search texture sits where its cells' rectangles would: over the layers below
   // Layer::Search, under that layer's own primitives (the current node, parent arrows).
   const bool search_tex = show_search && search_width_ > 0 && list.enabled(Layer::Search);
@@ -285,7 +332,6 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   // the heat map always (it is right above the terrain), the search cells when the terrain and
   // clearance layers have no primitives (no circles, grid lines or labels), the common case on
   // large maps.
-  const bool same_size_heat = heat && heat_width_ == tex_width_ && heat_height_ == tex_height_;
   // Text labels do not count: their layer is drawn after every other pass (labels()), so the
   // clearance numbers of a zoomed-in view never sit between the textures; nor do grid lines,
   // which are drawn in the same pass (grid).
@@ -297,7 +343,10 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   const bool fold_search = terrain && search_tex && nothing_between &&
                            search_width_ == tex_width_ && search_height_ == tex_height_;
   const bool with_grid = terrain && grid.width_px > 0;
-  if (terrain)
+  if (baked)
+    draw_texture(camera, vp, {base_texture_, tex_width_, tex_height_, 1.0f}, 0, 0, with_grid,
+                 fold_search, true);
+  else if (terrain)
     draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
                  same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0, with_grid,
                  fold_search, true);
