@@ -282,6 +282,27 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   double h0 = 1;
   std::uint64_t los_tests = 0, los_cells = 0, pruned = 0;
   SubgoalSearch::ThetaNode* tn = nullptr;  // vertex, best real-edge cost and predecessor
+  // The goal's graph distance from each landmark (through its cheapest connection).
+  float lg[SubgoalGraph::kLandmarks] = {};
+  bool landmarks = false;
+  // The heuristic of subgoal u: the straight line (he) or, larger where walls stand between,
+  // the landmarks' bound on its graph distance to the goal, |d(L, goal) - d(L, u)| (triangle
+  // inequality), confining the top level's search to the ways the walls leave (on brc202d and
+  // Aftershock it expanded 2.2-2.7x fewer nodes). That bounds the graph path, not Theta*'s
+  // shortcuts, which are a little shorter: taken whole, the bound made Aftershock's paths 0.6%
+  // longer; scaled by kLandmarkScale, lengths stay as they were (the any-angle gap to the
+  // optimum did not grow) and 1.6-1.7x fewer nodes are expanded.
+  static constexpr float kLandmarkScale = 0.97f;
+  double h_of(std::uint32_t u, double he) const {
+    if (!landmarks || u >= n) return he;
+    const float* d = G->landmark_dist(u);
+    float best = float(he);
+    for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+      const float x = std::fabs(lg[l] - d[l]);
+      best = x > best ? x : best;  // NaN (neither reaches) never wins
+    }
+    return std::max(he, double(best * kLandmarkScale));
+  }
   // The expanded node's parent (set by expand() for relax_to): id, vertex, g.
   std::uint32_t pp_ = kNoNode;
   bool pp_vertex_ = false;
@@ -295,7 +316,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     return float(std::clamp(1.0 - double(top.h) / h0, 0.0, 1.0));
   }
   void evaluate(std::uint32_t v, const Cost& gv, double& f, double& h) const {
-    evaluate(v, gv, f, h, h_euclid(v, g));
+    evaluate(v, gv, f, h, h_of(v, h_euclid(v, g)));
   }
   // relax_to() passes the h it computed for its bound test.
   void evaluate(std::uint32_t, const Cost& gv, double& f, double& h, double hv) const {
@@ -336,7 +357,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       const double gp = gpp_ + euclid(ppx_, ppy_, ux, uy);
       if (u != goal_node) {
         if (seen && !(gp < pool->g_value(u))) return;
-        const double hu = h_euclid(u, g);
+        const double hu = h_of(u, h_euclid(u, g));
         if (gp + hu > bound()) {
           ++pruned;
           return;
@@ -355,7 +376,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       }
     }
     if (seen && !(real < pool->g_value(u))) return;
-    const double hu = h_euclid(u, g);
+    const double hu = h_of(u, h_euclid(u, g));
     if (real + hu > bound()) {
       ++pruned;
       return;
@@ -482,7 +503,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     if (a.pp_vertex) {
       const double gp = a.gpp + euclid(a.ppx, a.ppy, ux, uy);
       if (seen && !(gp < node.g)) return;
-      const double hu = euclid(ux, uy, a.gx, a.gy);
+      const double hu = h_of(u, euclid(ux, uy, a.gx, a.gy));
       if (gp + hu > a.bound) {
         ++pruned;
         return;
@@ -491,7 +512,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       return;
     }
     if (seen && !(real < node.g)) return;
-    const double hu = euclid(ux, uy, a.gx, a.gy);
+    const double hu = h_of(u, euclid(ux, uy, a.gx, a.gy));
     if (real + hu > a.bound) {
       ++pruned;
       return;
@@ -742,6 +763,14 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.direct_cost = direct_cost;
     p.h0 = h0;
     p.tn = tn_.data();
+    if (graph_.has_landmarks()) {
+      p.landmarks = true;
+      for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+        float best = std::numeric_limits<float>::infinity();
+        for (const Conn& c : gconn_) best = std::min(best, graph_.landmark_dist(c.sub)[l] + float(c.w));
+        p.lg[l] = best;
+      }
+    }
     out = with_listener(obs, [&](auto& l) {
       if constexpr (std::decay_t<decltype(l)>::kActive) l.observer()->phase("search");
       return best_first(p, pool_d_, open_, l, ctx);
