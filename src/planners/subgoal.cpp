@@ -767,7 +767,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
       p.landmarks = true;
       for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
         float best = std::numeric_limits<float>::infinity();
-        for (const Conn& c : gconn_) best = std::min(best, graph_.landmark_dist(c.sub)[l] + float(c.w));
+        for (const Conn& c : gconn_)
+          best = std::min(best, graph_.landmark_dist(c.sub)[l] + float(c.w));
         p.lg[l] = best;
       }
     }

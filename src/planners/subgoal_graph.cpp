@@ -198,8 +198,10 @@ void SubgoalGraph::build(
           down_w_[at] = up_w_[k];
         }
   }
-  if (form == Form::Corners) build_landmarks();
-  else lm_.clear();
+  if (form == Form::Corners)
+    build_landmarks();
+  else
+    lm_.clear();
   // Cells form, for refining a path without searching edge lists or walking moves: per edge,
   // whether its route goes diagonals first from either end, and for a partitioning edge the
   // edges of its two halves (the shortest edge joining each pair, as find_edge() picks).
@@ -510,13 +512,13 @@ const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t
 }
 
 std::size_t SubgoalGraph::memory_bytes() const {
-  std::size_t m = v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 + sy_.capacity() * 4 +
-                  spos_.capacity() * 4 + level_.capacity() + rank_.capacity() * 4 +
-                  off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
-                  (up_off_.capacity() + up_to_.capacity()) * 4 +
-                  up_oc_.capacity() * sizeof(OctileCost) + up_w_.capacity() * 8 +
-                  (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
-                  order_.capacity() + halves_.capacity() * 4 + lm_.capacity() * 4 + cg_.memory_bytes();
+  std::size_t m =
+      v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 + sy_.capacity() * 4 +
+      spos_.capacity() * 4 + level_.capacity() + rank_.capacity() * 4 + off_.capacity() * 4 +
+      edges_.capacity() * sizeof(Edge) + (up_off_.capacity() + up_to_.capacity()) * 4 +
+      up_oc_.capacity() * sizeof(OctileCost) + up_w_.capacity() * 8 +
+      (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
+      order_.capacity() + halves_.capacity() * 4 + lm_.capacity() * 4 + cg_.memory_bytes();
   return m;
 }
 

@@ -103,7 +103,9 @@ class SubgoalGraph {
   // between, and the top level's search spread over most of the level.
   static constexpr int kLandmarks = 8;
   bool has_landmarks() const { return !lm_.empty(); }
-  const float* landmark_dist(std::uint32_t s) const { return lm_.data() + std::size_t(s) * kLandmarks; }
+  const float* landmark_dist(std::uint32_t s) const {
+    return lm_.data() + std::size_t(s) * kLandmarks;
+  }
   const BuildStats& stats() const { return stats_; }
   const CornerGrid& corners() const { return cg_; }  // corners form only
   std::size_t memory_bytes() const;
