@@ -296,12 +296,20 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   double h_of(std::uint32_t u, double he) const {
     if (!landmarks || u >= n) return he;
     const float* d = G->landmark_dist(u);
-    float best = float(he);
-    for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-      const float x = std::fabs(lg[l] - d[l]);
-      best = x > best ? x : best;  // NaN (neither reaches) never wins
-    }
-    return std::max(he, double(best * kLandmarkScale));
+    // Written as a tree of independent maxima so that the compiler can use vector maxima (no
+    // NaN: unreachable is a large finite distance).
+    float x[SubgoalGraph::kLandmarks];
+    for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) x[l] = std::fabs(lg[l] - d[l]);
+    for (int w = SubgoalGraph::kLandmarks / 2; w > 0; w /= 2)
+      for (int l = 0; l < w; ++l) x[l] = x[l] < x[l + w] ? x[l + w] : x[l];
+    return std::max(he, double(x[0] * kLandmarkScale));
+  }
+  // h_of for a subgoal, computed when it is first reached in this search and kept in its
+  // record: on a dense top level a node is improved several times.
+  template <class Straight>
+  double h_cached(SubgoalSearch::ThetaNode& t, std::uint32_t u, bool seen, Straight he) const {
+    if (!seen) t.h = float(h_of(u, he()));
+    return double(t.h);
   }
   // The expanded node's parent (set by expand() for relax_to): id, vertex, g.
   std::uint32_t pp_ = kNoNode;
@@ -357,7 +365,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       const double gp = gpp_ + euclid(ppx_, ppy_, ux, uy);
       if (u != goal_node) {
         if (seen && !(gp < pool->g_value(u))) return;
-        const double hu = h_of(u, h_euclid(u, g));
+        const double hu = h_cached(tn[u], u, seen, [&] { return h_euclid(u, g); });
         if (gp + hu > bound()) {
           ++pruned;
           return;
@@ -376,7 +384,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       }
     }
     if (seen && !(real < pool->g_value(u))) return;
-    const double hu = h_of(u, h_euclid(u, g));
+    const double hu = h_cached(tn[u], u, seen, [&] { return h_euclid(u, g); });
     if (real + hu > bound()) {
       ++pruned;
       return;
@@ -503,7 +511,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     if (a.pp_vertex) {
       const double gp = a.gpp + euclid(a.ppx, a.ppy, ux, uy);
       if (seen && !(gp < node.g)) return;
-      const double hu = h_of(u, euclid(ux, uy, a.gx, a.gy));
+      const double hu = h_cached(t, u, seen, [&] { return euclid(ux, uy, a.gx, a.gy); });
       if (gp + hu > a.bound) {
         ++pruned;
         return;
@@ -512,7 +520,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
       return;
     }
     if (seen && !(real < node.g)) return;
-    const double hu = h_of(u, euclid(ux, uy, a.gx, a.gy));
+    const double hu = h_cached(t, u, seen, [&] { return euclid(ux, uy, a.gx, a.gy); });
     if (real + hu > a.bound) {
       ++pruned;
       return;
@@ -766,7 +774,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     if (graph_.has_landmarks()) {
       p.landmarks = true;
       for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-        float best = std::numeric_limits<float>::infinity();
+        float best = SubgoalGraph::kFar;
         for (const Conn& c : gconn_)
           best = std::min(best, graph_.landmark_dist(c.sub)[l] + float(c.w));
         p.lg[l] = best;
@@ -963,8 +971,8 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     tn_.clear();
     if (anyangle) {
       for (std::uint32_t v = 0; v < n; ++v)
-        tn_.push_back({double(graph_.x(v)), double(graph_.y(v)), 0.0, kNoNode});
-      tn_.resize(n + 2, ThetaNode{0.0, 0.0, 0.0, kNoNode});  // the start and the goal
+        tn_.push_back({double(graph_.x(v)), double(graph_.y(v)), 0.0, kNoNode, 0.0f});
+      tn_.resize(n + 2, ThetaNode{0.0, 0.0, 0.0, kNoNode, 0.0f});  // the start and the goal
     }
     tn_.shrink_to_fit();
     stamp_ = 0;

@@ -88,6 +88,7 @@ class SubgoalSearch {
     double x, y;
     double rg;
     std::uint32_t rpar;
+    float h;  // the heuristic, set when the node is first reached in a search
   };
   std::vector<ThetaNode> tn_;
   std::vector<std::int32_t> gcx_, gcy_, scx_, scy_;

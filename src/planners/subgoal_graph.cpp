@@ -228,7 +228,7 @@ void SubgoalGraph::build_landmarks() {
   const std::uint32_t n = size();
   lm_.clear();
   if (n == 0) return;
-  lm_.assign(std::size_t(n) * kLandmarks, std::numeric_limits<float>::infinity());
+  lm_.assign(std::size_t(n) * kLandmarks, kFar);
   // Farthest-first: the first landmark is the subgoal farthest from subgoal 0, each next one the
   // subgoal farthest from every landmark so far (its smallest distance to them largest).
   // Subgoals no landmark reaches so far (another component) count as farthest, so every
@@ -262,7 +262,7 @@ void SubgoalGraph::build_landmarks() {
   for (int l = 0; l < kLandmarks; ++l) {
     dijkstra(next);
     for (std::uint32_t s = 0; s < n; ++s) {
-      lm_[std::size_t(s) * kLandmarks + std::size_t(l)] = float(dist[s]);
+      lm_[std::size_t(s) * kLandmarks + std::size_t(l)] = dist[s] < kFar ? float(dist[s]) : kFar;
       nearest[s] = std::min(nearest[s], dist[s]);
     }
     next = farthest(nearest);

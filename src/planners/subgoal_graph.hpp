@@ -98,10 +98,13 @@ class SubgoalGraph {
     return edges_[off_[s] + (k - up_off_[s])];
   }
   // Corners form: graph distances from a few landmarks (subgoals picked farthest apart) to every
-  // subgoal, kLandmarks floats per subgoal (infinite where a landmark's component does not
+  // subgoal, kLandmarks floats per subgoal (kFar where a landmark's component does not
   // reach), for Theta*'s heuristic: on game maps the straight line to the goal ignores the walls
   // between, and the top level's search spread over most of the level.
   static constexpr int kLandmarks = 8;
+  // The distance of a subgoal a landmark does not reach: finite, so that differences never
+  // make NaN (two unreached give 0, one gives a bound that puts the node last).
+  static constexpr float kFar = 1e30f;
   bool has_landmarks() const { return !lm_.empty(); }
   const float* landmark_dist(std::uint32_t s) const {
     return lm_.data() + std::size_t(s) * kLandmarks;
