@@ -280,7 +280,9 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   bool direct = false;
   Cost direct_cost{};
   double h0 = 1;
-  std::uint64_t los_tests = 0, los_cells = 0, pruned = 0;
+  std::uint64_t los_tests = 0, los_cells = 0, los_memo = 0, pruned = 0;
+  std::uint64_t* memo = nullptr;  // SubgoalSearch::sight_memo_
+  unsigned memo_shift = 64;
   SubgoalSearch::ThetaNode* tn = nullptr;  // vertex, best real-edge cost and predecessor
   // The goal's graph distance from each landmark (through its cheapest connection).
   float lg[SubgoalGraph::kLandmarks] = {};
@@ -409,6 +411,18 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
         cg.crosses_blocked_at(ax, ay, bx, by, bx, by)) {
       ok = false;
       ++los_cells;
+    } else if (a < n && b < n) {
+      // Subgoals are fixed for the map version, so the answer is too. Ids stay below 2^31.
+      const std::uint64_t lo = std::min(a, b), hi = std::max(a, b);
+      const std::uint64_t key = ((lo << 31 | hi) << 2) | 2u;
+      std::uint64_t& slot = memo[((lo << 32 | hi) * 0x9E3779B97F4A7C15ull) >> memo_shift];
+      if ((slot & ~std::uint64_t(1)) == key) {
+        ok = (slot & 1u) != 0;
+        ++los_memo;
+      } else {
+        ok = cg.visible(ax, ay, bx, by);
+        slot = key | (ok ? 1u : 0u);
+      }
     } else {
       ok = cg.visible(ax, ay, bx, by);
     }
@@ -532,7 +546,7 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
 std::size_t SubgoalSearch::memory_bytes() const {
   return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
          (gside_.capacity() + gpred_.capacity()) * 4 + gw_.capacity() * 8 +
-         tn_.capacity() * sizeof(ThetaNode) +
+         tn_.capacity() * sizeof(ThetaNode) + sight_memo_.capacity() * 8 +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
          (arc_.capacity() + chain_edges_.capacity()) * 4 + pool_oc_.memory_bytes() +
@@ -771,6 +785,8 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.direct_cost = direct_cost;
     p.h0 = h0;
     p.tn = tn_.data();
+    p.memo = sight_memo_.data();
+    p.memo_shift = sight_shift_;
     if (graph_.has_landmarks()) {
       p.landmarks = true;
       for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
@@ -787,6 +803,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     r.stats.push_back({"goal-side subgoals", double(goal_side)});
     r.stats.push_back({"line-of-sight tests", double(p.los_tests)});
     r.stats.push_back({"of them settled by the cells at a corner", double(p.los_cells)});
+    r.stats.push_back({"of them remembered from earlier queries", double(p.los_memo)});
     r.stats.push_back({"successors pruned (f above the goal's cost)", double(p.pruned)});
     if (out.stopped) {
       chain = pool_d_.chain(out.last);
@@ -975,6 +992,18 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
       tn_.resize(n + 2, ThetaNode{0.0, 0.0, 0.0, kNoNode, 0.0f});  // the start and the goal
     }
     tn_.shrink_to_fit();
+    // The sight memo: about 8 slots a subgoal (Aftershock's queries walk ~2 distinct pairs a
+    // subgoal, brc202d's fewer than one), at least 2^10, at most 2^18 (2 MiB); none in the
+    // cells form.
+    sight_memo_.clear();
+    sight_shift_ = 64;
+    if (anyangle) {
+      unsigned bits = 10;
+      while (bits < 18 && (std::size_t(1) << bits) < 8 * std::size_t(n)) ++bits;
+      sight_memo_.assign(std::size_t(1) << bits, 0);
+      sight_shift_ = 64 - bits;
+    }
+    sight_memo_.shrink_to_fit();
     stamp_ = 0;
     pool_oc_.reset(n + 2);
     pool_d_.reset(n + 2);
@@ -987,7 +1016,7 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     r.prepare_ms = build_ms_;
   }
   const SubgoalGraph::BuildStats& bs = graph_.stats();
-  r.stats.reserve(12);  // all of them (A*: 10, Theta*: 11): one allocation per query, not five
+  r.stats.reserve(12);  // all of them (A*: 10, Theta*: 12): one allocation per query, not five
   r.stats.push_back({"subgoals", double(graph_.size())});
   r.stats.push_back({"edges (S_1)", double(bs.base_edges)});
   r.stats.push_back({"edges added by partitioning", double(bs.added_edges)});
