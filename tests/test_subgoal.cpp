@@ -295,6 +295,67 @@ TEST(Subgoal, EveryAnyAngleGraphEdgeHasLineOfSight) {
   }
 }
 
+// Theta*'s heuristic takes |d(L, goal) - d(L, v)| from the landmark table: that is a bound on
+// the graph distance only if the table holds graph distances. Against a Dijkstra written here
+// over the S_N graph's edges: each landmark's column is the distances from one subgoal (its own
+// 0), unreached subgoals hold kFar, and the bound never exceeds the distance between two
+// subgoals.
+TEST(Subgoal, LandmarkTableHoldsGraphDistances) {
+  std::mt19937 rng(23);
+  std::size_t pairs = 0;
+  for (int map = 0; map < 40; ++map) {
+    const int w = 6 + int(rng() % 30), h = 6 + int(rng() % 30);
+    std::vector<std::uint8_t> blocked(std::size_t(w * h));
+    const unsigned pct = 10 + rng() % 30;
+    for (auto& b : blocked) b = rng() % 100 < pct ? 1 : 0;
+    SubgoalGraph g;
+    g.build(SubgoalGraph::Form::Corners, w, h, blocked, 0);
+    const std::uint32_t n = g.size();
+    ASSERT_EQ(g.has_landmarks(), n > 0);
+    if (n == 0) continue;
+    auto dijkstra = [&](std::uint32_t src) {
+      std::vector<double> d(n, std::numeric_limits<double>::infinity());
+      std::vector<std::uint8_t> done(n, 0);
+      d[src] = 0;
+      for (;;) {  // quadratic on purpose: independent of the graph's own queue
+        std::uint32_t u = n;
+        for (std::uint32_t v = 0; v < n; ++v)
+          if (!done[v] && d[v] < std::numeric_limits<double>::infinity() && (u == n || d[v] < d[u]))
+            u = v;
+        if (u == n) break;
+        done[u] = 1;
+        for (const auto& e : g.edges(u)) d[e.to] = std::min(d[e.to], d[u] + e.w);
+      }
+      return d;
+    };
+    for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+      std::uint32_t origin = n;
+      for (std::uint32_t v = 0; v < n && origin == n; ++v)
+        if (g.landmark_dist(v)[l] == 0.0f) origin = v;
+      ASSERT_LT(origin, n) << "map " << map << " landmark " << l;
+      const std::vector<double> d = dijkstra(origin);
+      for (std::uint32_t v = 0; v < n; ++v) {
+        const float t = g.landmark_dist(v)[l];
+        if (d[v] == std::numeric_limits<double>::infinity())
+          ASSERT_EQ(t, SubgoalGraph::kFar) << "map " << map;
+        else
+          ASSERT_NEAR(t, d[v], 1e-4 * (1 + d[v])) << "map " << map << " landmark " << l;
+      }
+    }
+    for (int k = 0; k < 20; ++k) {
+      const std::uint32_t a = std::uint32_t(rng() % n), b = std::uint32_t(rng() % n);
+      const std::vector<double> d = dijkstra(a);
+      if (d[b] == std::numeric_limits<double>::infinity()) continue;
+      ++pairs;
+      for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
+        ASSERT_LE(std::fabs(g.landmark_dist(a)[l] - g.landmark_dist(b)[l]),
+                  d[b] * (1 + 1e-5) + 1e-4)
+            << "map " << map;
+    }
+  }
+  EXPECT_GT(pairs, 300u);
+}
+
 // The planner connects endpoints to their direct-h-reachable subgoals without a line-of-sight
 // test (Uras & Koenig 2015: the parallelogram of shortest grid paths is free, the segment lies
 // in it). Every usable corner, pinch corners included, against every subgoal the programme

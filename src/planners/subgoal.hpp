@@ -88,8 +88,15 @@ class SubgoalSearch {
     double x, y;
     double rg;
     std::uint32_t rpar;
+    float h;  // the heuristic, set when the node is first reached in a search
   };
   std::vector<ThetaNode> tn_;
+  // Theta*: line of sight between two subgoals, remembered for the graph's map version (a
+  // direct-mapped table; entry = the pair, a valid bit and the answer). The lazy tests repeat
+  // the same pairs from query to query: all of brc202d's scenario queries walk 2,728 distinct
+  // pairs, Aftershock's 14,148, against ~64 and ~180 walks a query.
+  std::vector<std::uint64_t> sight_memo_;
+  unsigned sight_shift_ = 64;
   std::vector<std::int32_t> gcx_, gcy_, scx_, scy_;
   std::vector<std::uint32_t> conn_at_;
   std::uint32_t stamp_ = 0;

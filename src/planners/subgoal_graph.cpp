@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <queue>
 
 namespace pl {
@@ -197,6 +198,10 @@ void SubgoalGraph::build(
           down_w_[at] = up_w_[k];
         }
   }
+  if (form == Form::Corners)
+    build_landmarks();
+  else
+    lm_.clear();
   // Cells form, for refining a path without searching edge lists or walking moves: per edge,
   // whether its route goes diagonals first from either end, and for a partitioning edge the
   // edges of its two halves (the shortest edge joining each pair, as find_edge() picks).
@@ -217,6 +222,51 @@ void SubgoalGraph::build(
         halves_[2 * std::size_t(e)] = h0 ? std::uint32_t(h0 - edges_.data()) : kNoNode;
         halves_[2 * std::size_t(e) + 1] = h1 ? std::uint32_t(h1 - edges_.data()) : kNoNode;
       }
+}
+
+void SubgoalGraph::build_landmarks() {
+  const std::uint32_t n = size();
+  lm_.clear();
+  if (n == 0) return;
+  lm_.assign(std::size_t(n) * kLandmarks, kFar);
+  // Farthest-first: the first landmark is the subgoal farthest from subgoal 0, each next one the
+  // subgoal farthest from every landmark so far (its smallest distance to them largest).
+  // Subgoals no landmark reaches so far (another component) count as farthest, so every
+  // component of some size gets one.
+  std::vector<double> dist(n), nearest(n, std::numeric_limits<double>::infinity());
+  using QE = std::pair<double, std::uint32_t>;
+  std::priority_queue<QE, std::vector<QE>, std::greater<QE>> pq;
+  auto dijkstra = [&](std::uint32_t src) {
+    std::fill(dist.begin(), dist.end(), std::numeric_limits<double>::infinity());
+    dist[src] = 0;
+    pq.push({0.0, src});
+    while (!pq.empty()) {
+      const auto [d, u] = pq.top();
+      pq.pop();
+      if (d > dist[u]) continue;
+      for (const Edge& e : edges(u))
+        if (d + e.w < dist[e.to]) {
+          dist[e.to] = d + e.w;
+          pq.push({dist[e.to], e.to});
+        }
+    }
+  };
+  auto farthest = [&](const std::vector<double>& d) {
+    std::uint32_t best = 0;
+    for (std::uint32_t s = 1; s < n; ++s)
+      if (d[s] > d[best]) best = s;
+    return best;
+  };
+  dijkstra(0);
+  std::uint32_t next = farthest(dist);
+  for (int l = 0; l < kLandmarks; ++l) {
+    dijkstra(next);
+    for (std::uint32_t s = 0; s < n; ++s) {
+      lm_[std::size_t(s) * kLandmarks + std::size_t(l)] = dist[s] < kFar ? float(dist[s]) : kFar;
+      nearest[s] = std::min(nearest[s], dist[s]);
+    }
+    next = farthest(nearest);
+  }
 }
 
 void SubgoalGraph::partition(
@@ -462,13 +512,13 @@ const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t
 }
 
 std::size_t SubgoalGraph::memory_bytes() const {
-  std::size_t m = v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 + sy_.capacity() * 4 +
-                  spos_.capacity() * 4 + level_.capacity() + rank_.capacity() * 4 +
-                  off_.capacity() * 4 + edges_.capacity() * sizeof(Edge) +
-                  (up_off_.capacity() + up_to_.capacity()) * 4 +
-                  up_oc_.capacity() * sizeof(OctileCost) + up_w_.capacity() * 8 +
-                  (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
-                  order_.capacity() + halves_.capacity() * 4 + cg_.memory_bytes();
+  std::size_t m =
+      v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 + sy_.capacity() * 4 +
+      spos_.capacity() * 4 + level_.capacity() + rank_.capacity() * 4 + off_.capacity() * 4 +
+      edges_.capacity() * sizeof(Edge) + (up_off_.capacity() + up_to_.capacity()) * 4 +
+      up_oc_.capacity() * sizeof(OctileCost) + up_w_.capacity() * 8 +
+      (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
+      order_.capacity() + halves_.capacity() * 4 + lm_.capacity() * 4 + cg_.memory_bytes();
   return m;
 }
 

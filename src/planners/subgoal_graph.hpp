@@ -97,6 +97,18 @@ class SubgoalGraph {
   const Edge& up_edge(std::uint32_t s, std::uint32_t k) const {
     return edges_[off_[s] + (k - up_off_[s])];
   }
+  // Corners form: graph distances from a few landmarks (subgoals picked farthest apart) to every
+  // subgoal, kLandmarks floats per subgoal (kFar where a landmark's component does not
+  // reach), for Theta*'s heuristic: on game maps the straight line to the goal ignores the walls
+  // between, and the top level's search spread over most of the level.
+  static constexpr int kLandmarks = 8;
+  // The distance of a subgoal a landmark does not reach: finite, so that differences never
+  // make NaN (two unreached give 0, one gives a bound that puts the node last).
+  static constexpr float kFar = 1e30f;
+  bool has_landmarks() const { return !lm_.empty(); }
+  const float* landmark_dist(std::uint32_t s) const {
+    return lm_.data() + std::size_t(s) * kLandmarks;
+  }
   const BuildStats& stats() const { return stats_; }
   const CornerGrid& corners() const { return cg_; }  // corners form only
   std::size_t memory_bytes() const;
@@ -179,6 +191,8 @@ class SubgoalGraph {
   std::vector<std::uint8_t>
       order_;  // per edge: bit 0 diagonals first from its list's end, bit 1 from `to`
   std::vector<std::uint32_t> halves_;  // per edge, two: the edges (source, via) and (via, to)
+  std::vector<float> lm_;              // corners form: kLandmarks distances per subgoal
+  void build_landmarks();
   CornerGrid cg_;
   BuildStats stats_;
 };
