@@ -501,10 +501,14 @@ class GraphWatcher : public SearchObserver {
  public:
   std::vector<std::string> phases;
   std::map<int, int> rings;  // level -> rings
+  double widest_ring = 0;
   int edges = 0, added = 0, tests = 0, top = 0, ascending = 0, connections = 0;
   void phase(std::string_view name) override { phases.emplace_back(name); }
   void mark(const Shape& s, Role role) override {
-    if (role == Role::Subgoal && s.kind == Shape::Kind::Circle) ++rings[s.level];
+    if (role == Role::Subgoal && s.kind == Shape::Kind::Circle) {
+      ++rings[s.level];
+      widest_ring = std::max(widest_ring, s.radius);
+    }
     if (role == Role::AbstractEdge) ++edges;
     if (role == Role::Candidate) ++added;
     if (role == Role::AbstractNode) ++top;
@@ -544,6 +548,10 @@ TEST(Subgoal, WatchedThroughTheHookAndWatchingChangesNothing) {
     ASSERT_GE(levels, 2);
     EXPECT_EQ(w.rings[1], int(stat_of(plain, "subgoals")));
     for (int l = 2; l <= levels; ++l) EXPECT_LT(w.rings[l], w.rings[l - 1]) << l;
+    // However many levels, a subgoal's rings stay inside its cell's reach (they grew 0.18 a
+    // level and hid the map on graphs of 8-19 levels), and the top ring is still the widest.
+    EXPECT_LE(w.widest_ring, 0.45 + 1e-12) << levels << " levels";
+    EXPECT_GT(w.widest_ring, 0.3) << levels << " levels";
     EXPECT_EQ(w.edges, int(stat_of(plain, "edges (S_1)")));
     EXPECT_EQ(w.added, int(stat_of(plain, "edges added by partitioning")));
     EXPECT_GT(w.top, 0);

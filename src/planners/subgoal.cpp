@@ -591,15 +591,23 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
   }
 }
 
+namespace {
+// Radius step between a subgoal's level rings for a graph of `levels` levels.
+double ring_step(int levels) { return std::min(0.18, 0.45 / std::max(levels, 1)); }
+}  // namespace
+
 // The graph for a watching observer: subgoals with one ring per level, the S_1 edges, the edges
-// partitioning added.
+// partitioning added. The rings stay inside 0.45 of a cell whatever the level count (an N-level
+// graph of the corners form has 8-19 levels; rings 0.18 apart grew into discs several cells
+// wide that hid the map and the path): 0.18 apart up to two levels, closer beyond.
 void SubgoalSearch::report_graph(SearchObserver* o) const {
   const double off = graph_.form() == SubgoalGraph::Form::Cells ? 0.5 : 0.0;
+  const double step = ring_step(graph_.top_level());
   o->phase("subgoals");
   for (std::uint32_t s = 0; s < graph_.size(); ++s) {
     const Vec2 c{graph_.x(s) + off, graph_.y(s) + off};
     for (int l = 1; l <= graph_.level(s); ++l) {
-      Shape ring = Shape::circle(c, 0.18 * l);
+      Shape ring = Shape::circle(c, step * l);
       ring.level = std::int16_t(l);
       ring.tag = s;
       o->mark(ring, Role::Subgoal);
