@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -254,6 +255,28 @@ TEST(Cli, BenchReportsEveryPlannerWithoutMismatches) {
     ++rows;
   }
   EXPECT_EQ(rows, 8);
+}
+
+// Machine output is the whole of standard output: the table for people goes to standard
+// error with --json and with --tsv -, so both parse as they are.
+TEST(Cli, BenchMachineOutputIsAllOfStandardOutput) {
+  const std::string scen = "bench '" + test::shared_data("dao/arena.map.scen") +
+                           "' --planners astar-textbook,astar --limit 20 --repeat 1";
+  CliRun r = run_cli(scen + " --json --within 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);  // throws (fails) on anything but JSON
+  ASSERT_TRUE(j.is_array());
+  EXPECT_EQ(j.size(), 4u);  // two planners, the file and ALL
+  EXPECT_EQ(j[0]["queries"].get<int>(), 20);
+  EXPECT_NE(r.err.find("mean us"), std::string::npos) << r.err;  // the table, for people
+  EXPECT_NE(r.err.find("per query against astar-textbook"), std::string::npos) << r.err;
+  r = run_cli(scen + " --tsv -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("file\tplanner\tqueries", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5) << r.out;
+  r = run_cli(scen + " --json --tsv -");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--json and --tsv -"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -105,11 +105,11 @@ double share(size_t part, size_t whole) {
   return whole ? 100.0 * double(part) / double(whole) : 0.0;
 }
 
-void print_comparisons(const std::vector<Spec>& specs, std::vector<Comparison>& cmp,
-                       double factor) {
-  std::printf("\nper query against %s (the fastest of the --repeat runs of each):\n",
-              specs[0].label.c_str());
-  std::printf("%-22s %8s %12s %12s %14s %9s %9s %18s\n", "planner", "queries", "median ratio",
+void print_comparisons(std::FILE* out, const std::vector<Spec>& specs,
+                       std::vector<Comparison>& cmp, double factor) {
+  std::fprintf(out, "\nper query against %s (the fastest of the --repeat runs of each):\n",
+               specs[0].label.c_str());
+  std::fprintf(out, "%-22s %8s %12s %12s %14s %9s %9s %18s\n", "planner", "queries", "median ratio",
               "within", "within+solved", "solved", "failed", "failed, 1st solved");
   for (size_t s = 1; s < specs.size(); ++s) {
     Comparison& c = cmp[s];
@@ -117,8 +117,8 @@ void print_comparisons(const std::vector<Spec>& specs, std::vector<Comparison>& 
     const double median = c.ratios.empty() ? 0.0 : c.ratios[c.ratios.size() / 2];
     char within[32];
     std::snprintf(within, sizeof within, "%.1f%% (%gx)", share(c.within, c.queries), factor);
-    std::printf(
-        "%-22s %8zu %12.2f %12s %13.1f%% %8.1f%% %8.1f%% %17.1f%%\n", specs[s].label.c_str(),
+    std::fprintf(
+        out, "%-22s %8zu %12.2f %12s %13.1f%% %8.1f%% %8.1f%% %17.1f%%\n", specs[s].label.c_str(),
         c.queries, median, within, share(c.within_solved, c.queries), share(c.solved, c.queries),
         share(c.queries - c.solved, c.queries), share(c.failed_where_first_solved, c.first_solved));
   }
@@ -130,7 +130,12 @@ int run_bench(const BenchOptions& opt) {
   std::vector<Spec> specs;
   for (auto& p : opt.planners) specs.push_back(parse_spec(p));
   if (specs.empty()) throw InputError("--planners: none given");
+  if (opt.json && opt.tsv == "-")
+    throw InputError("--json and --tsv - both write to standard output: give --tsv a file");
   const auto files = collect_scens(opt.inputs);
+  // With machine output on standard output (--json, --tsv -), the tables for people go to
+  // standard error, so that the output parses as it is.
+  std::FILE* human = opt.json || opt.tsv == "-" ? stderr : stdout;
 
   std::ofstream qtsv;
   if (!opt.queries_tsv.empty()) {
@@ -302,15 +307,15 @@ int run_bench(const BenchOptions& opt) {
   nlohmann::json js = nlohmann::json::array();
   std::string tsv = "file\tplanner\tqueries\tmean_us\texpansions_per_s\tmean_expanded\tmemory_bytes\t"
                     "mismatches\tunsolved\tspeedup_vs_textbook\tprepare_ms\n";
-  std::printf("%-22s %-22s %8s %12s %14s %12s %11s %6s %8s %9s\n", "file", "planner", "queries",
-              "mean us", "expansions/s", "expanded", "memory", "mism.", "speedup", "prep ms");
+  std::fprintf(human, "%-22s %-22s %8s %12s %14s %12s %11s %6s %8s %9s\n", "file", "planner",
+               "queries", "mean us", "expansions/s", "expanded", "memory", "mism.", "speedup", "prep ms");
   for (auto& r : rows) {
     const double mean_us = r.queries ? r.total_ms * 1000.0 / double(r.queries) : 0;
     const double eps = r.total_ms > 0 ? r.expanded / (r.total_ms / 1000.0) : 0;
     const double mean_exp = r.queries ? r.expanded / double(r.queries) : 0;
     const double base = baseline_ms(r);
     const double speedup = base > 0 && r.total_ms > 0 ? base / r.total_ms : 0;
-    std::printf("%-22s %-22s %8zu %12.2f %14.0f %12.1f %11s %6zu %8s %9.2f\n", r.file.c_str(),
+    std::fprintf(human, "%-22s %-22s %8zu %12.2f %14.0f %12.1f %11s %6zu %8s %9.2f\n", r.file.c_str(),
                 r.label.c_str(), r.queries, mean_us, eps, mean_exp, human_bytes(double(r.memory)).c_str(),
                 r.mismatches + r.unsolved, speedup > 0 ? (std::to_string(speedup).substr(0, 5) + "x").c_str() : "-",
                 r.prepare_ms);
@@ -329,13 +334,13 @@ int run_bench(const BenchOptions& opt) {
     else write_file_atomic(opt.tsv, tsv);
   }
   if (opt.json) std::cout << js.dump(1) << "\n";
-  if (opt.within > 0) print_comparisons(specs, cmp, opt.within);
+  if (opt.within > 0) print_comparisons(human, specs, cmp, opt.within);
   bool all_valid = true;
   if (!opt.validate.empty()) {
-    std::printf("\nvalidate (disc of the agent's radius, turning radius): paths found / failing\n");
+    std::fprintf(human, "\nvalidate (disc of the agent's radius, turning radius): paths found / failing\n");
     for (size_t s = 0; s < specs.size(); ++s)
       if (validated[s]) {
-        std::printf("%-22s %8zu %8zu\n", specs[s].label.c_str(), checked[s], invalid[s]);
+        std::fprintf(human, "%-22s %8zu %8zu\n", specs[s].label.c_str(), checked[s], invalid[s]);
         all_valid &= invalid[s] == 0;
       }
   }
