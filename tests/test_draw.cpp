@@ -1072,6 +1072,41 @@ TEST(Draw, LegendListsExactlyTheUsedRoles) {
   EXPECT_EQ(legend_keys(early), keys(Role::Open, Role::Closed, Role::Current));
 }
 
+// A planner names what its roles stand for; the legend of its trace uses those names, a trace
+// without them the style's, and the next recording of the same recorder starts without them.
+TEST(Draw, LegendTakesThePlannersNamesForItsRoles) {
+  TraceRecorder rec;
+  rec.role_name(Role::Candidate, "first name");
+  rec.mark(Shape::segment({0.5, 0.5}, {3.5, 0.5}), Role::Candidate);
+  rec.role_name(Role::Candidate, "jump");  // the last name counts
+  rec.mark(Shape::cell(1, 0), Role::Highlight);
+  rec.frame();
+  const Trace named = rec.take();
+  EXPECT_EQ(named.role_name(Role::Candidate), "jump");
+  EXPECT_EQ(named.role_name(Role::Highlight), "");
+  rec.mark(Shape::segment({0.5, 0.5}, {3.5, 0.5}), Role::Candidate);
+  rec.frame();
+  const Trace plain = rec.take();
+  EXPECT_EQ(plain.role_name(Role::Candidate), "");
+
+  auto labels = [](const Trace& t, const Trace* names) {
+    TraceCursor cur(t);
+    cur.seek(cur.last_frame());
+    DrawList list;
+    draw_search_state(list, cur.state(), Style::standard(), {});
+    std::map<StyleKey::Kind, std::vector<std::string>> out;
+    for (const LegendEntry& e : build_legend(list, Style::standard(), names))
+      if (e.key == StyleKey::of(Role::Candidate) || e.key == StyleKey::of(Role::Highlight))
+        out[e.key.kind].push_back(e.label);
+    return out[StyleKey::Kind::Role];
+  };
+  const std::string candidate = Style::standard().entry(StyleKey::of(Role::Candidate)).label;
+  const std::string highlight = Style::standard().entry(StyleKey::of(Role::Highlight)).label;
+  EXPECT_EQ(labels(named, &named), (std::vector<std::string>{"jump", highlight}));
+  EXPECT_EQ(labels(named, nullptr), (std::vector<std::string>{candidate, highlight}));
+  EXPECT_EQ(labels(plain, &plain), (std::vector<std::string>{candidate}));
+}
+
 TEST(Draw, ShapeHistoryKeepsOnlyRecentShapes) {
   TraceRecorder rec;
   rec.test(Shape::segment({0, 0}, {1, 0}), true);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <map>
 #include <string>
 
 #include "core/io.hpp"
@@ -106,7 +107,9 @@ TEST(Jps, SameLengthsAsAStarOnRandomMaps) {
 class JumpWatcher : public SearchObserver {
  public:
   int segments = 0, cells_space = 0;
+  std::map<Role, std::string> names;
   void space(const NodeSpace& s) override { cells_space += s.kind == NodeSpace::Kind::Cells; }
+  void role_name(Role role, std::string_view name) override { names[role] = name; }
   void mark(const Shape& s, Role role) override {
     segments += s.kind == Shape::Kind::Segment && role == Role::Candidate;
   }
@@ -130,6 +133,9 @@ TEST(Jps, ReportsJumpsAndWatchingChangesNothing) {
   EXPECT_EQ(watched.length, plain.length);
   EXPECT_EQ(watched.expanded, plain.expanded);
   EXPECT_EQ(w.cells_space, 1);
+  // The legend says what the segments and the marked cells are.
+  EXPECT_EQ(w.names[Role::Candidate], "jump");
+  EXPECT_EQ(w.names[Role::Highlight], "forced neighbour");
   double jumps = -1;
   for (auto& [k, v] : plain.stats) {
     if (k == "jumps") jumps = v;

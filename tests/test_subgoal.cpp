@@ -502,6 +502,8 @@ class GraphWatcher : public SearchObserver {
   std::vector<std::string> phases;
   std::map<int, int> rings;  // level -> rings
   double widest_ring = 0;
+  std::map<Role, std::string> names;
+  void role_name(Role role, std::string_view name) override { names[role] = name; }
   int edges = 0, added = 0, tests = 0, top = 0, ascending = 0, connections = 0;
   void phase(std::string_view name) override { phases.emplace_back(name); }
   void mark(const Shape& s, Role role) override {
@@ -552,6 +554,10 @@ TEST(Subgoal, WatchedThroughTheHookAndWatchingChangesNothing) {
     // level and hid the map on graphs of 8-19 levels), and the top ring is still the widest.
     EXPECT_LE(w.widest_ring, 0.45 + 1e-12) << levels << " levels";
     EXPECT_GT(w.widest_ring, 0.3) << levels << " levels";
+    // Every role the graph is drawn in has a name in the legend.
+    for (Role r : {Role::Subgoal, Role::AbstractEdge, Role::Candidate, Role::Highlight, Role::AbstractNode})
+      EXPECT_FALSE(w.names[r].empty()) << role_name(r);
+    EXPECT_EQ(w.names[Role::Highlight], "ascending edge of this query");
     EXPECT_EQ(w.edges, int(stat_of(plain, "edges (S_1)")));
     EXPECT_EQ(w.added, int(stat_of(plain, "edges added by partitioning")));
     EXPECT_GT(w.top, 0);

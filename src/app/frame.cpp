@@ -14,6 +14,7 @@
 #include "app/app.hpp"
 #include "core/io.hpp"
 #include "viz/image.hpp"
+#include "viz/overlays.hpp"
 #include "viz/style.hpp"
 
 namespace pl::app {
@@ -42,7 +43,7 @@ namespace {
 void map_legend(App& app, const View& v, float scale) {
   const Style& style = Style::standard();
   std::vector<LegendEntry> entries;
-  for (LegendEntry& e : build_legend(v.draw_list, style)) {
+  for (LegendEntry& e : build_legend(v.draw_list, style, v.trace.get())) {
     if (e.key.kind == StyleKey::Kind::Item) {
       const StyleItem item = StyleItem(e.key.index);
       if (item != StyleItem::OnlyA && item != StyleItem::OnlyB && item != StyleItem::ThisFrame) continue;

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "app/app.hpp"
+#include "viz/overlays.hpp"
 #include "viz/style.hpp"
 
 namespace pl::app {
@@ -66,8 +67,9 @@ void section_overlays(App& app) {
     // "accepted" and "rejected" tests to see only the edges a search touched).
     const DrawList& list = app.view().draw_list;
     const auto& shape_keys = list.batch(Layer::Shapes).used;
-    for (const LegendEntry& e : build_legend(list, Style::standard())) {
+    for (const LegendEntry& e : build_legend(list, Style::standard(), app.view().trace.get())) {
       const ImVec4 c{e.colour.r / 255.f, e.colour.g / 255.f, e.colour.b / 255.f, e.colour.a / 255.f};
+      ImGui::PushID(int(e.key.dense()));  // a planner may give two roles one name
       if (e.key.kind == StyleKey::Kind::Role && shape_keys.test(e.key.dense())) {
         bool shown = !app.ui.hidden_roles.test(e.key.index);
         if (ImGui::Checkbox(("##role" + e.label).c_str(), &shown)) app.ui.hidden_roles.set(e.key.index, !shown);
@@ -79,6 +81,7 @@ void section_overlays(App& app) {
                          {14, 14});
       ImGui::SameLine();
       ImGui::TextUnformatted(e.label.c_str());
+      ImGui::PopID();
     }
   }
 }

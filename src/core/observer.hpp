@@ -166,6 +166,11 @@ class SearchObserver {
   virtual void test(const Shape& /*shape*/, bool /*ok*/) {}
   // Anything else worth seeing: a transition point, a subgoal, an arc.
   virtual void mark(const Shape& /*shape*/, Role /*role*/) {}
+  // What this planner's shapes of `role` stand for, in the legend's words ("jump", "ascending
+  // edge"): roles are a small shared vocabulary, so "highlight" or "candidate" alone tells a
+  // viewer little. Once a search is enough, at any point; the last name given counts; without
+  // one a viewer shows the role's own name.
+  virtual void role_name(Role /*role*/, std::string_view /*name*/) {}
   // The result of a phase or of the search.
   virtual void path(std::span<const PathPiece> /*pieces*/) {}
   // A counter the planner keeps ("expanded", "los tests").

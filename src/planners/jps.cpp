@@ -202,6 +202,8 @@ PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const Ru
   const SearchOutcome out = with_listener(ctx.observer, [&](auto& l) {
     if constexpr (std::decay_t<decltype(l)>::kActive) {
       l.observer()->space(NodeSpace::cells(w, h));
+      l.observer()->role_name(Role::Candidate, "jump");
+      l.observer()->role_name(Role::Highlight, "forced neighbour");
       l.observer()->phase("search");
     }
     return best_first(p, pool_, open_, l, ctx);

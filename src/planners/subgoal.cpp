@@ -603,6 +603,11 @@ double ring_step(int levels) { return std::min(0.18, 0.45 / std::max(levels, 1))
 void SubgoalSearch::report_graph(SearchObserver* o) const {
   const double off = graph_.form() == SubgoalGraph::Form::Cells ? 0.5 : 0.0;
   const double step = ring_step(graph_.top_level());
+  o->role_name(Role::Subgoal, "subgoal (a ring a level)");
+  o->role_name(Role::AbstractEdge, "graph edge");
+  o->role_name(Role::Candidate, "edge partitioning added");
+  o->role_name(Role::Highlight, "ascending edge of this query");
+  o->role_name(Role::AbstractNode, "top-level subgoal");
   o->phase("subgoals");
   for (std::uint32_t s = 0; s < graph_.size(); ++s) {
     const Vec2 c{graph_.x(s) + off, graph_.y(s) + off};

@@ -331,6 +331,16 @@ void draw_shapes(DrawSink& sink, const FrameState& state, const Style& style,
 
 }  // namespace
 
+std::vector<LegendEntry> build_legend(const DrawList& list, const Style& style, const Trace* trace) {
+  std::vector<LegendEntry> out = build_legend(list, style);
+  if (trace)
+    for (LegendEntry& e : out)
+      if (e.key.kind == StyleKey::Kind::Role)
+        if (const std::string_view name = trace->role_name(Role(e.key.index)); !name.empty())
+          e.label = name;
+  return out;
+}
+
 void draw_heading_wedge(DrawSink& sink, CellXY cell, double heading, int k, Rgba fill,
                         double scale) {
   // k slices tile the cell's inscribed disc; one heading alone gets a third of it.

@@ -86,6 +86,10 @@ struct SearchDrawOptions {
 void draw_search_state(DrawSink& sink, const FrameState& state, const Style& style,
                        const SearchDrawOptions& options = {});
 
+// The legend of what `list` shows (build_legend), with each role the trace's planner named
+// (SearchObserver::role_name) under that name: "jump" rather than "candidate".
+std::vector<LegendEntry> build_legend(const DrawList& list, const Style& style, const Trace* trace);
+
 // A CellHeadings node on the sink's current layer: a wedge (a slice from the cell's centre)
 // pointing along `heading` (radians, 0 = east, clockwise on screen); the k slices of a cell
 // tile its inscribed disc. scale 1 is the whole slice; below 1 narrows it so neighbouring

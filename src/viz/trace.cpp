@@ -815,6 +815,7 @@ std::size_t Trace::memory_bytes() const {
     b += names->capacity() * sizeof(std::string);
     for (const std::string& s : *names) b += s.capacity();
   }
+  for (const std::string& s : role_names_) b += s.capacity();
   b += phases_.capacity() * sizeof(PhaseMarker);
   for (const PhaseMarker& p : phases_) b += p.name.capacity();
   b += keyframes_.capacity() * sizeof(Keyframe);
@@ -1208,6 +1209,12 @@ void TraceRecorder::path(std::span<const PathPiece> pieces) {
   trace_.paths_.emplace_back(pieces.begin(), pieces.end());
   side_bytes_ += pieces.size() * sizeof(PathPiece);
   end_event(buf, out);
+}
+
+// Kept even past the budget (a legend's few words, not an event): the shapes a stopped trace
+// holds still need their names.
+void TraceRecorder::role_name(Role role, std::string_view name) {
+  if (std::size_t(role) < trace_.role_names_.size()) trace_.role_names_[std::size_t(role)] = name;
 }
 
 void TraceRecorder::counter(std::string_view name, double value) {

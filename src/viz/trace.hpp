@@ -281,6 +281,12 @@ class Trace {
   const std::string& phase_name(std::uint32_t index) const { return phase_names_[index]; }
   const std::string& counter_name(std::uint32_t index) const { return counter_names_[index]; }
   std::size_t counter_name_count() const { return counter_names_.size(); }
+  // What the planner called its shapes of this role (SearchObserver::role_name); empty when it
+  // gave no name, and a viewer shows the role's own.
+  std::string_view role_name(Role role) const {
+    return std::size_t(role) < role_names_.size() ? std::string_view(role_names_[std::size_t(role)])
+                                                  : std::string_view();
+  }
 
   // ---- Node spaces (see the top of this file). Every question about what a node is goes
   // through the space it was found in when first named; nodes in none are free points.
@@ -415,6 +421,7 @@ class Trace {
   std::vector<ShapeRecord> shapes_;
   std::vector<std::vector<PathPiece>> paths_;
   std::vector<std::string> phase_names_, counter_names_;
+  std::array<std::string, std::size_t(Role::Count)> role_names_;
   std::vector<PhaseMarker> phases_;
   std::vector<Keyframe> keyframes_;  // ascending frames; keyframes_[0] is frame 0
   std::size_t max_replay_ = 0;
@@ -544,6 +551,7 @@ class TraceRecorder final : public SearchObserver {
   void mark(const Shape& shape, Role role) override;
   void path(std::span<const PathPiece> pieces) override;
   void counter(std::string_view name, double value) override;
+  void role_name(Role role, std::string_view name) override;
   void frame() override;
   // Node events and frame boundaries in one call: no virtual call per event.
   void batch(std::span<const NodeEvent> events) override;
