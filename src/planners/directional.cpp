@@ -105,6 +105,8 @@ void DirectionalSearch::report_mask(const GridMap& map, CellXY at, const Options
   if (idx > rings * (2 * rings + 1) + rings) --idx;
   const Edge& e = edges_from(from)[std::size_t(idx) * std::size_t(k_) + std::size_t(to)];
   const std::span<const CellXY> cells = cells_of(e);
+  o.role_name(Role::Candidate, "hit-check mask cell");
+  o.role_name(Role::Transition, "the curve's end poses");
   o.phase(what + ", " + std::to_string(cells.size()) + " cells");
   o.counter("mask cells", double(cells.size()));
   int hits = 0;

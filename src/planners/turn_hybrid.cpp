@@ -301,6 +301,7 @@ PlanResult TurnHybrid::run(const GridMap& map, const Query& query, const Options
   }
   gear.resize(poses.size(), 0);
   if (SearchObserver* o = ctx.observer) {
+    o->role_name(Role::Highlight, "sections joined (forward, middle, backward)");
     const std::vector<Pose>* parts[3] = {&fwd, &mid, &bwd};
     for (std::uint32_t s = 0; s < 3; ++s) {
       std::vector<Vec2> pts;
