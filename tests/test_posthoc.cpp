@@ -24,6 +24,7 @@ TEST(Posthoc, ExportsEveryEvent) {
   rec.relax(8, 7, 0.5);
   rec.test(Shape::segment({0, 0}, {3, 4}), false);
   rec.mark(Shape::circle({5, 5}, 2), Role::Transition);
+  rec.role_name(Role::Transition, "turning circle");
   rec.counter("los tests", 3);
   const PathPiece pieces[] = {
       {PathPiece::Kind::Line, {{1.5, 2.5}, {2.5, 2.5}}, {}},
@@ -74,6 +75,8 @@ TEST(Posthoc, ExportsEveryEvent) {
 
   EXPECT_EQ(ev[6]["type"], "mark");
   EXPECT_EQ(ev[6]["role"], role_name(Role::Transition));
+  EXPECT_EQ(ev[6]["meaning"], "turning circle");  // the planner's name for the role
+  EXPECT_FALSE(ev[5].contains("meaning"));        // tests have none
   EXPECT_EQ(ev[6]["radius"], 2.0);
   EXPECT_GT(ev[6]["points"].size(), 16u);
 

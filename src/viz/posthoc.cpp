@@ -228,6 +228,10 @@ void write_posthoc(const Trace& trace, std::ostream& out) {
         } else {
           w.key("role");
           w.string(role_name(r.role));
+          if (const std::string_view meaning = trace.role_name(r.role); !meaning.empty()) {
+            w.key("meaning");  // what the planner's marks of this role stand for
+            w.string(meaning);
+          }
         }
         w.key("shape");
         w.string(shape_kind_name(r.shape.kind));
