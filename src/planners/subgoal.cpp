@@ -573,21 +573,31 @@ void SubgoalSearch::connect(const Endpoint& e, std::vector<Conn>& out) {
     conn_at_[sub] = std::uint32_t(out.size());
     out.push_back({sub, w, oc, cx, cy});
   };
-  auto from_vertex = [&](int vx, int vy, double leg) {
+  auto from_vertex = [&](int vx, int vy, double leg, unsigned skip) {
     if (!graph_.usable(vx, vy)) return;
     const std::uint32_t self = graph_.subgoal_at(vx, vy);
     if (self != kNoNode) add(self, leg, OctileCost{}, vx, vy);
-    graph_.direct_h_reachable(vx, vy, [&](std::uint32_t t, OctileCost oc) {
-      if (t == self) return;
-      add(t, corners ? leg + euclid(vx, vy, graph_.x(t), graph_.y(t)) : oc.value(), oc, vx, vy);
-    });
+    graph_.direct_h_reachable(
+        vx, vy,
+        [&](std::uint32_t t, OctileCost oc) {
+          if (t == self) return;
+          add(t, corners ? leg + euclid(vx, vy, graph_.x(t), graph_.y(t)) : oc.value(), oc, vx, vy);
+        },
+        skip);
   };
   if (e.vertex) {
-    from_vertex(e.x, e.y, 0.0);
+    from_vertex(e.x, e.y, 0.0, 0);
   } else {
-    for (int dy = 0; dy <= 1; ++dy)
-      for (int dx = 0; dx <= 1; ++dx)
-        from_vertex(e.x + dx, e.y + dy, euclid(e.px, e.py, e.x + dx, e.y + dy));
+    // A point inside a cell: from each corner, the routes that pass another corner of the cell
+    // are left out when that corner's leg is shorter than this one's plus 1 (always, for the
+    // cell's centre): from there the programme finds the same subgoal at least 1 shorter
+    // (SubgoalGraph::cell_corner_skip), so the kept connection does not change. Each corner
+    // then walks three diagonals and two straight runs instead of four and four (the programme
+    // was 17-23% of a Theta* query).
+    double leg[4];
+    for (int c = 0; c < 4; ++c) leg[c] = euclid(e.px, e.py, e.x + (c & 1), e.y + (c >> 1));
+    for (int c = 0; c < 4; ++c)
+      from_vertex(e.x + (c & 1), e.y + (c >> 1), leg[c], SubgoalGraph::cell_corner_skip(leg, c));
   }
 }
 
