@@ -405,14 +405,21 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     vertex(b, bx, by);
     ++los_tests;
     const CornerGrid& cg = G->corners();
+    // The cells at the bend and at both ends, then the walk.
+    const auto look = [&] {
+      if ((via != kNoNode && vertex(via, wx, wy) && cg.crosses_blocked_at(ax, ay, bx, by, wx, wy)) ||
+          cg.crosses_blocked_at(ax, ay, bx, by, ax, ay) ||
+          cg.crosses_blocked_at(ax, ay, bx, by, bx, by)) {
+        ++los_cells;
+        return false;
+      }
+      return cg.visible(ax, ay, bx, by);
+    };
     bool ok;
-    if ((via != kNoNode && vertex(via, wx, wy) && cg.crosses_blocked_at(ax, ay, bx, by, wx, wy)) ||
-        cg.crosses_blocked_at(ax, ay, bx, by, ax, ay) ||
-        cg.crosses_blocked_at(ax, ay, bx, by, bx, by)) {
-      ok = false;
-      ++los_cells;
-    } else if (a < n && b < n) {
-      // Subgoals are fixed for the map version, so the answer is too. Ids stay below 2^31.
+    if (a < n && b < n) {
+      // Subgoals are fixed for the map version, so the answer is too. Ids stay below 2^31. The
+      // table is asked first: a remembered pair needs neither the cells nor the walk (the cells'
+      // answers are remembered too; every entry is the pair's true visibility).
       const std::uint64_t lo = std::min(a, b), hi = std::max(a, b);
       const std::uint64_t key = ((lo << 31 | hi) << 2) | 2u;
       std::uint64_t& slot = memo[((lo << 32 | hi) * 0x9E3779B97F4A7C15ull) >> memo_shift];
@@ -420,11 +427,11 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
         ok = (slot & 1u) != 0;
         ++los_memo;
       } else {
-        ok = cg.visible(ax, ay, bx, by);
+        ok = look();
         slot = key | (ok ? 1u : 0u);
       }
     } else {
-      ok = cg.visible(ax, ay, bx, by);
+      ok = look();
     }
     using L = std::decay_t<decltype(out.listener())>;
     if constexpr (L::kActive)
