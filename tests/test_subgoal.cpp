@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -392,6 +393,84 @@ TEST(Subgoal, DirectHReachableCornersSee) {
       blocked[std::size_t(y) * std::size_t(game.width()) + std::size_t(x)] = game.passable(x, y, cap) ? 0 : 1;
   check(game.width(), game.height(), blocked, "den312d");
   EXPECT_GT(pairs, 100000u);
+}
+
+// A point inside a cell connects from the cell's four corners; each corner leaves out the
+// routes toward another corner of the cell when that corner's leg is less than 1 longer
+// (SubgoalGraph::cell_corner_skip). Per subgoal the shortest connection and the corner it leaves
+// from must be exactly those of all four full programmes: at the cell's centre (the scenario
+// queries), at random points inside the cell and at points next to a corner (where the legs
+// differ by nearly 1 or more and the rule must keep the routes).
+TEST(Subgoal, CellCornerSkipKeepsEveryShortestConnection) {
+  std::mt19937 rng(29);
+  std::size_t compared = 0, skipped_routes = 0;
+  struct Best {
+    double w;
+    int corner;
+  };
+  for (int map = 0; map < 200; ++map) {
+    const int w = 4 + int(rng() % 28), h = 4 + int(rng() % 28);
+    std::vector<std::uint8_t> blocked(std::size_t(w * h));
+    const unsigned pct = 5 + rng() % 40;
+    for (auto& b : blocked) b = rng() % 100 < pct ? 1 : 0;
+    SubgoalGraph g;
+    g.build(SubgoalGraph::Form::Corners, w, h, blocked, map % 2 == 0 ? 0 : 1);
+    for (int k = 0; k < 30; ++k) {
+      const int cx = int(rng() % unsigned(w)), cy = int(rng() % unsigned(h));
+      if (blocked[std::size_t(cy * w + cx)]) continue;
+      const double fx = k % 3 == 0 ? 0.5 : k % 3 == 1 ? std::uniform_real_distribution<double>(0, 1)(rng)
+                                                      : 0.02 * double(rng() % 3);
+      const double fy = k % 3 == 0 ? 0.5 : k % 3 == 1 ? std::uniform_real_distribution<double>(0, 1)(rng)
+                                                      : 0.02 * double(rng() % 3);
+      const double px = cx + fx, py = cy + fy;
+      double leg[4];
+      for (int c = 0; c < 4; ++c) leg[c] = std::hypot(px - (cx + (c & 1)), py - (cy + (c >> 1)));
+      auto connections = [&](bool skip) {
+        std::map<std::uint32_t, Best> best;
+        for (int c = 0; c < 4; ++c) {
+          const int vx = cx + (c & 1), vy = cy + (c >> 1);
+          EXPECT_TRUE(g.usable(vx, vy));
+          auto add = [&](std::uint32_t t, double wt) {
+            auto it = best.find(t);
+            if (it == best.end())
+              best[t] = {wt, c};
+            else if (wt < it->second.w)
+              it->second = {wt, c};
+          };
+          const std::uint32_t self = g.subgoal_at(vx, vy);
+          if (self != kNoNode) add(self, leg[c]);
+          const unsigned mask = skip ? SubgoalGraph::cell_corner_skip(leg, c) : 0u;
+          if (skip) skipped_routes += std::size_t(std::popcount(mask));
+          g.direct_h_reachable(
+              vx, vy,
+              [&](std::uint32_t t, OctileCost) {
+                if (t != self) add(t, leg[c] + std::hypot(double(vx - g.x(t)), double(vy - g.y(t))));
+              },
+              mask);
+        }
+        return best;
+      };
+      const auto full = connections(false), lean = connections(true);
+      ASSERT_EQ(full.size(), lean.size()) << "map " << map << " point " << px << "," << py;
+      for (const auto& [t, b] : full) {
+        const auto it = lean.find(t);
+        ASSERT_NE(it, lean.end()) << "map " << map << " subgoal " << t;
+        ASSERT_EQ(it->second.w, b.w) << "map " << map << " subgoal " << t;
+        ASSERT_EQ(it->second.corner, b.corner) << "map " << map << " subgoal " << t;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 20000u);
+  EXPECT_GT(skipped_routes, 5000u);
+  // At the centre every corner leaves out exactly the three moves into the cell.
+  const double centre[4] = {std::sqrt(0.5), std::sqrt(0.5), std::sqrt(0.5), std::sqrt(0.5)};
+  EXPECT_EQ(SubgoalGraph::cell_corner_skip(centre, 0), (1u << 0) | (1u << 1) | (1u << 4));  // E S SE
+  EXPECT_EQ(SubgoalGraph::cell_corner_skip(centre, 3), (1u << 2) | (1u << 3) | (1u << 6));  // W N NW
+  // At a corner itself nothing is left out there; the others leave out the way back to it.
+  const double at0[4] = {0.0, 1.0, 1.0, std::sqrt(2.0)};
+  EXPECT_EQ(SubgoalGraph::cell_corner_skip(at0, 0), 0u);
+  EXPECT_EQ(SubgoalGraph::cell_corner_skip(at0, 3), (1u << 2) | (1u << 3) | (1u << 6));
 }
 
 // Uras et al.'s Figure 1 shape, in cells: the convex corners of a block are subgoals, a flat wall

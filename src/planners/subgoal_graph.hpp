@@ -119,9 +119,28 @@ class SubgoalGraph {
   // The subgoal at vertex (x, y), or kNoNode.
   std::uint32_t subgoal_at(int x, int y) const { return v_[pidx(x, y)].sub; }
   // Every subgoal direct-h-reachable from vertex (x, y) (which must be usable), with the octile
-  // length of the way there: f(subgoal, length).
+  // length of the way there: f(subgoal, length). skip: bit d leaves out the routes that start
+  // with a move in direction d (0 E, 1 S, 2 W, 3 N, 4 SE, 5 SW, 6 NW, 7 NE); the runs still
+  // bound the diagonals as before, so the rest is found exactly as without it.
   template <class F>
-  void direct_h_reachable(int x, int y, F&& f) const;
+  void direct_h_reachable(int x, int y, F&& f, unsigned skip = 0) const;
+  // Corners form, a point inside a cell joined to the cell's four corners c = dx + 2 dy (corner
+  // (x + dx, y + dy)) by legs leg[c]: the skip mask for corner c's programme. A route from c
+  // that starts toward another corner c' of the cell passes c', and from c' the programme finds
+  // the same subgoal by a route shorter by at least 1 (straight: exactly 1; diagonal first:
+  // |(a, b)| - |(a - 1, b - 1)| >= 1 for a, b >= 1), so when leg[c'] < leg[c] + 1 the route
+  // through c' can never give the shortest connection (always so at the cell's centre, where
+  // the legs are equal). A margin keeps rounding from turning a tie around.
+  static unsigned cell_corner_skip(const double (&leg)[4], int c) {
+    unsigned skip = 0;
+    for (int o = 1; o <= 3; ++o) {  // across the row (c ^ 1), the column (c ^ 2), the diagonal
+      if (!(leg[c ^ o] < leg[c] + 1.0 - 1e-6)) continue;
+      const int mx = ((c ^ o) & 1) - (c & 1), my = ((c ^ o) >> 1) - (c >> 1);
+      for (int d = 0; d < 8; ++d)
+        if (kDx[d] == mx && kDy[d] == my) skip |= 1u << d;
+    }
+    return skip;
+  }
   // A grid path of octile length from (x0, y0) to (x1, y1) through no subgoal and no blocked
   // vertex exists along the programme's canonical routes (diagonal moves first, then straight):
   // the endpoints are then joined directly.
@@ -200,13 +219,14 @@ class SubgoalGraph {
 // ---- the dynamic programme (a template: the query inlines its callback) ---------------------
 
 template <class F>
-void SubgoalGraph::direct_h_reachable(int x, int y, F&& f) const {
+void SubgoalGraph::direct_h_reachable(int x, int y, F&& f, unsigned skip) const {
   const std::size_t v = pidx(x, y);
   std::uint32_t maxc[4];
   // Straight: the subgoal that ends each clear run.
   for (int c = 0; c < 4; ++c) {
     const std::uint32_t n = v_[v].clear[c];
     maxc[c] = n;
+    if ((skip >> c) & 1u) continue;
     const std::size_t last = v + std::size_t(std::ptrdiff_t(n) * off8_[c]);
     if (can(last, c) && is_sub(last + std::size_t(off8_[c])))
       f(v_[last + std::size_t(off8_[c])].sub, OctileCost{n + 1, 0});
@@ -215,6 +235,7 @@ void SubgoalGraph::direct_h_reachable(int x, int y, F&& f) const {
   // each bounded by the shortest run so far (the parallelogram must stay free of obstacles and
   // of subgoals).
   for (int q = 0; q < 4; ++q) {
+    if ((skip >> (4 + q)) & 1u) continue;
     const int d = 4 + q, a = kCa[q], b = kCb[q];
     std::uint32_t ma = maxc[a], mb = maxc[b];
     std::size_t p = v;
