@@ -977,6 +977,13 @@ class CircleGraph {
         if (sector_of_angle(x) != q) continue;
         if (i > 0 || (dir > 0 ? x > a + 1e-9 : x < a - 1e-9)) return;
       }
+      // No departure yet: when a circle cuts the arc from a to the sector's far edge, it cuts
+      // every arc from a that reaches further (the distance to an arc only shrinks as it
+      // grows, and its nearest point stays where it was), so the eager graph's edge to
+      // whatever departure lies beyond is blocked, and so is the one to the first departure
+      // built beyond (the overlapping forests' arcs are short: most scans end here).
+      const double edge = (q + (dir > 0 ? 1 : 0)) * (kTwoPi / kRingSectors);
+      if (arc_blocker(k, arc_between(c_[k], a, edge, dir)) != kNoCircle) return;
     }
   }
 
