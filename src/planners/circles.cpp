@@ -1312,7 +1312,39 @@ class CircleGraph {
     }
     // A circle in reach has its centre within `box` of c's.
     const double box = reach + c.r + r_max_ + 1e-6;
-    grid_.centres(c.x - box, c.y - box, c.x + box, c.y + box, [&](std::uint32_t b) {
+    double x0 = c.x - box, y0 = c.y - box, x1 = c.x + box, y1 = c.y + box;
+    if (shadow_.window_count() < TangentShadow::kBins && c.r > 0) {
+      // A window of angles [lo, hi]: a segment leaving c at angle a in direction s reaches the
+      // point t along it at angle a + s atan(t / r) from c's centre and distance
+      // sqrt(r^2 + t^2), so every segment not culled (t < reach) stays in the sector of radius
+      // R over [lo, hi] widened by atan(reach / r) on the side it turns to; the circle it
+      // touches there has its centre within r_max of it. The box of that sector (its centre,
+      // its ends, the axis directions it spans), so the circles beside and behind the window
+      // are not looked at.
+      const double w = kTwoPi / TangentShadow::kBins, turn = std::atan2(reach, c.r) + 1e-6;
+      double lo = shadow_.window_first() * w - 1e-6;
+      double hi = lo + shadow_.window_count() * w + 2e-6;
+      if (shadow_.serves(0)) hi += turn;
+      if (shadow_.serves(1)) lo -= turn;
+      const double R = std::sqrt(c.r * c.r + reach * reach);
+      double bx0 = 0, by0 = 0, bx1 = 0, by1 = 0;
+      auto take = [&](double ang) {
+        const double px = R * std::cos(ang), py = R * std::sin(ang);
+        bx0 = std::min(bx0, px);
+        by0 = std::min(by0, py);
+        bx1 = std::max(bx1, px);
+        by1 = std::max(by1, py);
+      };
+      take(lo);
+      take(hi);
+      for (double m = std::ceil(lo / (kPi / 2)); m * (kPi / 2) <= hi; ++m) take(m * (kPi / 2));
+      const double g = r_max_ + 1e-6 + 1e-9 * R;
+      x0 = std::max(x0, c.x + bx0 - g);
+      y0 = std::max(y0, c.y + by0 - g);
+      x1 = std::min(x1, c.x + bx1 + g);
+      y1 = std::min(y1, c.y + by1 + g);
+    }
+    grid_.centres(x0, y0, x1, y1, [&](std::uint32_t b) {
       if (std::int32_t(b) == self) return;
       const double far = reach + c.r + c_[b].r + 1e-6;
       const Vec2 v = c_[b].center() - c.center();
