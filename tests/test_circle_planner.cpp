@@ -172,9 +172,13 @@ TEST(CirclePlanner, SectorBuildsGiveTheWholeBuildsPath) {
         if (distance(p, c.center()) <= c.r) return false;
       return true;
     };
-    Vec2 s{}, g{};
-    do s = {pos(rng), pos(rng)}; while (!outside(s));
-    do g = {pos(rng), pos(rng)}; while (!outside(g));
+    auto free_point = [&] {
+      for (;;) {
+        const Vec2 p{pos(rng), pos(rng)};
+        if (outside(p)) return p;
+      }
+    };
+    const Vec2 s = free_point(), g = free_point();
     const Query q = query(s, g, double(rng() % 3) * 0.25);
     SCOPED_TRACE("forest " + std::to_string(it));
     CircleGraphStats sl, sw;

@@ -590,11 +590,11 @@ struct Ring {
 
 struct CircleData {
   bool built = false;
-  std::uint8_t dirs_built = 0;  // the rings built whole (bit 0: dir +1, bit 1: dir -1)
+  std::uint8_t dirs_built = 0;       // the rings built whole (bit 0: dir +1, bit 1: dir -1)
   std::uint8_t sectors[2] = {0, 0};  // lazy mode: the sectors of each ring built (bit q)
   bool overlaps_known = false;
-  bool gathered = false;                     // lazy mode: `marks` holds the first sector's
-  std::vector<TangentShadow::Mark> marks;    // neighbours' intervals (and each walk's since)
+  bool gathered = false;                   // lazy mode: `marks` holds the first sector's
+  std::vector<TangentShadow::Mark> marks;  // neighbours' intervals (and each walk's since)
   std::vector<std::uint32_t> overlaps;  // circles that meet or touch this one
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
   // Built circles: per other circle, bit 7 = known, bit 6 = copied from the other circle's row
