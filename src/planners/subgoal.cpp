@@ -860,13 +860,17 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.h0 = h0;
     if (graph_.has_cell_landmarks()) {
       p.landmarks = true;
-      for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-        double bg = SubgoalGraph::kFar, bs = SubgoalGraph::kFar;
-        for (const Conn& c : gconn_) bg = std::min(bg, graph_.cell_landmark_dist(c.sub)[l] + c.w);
-        for (const Conn& c : sconn_) bs = std::min(bs, graph_.cell_landmark_dist(c.sub)[l] + c.w);
-        p.lg[l] = bg;
-        p.ls[l] = bs;
-      }
+      // Per connection its subgoal's row of the table (contiguous: the landmarks innermost).
+      const auto through = [&](const std::vector<Conn>& conns, double* to) {
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) to[l] = SubgoalGraph::kFar;
+        for (const Conn& c : conns) {
+          const double* d = graph_.cell_landmark_dist(c.sub);
+          for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
+            to[l] = d[l] + c.w < to[l] ? d[l] + c.w : to[l];
+        }
+      };
+      through(gconn_, p.lg);
+      through(sconn_, p.ls);
     }
     arc_.resize(std::size_t(p.node_bound()));
     p.arcs = arc_.data();
