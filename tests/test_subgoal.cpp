@@ -357,6 +357,71 @@ TEST(Subgoal, LandmarkTableHoldsGraphDistances) {
   EXPECT_GT(pairs, 300u);
 }
 
+// The cells form's landmark table (the bidirectional A*'s bound): per landmark the graph
+// distances, to 1e-9, and for random pairs the bound max_L |d(L, a) - d(L, b)| never above the
+// pair's graph distance (1e-9 slack: an inflated bound, even by 0.1%, fails here, since the bound
+// is exact for every pair a landmark lies behind) and equal to it for some pairs. On S_1, S_2
+// and S_N: the shortcuts of the levels must not change a distance.
+TEST(Subgoal, CellLandmarkBoundNeverAboveTheGraphDistance) {
+  std::mt19937 rng(31);
+  std::size_t pairs = 0, tight = 0;
+  for (int map = 0; map < 60; ++map) {
+    const int w = 6 + int(rng() % 30), h = 6 + int(rng() % 30);
+    std::vector<std::uint8_t> blocked(std::size_t(w * h));
+    const unsigned pct = 10 + rng() % 30;
+    for (auto& b : blocked) b = rng() % 100 < pct ? 1 : 0;
+    const int levels = map % 3 == 0 ? 1 : map % 3 == 1 ? 2 : 0;
+    SubgoalGraph g;
+    g.build(SubgoalGraph::Form::Cells, w, h, blocked, levels);
+    const std::uint32_t n = g.size();
+    ASSERT_FALSE(g.has_landmarks());  // the float table is the corners form's
+    ASSERT_EQ(g.has_cell_landmarks(), n > 0);
+    if (n == 0) continue;
+    auto dijkstra = [&](std::uint32_t src) {
+      std::vector<double> d(n, std::numeric_limits<double>::infinity());
+      std::vector<std::uint8_t> done(n, 0);
+      d[src] = 0;
+      for (;;) {
+        std::uint32_t u = n;
+        for (std::uint32_t v = 0; v < n; ++v)
+          if (!done[v] && d[v] < std::numeric_limits<double>::infinity() && (u == n || d[v] < d[u]))
+            u = v;
+        if (u == n) break;
+        done[u] = 1;
+        for (const auto& e : g.edges(u)) d[e.to] = std::min(d[e.to], d[u] + e.w);
+      }
+      return d;
+    };
+    for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+      std::uint32_t origin = n;
+      for (std::uint32_t v = 0; v < n && origin == n; ++v)
+        if (g.cell_landmark_dist(v)[l] == 0.0) origin = v;
+      ASSERT_LT(origin, n) << "map " << map << " landmark " << l;
+      const std::vector<double> d = dijkstra(origin);
+      for (std::uint32_t v = 0; v < n; ++v) {
+        const double t = g.cell_landmark_dist(v)[l];
+        if (d[v] == std::numeric_limits<double>::infinity())
+          ASSERT_EQ(t, double(SubgoalGraph::kFar)) << "map " << map;
+        else
+          ASSERT_NEAR(t, d[v], 1e-9) << "map " << map << " landmark " << l;
+      }
+    }
+    for (int k = 0; k < 20; ++k) {
+      const std::uint32_t a = std::uint32_t(rng() % n), b = std::uint32_t(rng() % n);
+      const std::vector<double> d = dijkstra(a);
+      if (d[b] == std::numeric_limits<double>::infinity()) continue;
+      ++pairs;
+      double bound = 0;
+      for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
+        bound = std::max(bound, std::fabs(g.cell_landmark_dist(a)[l] - g.cell_landmark_dist(b)[l]));
+      ASSERT_LE(bound, d[b] + 1e-9) << "map " << map << " pair " << a << ", " << b;
+      if (d[b] > 0 && bound >= d[b] - 1e-9) ++tight;
+    }
+  }
+  EXPECT_GT(pairs, 500u);
+  EXPECT_GT(tight, pairs / 20);
+}
+
 // The planner connects endpoints to their direct-h-reachable subgoals without a line-of-sight
 // test (Uras & Koenig 2015: the parallelogram of shortest grid paths is free, the segment lies
 // in it). Every usable corner, pinch corners included, against every subgoal the programme

@@ -106,7 +106,8 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   static constexpr bool kFastSlot = true;
   static constexpr bool kGrowing = false;
   static constexpr bool kClosedFinal = kOctile;  // exact costs: a closed node never improves
-  using H = std::conditional_t<kOctile, OctileCost, double>;  // a heuristic value
+  // A heuristic value: a double in both forms, since the landmark bound is not a move count.
+  using H = double;
 
   NodePool<Cost>* pool = nullptr;
   std::uint32_t m = 0;  // n + 2: the backward copy of node v is v + m; the root is 2m
@@ -125,35 +126,52 @@ struct SubgoalSearch::Meet : SubgoalSearch::Nodes {
   std::uint32_t base(std::uint32_t id) const {
     return id < m ? id : id == 2 * m ? start_node : id - m;
   }
+  // Cells form: the landmarks' graph distances to the goal (forwards) and to the start
+  // (backwards), each through the endpoint's cheapest connection, which is that endpoint's
+  // exact distance from the landmark (every way from a subgoal to it ends in a connection).
+  bool landmarks = false;
+  double lg[SubgoalGraph::kLandmarks] = {}, ls[SubgoalGraph::kLandmarks] = {};
+  // The heuristic of an id: the octile distance (cells) or the straight line (corners) to its
+  // side's endpoint, and for a subgoal in the cells form the larger landmark bound on its graph
+  // distance there, max over L of |d(L, to) - d(L, u)| (ALT). Per side this is the maximum of
+  // two consistent heuristics on the graph's edges (the landmark bound obeys the triangle
+  // inequality on every edge of the graph, ascending ones included), so it stays admissible
+  // and consistent, and the stopping rule above holds as it is: it asks of each side only
+  // that its own heuristic be consistent (the two sides need not agree, as they must for the
+  // average potentials of bidirectional ALT, which would also weaken both bounds by half).
+  // Computed in doubles from double distances: a bound off by ~1e-12 can neither prune a
+  // shorter path (distinct lengths differ by far more) nor reopen a closed node.
   H heuristic(std::uint32_t id) const {
-    const Endpoint& to = backward(id) ? s : g;
+    const bool bw = backward(id);
+    const Endpoint& to = bw ? s : g;
+    const std::uint32_t v = base(id);
     if constexpr (kOctile) {
       OctileCost hc;
-      h_octile(base(id), to, hc);
-      return hc;
+      h_octile(v, to, hc);
+      const double he = hc.value();
+      if (!landmarks || v >= n) return he;
+      const double* d = G->cell_landmark_dist(v);
+      const double* t = bw ? ls : lg;
+      double x[SubgoalGraph::kLandmarks];
+      for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) x[l] = std::fabs(t[l] - d[l]);
+      for (int w = SubgoalGraph::kLandmarks / 2; w > 0; w /= 2)
+        for (int l = 0; l < w; ++l) x[l] = x[l] < x[l + w] ? x[l + w] : x[l];
+      return x[0] > he ? x[0] : he;
     } else {
-      return h_euclid(base(id), to);
+      return h_euclid(v, to);
     }
   }
   // f = g + h below mu: worth opening (or, popped, worth expanding).
   bool below_mu(const Cost& gv, const H& h) const {
-    if constexpr (kOctile)
-      return !met || cost_less(gv + h, best);
-    else
-      return !met || gv + h < best;
+    return !met || cost_value(gv) + h < cost_value(best);
   }
 
   std::uint32_t start() const { return root(); }
   std::size_t node_bound() const { return std::size_t(2 * m) + 1; }
   // f and h of a node; expand() passes the h it computed to prune (hint).
   void evaluate(std::uint32_t, const Cost& gv, double& f, double& h, const H& hv) const {
-    if constexpr (kOctile) {
-      f = (gv + hv).value();
-      h = hv.value();
-    } else {
-      f = gv + hv;
-      h = hv;
-    }
+    f = cost_value(gv) + hv;
+    h = hv;
   }
   void evaluate(std::uint32_t id, const Cost& gv, double& f, double& h) const {
     if (id == root())
@@ -853,6 +871,20 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.direct = direct;
     p.direct_cost = direct_cost;
     p.h0 = h0;
+    if (graph_.has_cell_landmarks()) {
+      p.landmarks = true;
+      // Per connection its subgoal's row of the table (contiguous: the landmarks innermost).
+      const auto through = [&](const std::vector<Conn>& conns, double* to) {
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) to[l] = SubgoalGraph::kFar;
+        for (const Conn& c : conns) {
+          const double* d = graph_.cell_landmark_dist(c.sub);
+          for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
+            to[l] = d[l] + c.w < to[l] ? d[l] + c.w : to[l];
+        }
+      };
+      through(gconn_, p.lg);
+      through(sconn_, p.ls);
+    }
     arc_.resize(std::size_t(p.node_bound()));
     p.arcs = arc_.data();
     out = with_listener(obs, [&](auto& l) {

@@ -198,10 +198,7 @@ void SubgoalGraph::build(
           down_w_[at] = up_w_[k];
         }
   }
-  if (form == Form::Corners)
-    build_landmarks();
-  else
-    lm_.clear();
+  build_landmarks(form == Form::Corners);
   // Cells form, for refining a path without searching edge lists or walking moves: per edge,
   // whether its route goes diagonals first from either end, and for a partitioning edge the
   // edges of its two halves (the shortest edge joining each pair, as find_edge() picks).
@@ -224,11 +221,15 @@ void SubgoalGraph::build(
       }
 }
 
-void SubgoalGraph::build_landmarks() {
+void SubgoalGraph::build_landmarks(bool corners_form) {
   const std::uint32_t n = size();
   lm_.clear();
+  lmd_.clear();
   if (n == 0) return;
-  lm_.assign(std::size_t(n) * kLandmarks, kFar);
+  if (corners_form)
+    lm_.assign(std::size_t(n) * kLandmarks, kFar);
+  else
+    lmd_.assign(std::size_t(n) * kLandmarks, double(kFar));
   // Farthest-first: the first landmark is the subgoal farthest from subgoal 0, each next one the
   // subgoal farthest from every landmark so far (its smallest distance to them largest).
   // Subgoals no landmark reaches so far (another component) count as farthest, so every
@@ -262,7 +263,11 @@ void SubgoalGraph::build_landmarks() {
   for (int l = 0; l < kLandmarks; ++l) {
     dijkstra(next);
     for (std::uint32_t s = 0; s < n; ++s) {
-      lm_[std::size_t(s) * kLandmarks + std::size_t(l)] = dist[s] < kFar ? float(dist[s]) : kFar;
+      const std::size_t at = std::size_t(s) * kLandmarks + std::size_t(l);
+      if (corners_form)
+        lm_[at] = dist[s] < kFar ? float(dist[s]) : kFar;
+      else
+        lmd_[at] = dist[s] < kFar ? dist[s] : double(kFar);
       nearest[s] = std::min(nearest[s], dist[s]);
     }
     next = farthest(nearest);
@@ -518,7 +523,7 @@ std::size_t SubgoalGraph::memory_bytes() const {
       edges_.capacity() * sizeof(Edge) + (up_off_.capacity() + up_to_.capacity()) * 4 +
       up_oc_.capacity() * sizeof(OctileCost) + up_w_.capacity() * 8 +
       (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
-      order_.capacity() + halves_.capacity() * 4 + lm_.capacity() * 4 + cg_.memory_bytes();
+      order_.capacity() + halves_.capacity() * 4 + lm_.capacity() * 4 + lmd_.capacity() * 8 + cg_.memory_bytes();
   return m;
 }
 

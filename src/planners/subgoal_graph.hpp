@@ -109,6 +109,14 @@ class SubgoalGraph {
   const float* landmark_dist(std::uint32_t s) const {
     return lm_.data() + std::size_t(s) * kLandmarks;
   }
+  // Cells form: the same table in doubles, for the bidirectional A*'s bound. Its costs are
+  // exact move counts, and distinct path lengths a few thousand long can differ by ~1e-4
+  // (1393 - 985 sqrt 2), about a float's rounding at that size: doubles keep the bound below
+  // the true distance and consistent to ~1e-12, far inside that gap.
+  bool has_cell_landmarks() const { return !lmd_.empty(); }
+  const double* cell_landmark_dist(std::uint32_t s) const {
+    return lmd_.data() + std::size_t(s) * kLandmarks;
+  }
   const BuildStats& stats() const { return stats_; }
   const CornerGrid& corners() const { return cg_; }  // corners form only
   std::size_t memory_bytes() const;
@@ -211,7 +219,8 @@ class SubgoalGraph {
       order_;  // per edge: bit 0 diagonals first from its list's end, bit 1 from `to`
   std::vector<std::uint32_t> halves_;  // per edge, two: the edges (source, via) and (via, to)
   std::vector<float> lm_;              // corners form: kLandmarks distances per subgoal
-  void build_landmarks();
+  std::vector<double> lmd_;            // cells form: kLandmarks distances per subgoal
+  void build_landmarks(bool corners_form);
   CornerGrid cg_;
   BuildStats stats_;
 };
