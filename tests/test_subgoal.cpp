@@ -296,6 +296,32 @@ TEST(Subgoal, EveryAnyAngleGraphEdgeHasLineOfSight) {
   }
 }
 
+// A w x h mask with 10-40% of the cells blocked (nonzero), for the landmark tests.
+std::vector<std::uint8_t> random_blocked(std::mt19937& rng, int w, int h) {
+  std::vector<std::uint8_t> blocked(std::size_t(w * h));
+  const unsigned pct = 10 + rng() % 30;
+  for (auto& b : blocked) b = rng() % 100 < pct ? 1 : 0;
+  return blocked;
+}
+
+// Distances from subgoal src over the graph's edges (infinity where unreached): a quadratic
+// Dijkstra on purpose, independent of the graph's own queue.
+std::vector<double> graph_distances(const SubgoalGraph& g, std::uint32_t src) {
+  const std::uint32_t n = g.size();
+  std::vector<double> d(n, std::numeric_limits<double>::infinity());
+  std::vector<std::uint8_t> done(n, 0);
+  d[src] = 0;
+  for (;;) {
+    std::uint32_t u = n;
+    for (std::uint32_t v = 0; v < n; ++v)
+      if (!done[v] && d[v] < std::numeric_limits<double>::infinity() && (u == n || d[v] < d[u])) u = v;
+    if (u == n) break;
+    done[u] = 1;
+    for (const auto& e : g.edges(u)) d[e.to] = std::min(d[e.to], d[u] + e.w);
+  }
+  return d;
+}
+
 // Theta*'s heuristic takes |d(L, goal) - d(L, v)| from the landmark table: that is a bound on
 // the graph distance only if the table holds graph distances. Against a Dijkstra written here
 // over the S_N graph's edges: each landmark's column is the distances from one subgoal (its own
@@ -306,29 +332,13 @@ TEST(Subgoal, LandmarkTableHoldsGraphDistances) {
   std::size_t pairs = 0;
   for (int map = 0; map < 40; ++map) {
     const int w = 6 + int(rng() % 30), h = 6 + int(rng() % 30);
-    std::vector<std::uint8_t> blocked(std::size_t(w * h));
-    const unsigned pct = 10 + rng() % 30;
-    for (auto& b : blocked) b = rng() % 100 < pct ? 1 : 0;
+    const std::vector<std::uint8_t> blocked = random_blocked(rng, w, h);
     SubgoalGraph g;
     g.build(SubgoalGraph::Form::Corners, w, h, blocked, 0);
     const std::uint32_t n = g.size();
     ASSERT_EQ(g.has_landmarks(), n > 0);
     if (n == 0) continue;
-    auto dijkstra = [&](std::uint32_t src) {
-      std::vector<double> d(n, std::numeric_limits<double>::infinity());
-      std::vector<std::uint8_t> done(n, 0);
-      d[src] = 0;
-      for (;;) {  // quadratic on purpose: independent of the graph's own queue
-        std::uint32_t u = n;
-        for (std::uint32_t v = 0; v < n; ++v)
-          if (!done[v] && d[v] < std::numeric_limits<double>::infinity() && (u == n || d[v] < d[u]))
-            u = v;
-        if (u == n) break;
-        done[u] = 1;
-        for (const auto& e : g.edges(u)) d[e.to] = std::min(d[e.to], d[u] + e.w);
-      }
-      return d;
-    };
+    auto dijkstra = [&](std::uint32_t src) { return graph_distances(g, src); };
     for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
       std::uint32_t origin = n;
       for (std::uint32_t v = 0; v < n && origin == n; ++v)
@@ -367,9 +377,7 @@ TEST(Subgoal, CellLandmarkBoundNeverAboveTheGraphDistance) {
   std::size_t pairs = 0, tight = 0;
   for (int map = 0; map < 60; ++map) {
     const int w = 6 + int(rng() % 30), h = 6 + int(rng() % 30);
-    std::vector<std::uint8_t> blocked(std::size_t(w * h));
-    const unsigned pct = 10 + rng() % 30;
-    for (auto& b : blocked) b = rng() % 100 < pct ? 1 : 0;
+    const std::vector<std::uint8_t> blocked = random_blocked(rng, w, h);
     const int levels = map % 3 == 0 ? 1 : map % 3 == 1 ? 2 : 0;
     SubgoalGraph g;
     g.build(SubgoalGraph::Form::Cells, w, h, blocked, levels);
@@ -377,21 +385,7 @@ TEST(Subgoal, CellLandmarkBoundNeverAboveTheGraphDistance) {
     ASSERT_FALSE(g.has_landmarks());  // the float table is the corners form's
     ASSERT_EQ(g.has_cell_landmarks(), n > 0);
     if (n == 0) continue;
-    auto dijkstra = [&](std::uint32_t src) {
-      std::vector<double> d(n, std::numeric_limits<double>::infinity());
-      std::vector<std::uint8_t> done(n, 0);
-      d[src] = 0;
-      for (;;) {
-        std::uint32_t u = n;
-        for (std::uint32_t v = 0; v < n; ++v)
-          if (!done[v] && d[v] < std::numeric_limits<double>::infinity() && (u == n || d[v] < d[u]))
-            u = v;
-        if (u == n) break;
-        done[u] = 1;
-        for (const auto& e : g.edges(u)) d[e.to] = std::min(d[e.to], d[u] + e.w);
-      }
-      return d;
-    };
+    auto dijkstra = [&](std::uint32_t src) { return graph_distances(g, src); };
     for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
       std::uint32_t origin = n;
       for (std::uint32_t v = 0; v < n && origin == n; ++v)
