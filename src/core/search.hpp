@@ -496,6 +496,13 @@ class Reach {
         if (pos_[nb] == Pool::kClosed) return false;
       }
       if (!cost_less(ng, n.g)) return false;
+      // Only an improvement gets here, where the position is read next anyway: a problem whose
+      // kClosedFinal promise does not hold (an inconsistent heuristic) keeps the closed node as
+      // any other problem does, instead of decreasing a key at heap position kClosed.
+      if constexpr (closed_final<P>) {
+        if (pos_[nb] == Pool::kClosed) [[unlikely]]
+          return false;
+      }
     }
     n.g = ng;
     n.parent = std::uint32_t(cur_);
