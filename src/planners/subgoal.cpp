@@ -25,6 +25,21 @@ OctileCost octile_counts(int dx, int dy) {
   return {std::uint32_t(std::max(dx, dy) - mn), std::uint32_t(mn)};
 }
 
+// The landmarks' graph distances to an endpoint, each through the endpoint's cheapest
+// connection: to[l] = min over the connections c of dist(c.sub)[l] + c.w, in T (float for
+// Theta*'s table, double for A*'s). A connection's row of the table is contiguous (the
+// landmarks innermost), so the connections are the outer loop: one row read each.
+template <class T, class Dist>
+void through_connections(const std::vector<SubgoalSearch::Conn>& conns, Dist dist,
+                         T (&to)[SubgoalGraph::kLandmarks]) {
+  for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) to[l] = T(SubgoalGraph::kFar);
+  for (const SubgoalSearch::Conn& c : conns) {
+    const T* d = dist(c.sub);
+    const T w = T(c.w);
+    for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) to[l] = d[l] + w < to[l] ? d[l] + w : to[l];
+  }
+}
+
 template <class Cost>
 Cost conn_cost(const SubgoalSearch::Conn& c) {
   if constexpr (std::is_same_v<Cost, OctileCost>) return c.oc;
@@ -856,12 +871,7 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.memo_shift = sight_shift_;
     if (graph_.has_landmarks()) {
       p.landmarks = true;
-      for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-        float best = SubgoalGraph::kFar;
-        for (const Conn& c : gconn_)
-          best = std::min(best, graph_.landmark_dist(c.sub)[l] + float(c.w));
-        p.lg[l] = best;
-      }
+      through_connections(gconn_, [&](std::uint32_t u) { return graph_.landmark_dist(u); }, p.lg);
     }
     out = with_listener(obs, [&](auto& l) {
       if constexpr (std::decay_t<decltype(l)>::kActive) l.observer()->phase("search");
@@ -892,17 +902,9 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.h0 = h0;
     if (graph_.has_cell_landmarks()) {
       p.landmarks = true;
-      // Per connection its subgoal's row of the table (contiguous: the landmarks innermost).
-      const auto through = [&](const std::vector<Conn>& conns, double* to) {
-        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) to[l] = SubgoalGraph::kFar;
-        for (const Conn& c : conns) {
-          const double* d = graph_.cell_landmark_dist(c.sub);
-          for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
-            to[l] = d[l] + c.w < to[l] ? d[l] + c.w : to[l];
-        }
-      };
-      through(gconn_, p.lg);
-      through(sconn_, p.ls);
+      const auto dist = [&](std::uint32_t u) { return graph_.cell_landmark_dist(u); };
+      through_connections(gconn_, dist, p.lg);
+      through_connections(sconn_, dist, p.ls);
     }
     arc_.resize(std::size_t(p.node_bound()));
     p.arcs = arc_.data();
