@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <random>
 #include <map>
 #include <string>
@@ -102,6 +103,44 @@ TEST(Jps, SameLengthsAsAStarOnRandomMaps) {
   }
   EXPECT_GT(found, total / 2);
   EXPECT_LT(jps_exp, 0.5 * astar_exp);  // jumping is the point
+}
+
+// The straight jumps scan 64 cells a word (rows, and columns as bits): maps up to 200 cells a
+// side put runs, forced sides, walls and endpoints on and across the word boundaries (padded
+// positions 63/64 and 127/128 are cells 62/63 and 126/127), with endpoints often on one line
+// so that the goal is met inside a scan. The same lengths and reachability as A*.
+TEST(Jps, SameLengthsAsAStarAcrossBitWords) {
+  std::mt19937 rng(77);
+  auto jps = Registry::builtin().create("jps");
+  auto astar = Registry::builtin().create("astar");
+  const int kNear[] = {0, 1, 61, 62, 63, 64, 125, 126, 127, 128};
+  int found = 0, total = 0;
+  for (int map = 0; map < 40; ++map) {
+    Scene scene;
+    const int w = 60 + int(rng() % 141), h = 60 + int(rng() % 141);
+    const double pct = double(rng() % 26) / 100.0;
+    scene.map = test::random_map(rng, w, h, {0, 4}, {1.0 - pct, pct});
+    const auto coord = [&](int n) {
+      if (rng() % 2) return int(rng() % unsigned(n));
+      const int c = kNear[rng() % std::size(kNear)];
+      return c < n ? c : int(rng() % unsigned(n));
+    };
+    for (int k = 0; k < 25; ++k) {
+      int sx = coord(w), sy = coord(h), gx = coord(w), gy = coord(h);
+      if (k % 3 == 1) gy = sy;  // on one row
+      if (k % 3 == 2) gx = sx;  // on one column
+      Query q;
+      q.start = {sx + 0.5, sy + 0.5, 0};
+      q.goal = {gx + 0.5, gy + 0.5, 0};
+      const PlanResult a = astar->plan(scene, q), j = jps->plan(scene, q);
+      ++total;
+      ASSERT_EQ(j.found, a.found) << "map " << map << " query " << k;
+      if (!a.found) continue;
+      ++found;
+      ASSERT_NEAR(j.length, a.length, 1e-9) << "map " << map << " query " << k;
+    }
+  }
+  EXPECT_GT(found, total / 2);
 }
 
 class JumpWatcher : public SearchObserver {

@@ -1,6 +1,7 @@
 #include "planners/jps.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -16,9 +17,16 @@ struct JumpPointSearch::Problem {
   // Jumps are paths and octile h is consistent: a successor's f is never below its parent's.
   static constexpr bool kFastSlot = true;
   static constexpr bool kGrowing = false;
+  // Exact move counts and a consistent heuristic: a closed node's g is final.
+  static constexpr bool kClosedFinal = true;
 
   const std::uint8_t* f = nullptr;  // padded free bytes
   const NodePool<OctileCost>* pool = nullptr;
+  // The same cells as bits, a line per padded row (rows) and per padded column (cols), each
+  // line with a zero word before and after it (see JumpPointSearch::rows_).
+  const std::uint64_t* rows = nullptr;
+  const std::uint64_t* cols = nullptr;
+  std::size_t rs = 0, cs = 0;  // words from one line to the next
   int pw = 0, w = 0;
   int gx = 0, gy = 0;
   std::uint32_t start_node = 0, goal_node = 0;
@@ -31,32 +39,68 @@ struct JumpPointSearch::Problem {
     y = int(n) / pw - 1;
     x = int(n) % pw - 1;
   }
+  const std::uint64_t* row(int py) const { return rows + std::size_t(py) * rs; }
+  const std::uint64_t* col(int px) const { return cols + std::size_t(px) * cs; }
 
-  // From n, straight along `step` (+-1 or +-pw) whose sides are `side` away (pw or 1): the first
-  // cell that is the goal or has a forced side (a free side cell whose counterpart beside the
-  // previous cell is blocked, so it cannot be reached from there diagonally); 0 when the walk
-  // hits a blocked cell.
-  std::uint32_t jump_straight(std::uint32_t n, std::ptrdiff_t step, std::ptrdiff_t side) const {
-    const std::uint8_t* p = f + n;
-    for (;;) {
-      const std::uint8_t* q = p + step;
-      if (!*q) return 0;
-      const std::uint32_t c = std::uint32_t(q - f);
-      if (c == goal_node) return c;
-      if ((q[side] & ~p[side] & 1) | (q[-side] & ~p[-side] & 1)) return c;
-      p = q;
+  // Along line L (bit i: position i free) from position s, upwards (Up) or downwards, with the
+  // lines A and B on its two sides: the first position past s that is blocked or has a forced
+  // side -- a free side cell whose counterpart beside the previous position is blocked, so it
+  // cannot be reached from there diagonally. 64 positions a step: bit c of `a & ~prev(a)` is
+  // A[c] & !A[c - 1] (upwards; A[c + 1] downwards). The line's padding cells are blocked, so
+  // the scan ends inside it.
+  template <bool Up>
+  static int scan(const std::uint64_t* L, const std::uint64_t* A, const std::uint64_t* B, int s) {
+    if constexpr (Up) {
+      std::ptrdiff_t k = (s + 1) >> 6;
+      std::uint64_t mask = ~std::uint64_t(0) << ((s + 1) & 63);
+      for (;; ++k, mask = ~std::uint64_t(0)) {
+        const std::uint64_t a = A[k], b = B[k];
+        const std::uint64_t ap = a << 1 | A[k - 1] >> 63, bp = b << 1 | B[k - 1] >> 63;
+        const std::uint64_t stop = (~L[k] | (a & ~ap) | (b & ~bp)) & mask;
+        if (stop) return int(k * 64) + std::countr_zero(stop);
+      }
+    } else {
+      std::ptrdiff_t k = (s - 1) >> 6;
+      std::uint64_t mask = ~std::uint64_t(0) >> (63 - ((s - 1) & 63));
+      for (;; --k, mask = ~std::uint64_t(0)) {
+        const std::uint64_t a = A[k], b = B[k];
+        const std::uint64_t an = a >> 1 | A[k + 1] << 63, bn = b >> 1 | B[k + 1] << 63;
+        const std::uint64_t stop = (~L[k] | (a & ~an) | (b & ~bn)) & mask;
+        if (stop) return int(k * 64) + 63 - std::countl_zero(stop);
+      }
     }
   }
-  // From n, diagonally by (dx, dy) (each move needs both side cells): the first cell that is the
-  // goal or from which a straight jump along one of the two components finds a jump point.
-  std::uint32_t jump_diagonal(std::uint32_t n, int dx, int dy) const {
+  // From padded cell (px, py), straight along x (dy = 0) or y (dx = 0) by one step of +-1: the
+  // first cell that is the goal or has a forced side; 0 when the walk hits a blocked cell
+  // first. The goal is looked for only on the scanned line, between the start and the stop.
+  std::uint32_t jump_straight(int px, int py, int dx, int dy) const {
+    const int gpx = gx + 1, gpy = gy + 1;
+    if (dy == 0) {
+      const std::uint64_t *L = row(py), *A = row(py - 1), *B = row(py + 1);
+      const int c = dx > 0 ? scan<true>(L, A, B, px) : scan<false>(L, A, B, px);
+      if (gpy == py && (dx > 0 ? gpx > px && gpx <= c : gpx < px && gpx >= c)) return goal_node;
+      if (!(L[c >> 6] >> (c & 63) & 1)) return 0;
+      return std::uint32_t(py * pw + c);
+    }
+    const std::uint64_t *L = col(px), *A = col(px - 1), *B = col(px + 1);
+    const int c = dy > 0 ? scan<true>(L, A, B, py) : scan<false>(L, A, B, py);
+    if (gpx == px && (dy > 0 ? gpy > py && gpy <= c : gpy < py && gpy >= c)) return goal_node;
+    if (!(L[c >> 6] >> (c & 63) & 1)) return 0;
+    return std::uint32_t(c * pw + px);
+  }
+  // From padded cell (px, py), diagonally by (dx, dy) (each move needs both side cells): the
+  // first cell that is the goal or from which a straight jump along one of the two components
+  // finds a jump point.
+  std::uint32_t jump_diagonal(int px, int py, int dx, int dy) const {
     const std::ptrdiff_t sx = dx, sy = std::ptrdiff_t(dy) * pw;
-    const std::uint8_t* p = f + n;
+    const std::uint8_t* p = f + std::ptrdiff_t(py) * pw + px;
     for (;;) {
       if (!(p[sx] & p[sy] & p[sx + sy])) return 0;
       p += sx + sy;
+      px += dx;
+      py += dy;
       const std::uint32_t c = std::uint32_t(p - f);
-      if (c == goal_node || jump_straight(c, sx, pw) || jump_straight(c, sy, 1)) return c;
+      if (c == goal_node || jump_straight(px, py, dx, 0) || jump_straight(px, py, 0, dy)) return c;
     }
   }
 
@@ -118,11 +162,8 @@ struct JumpPointSearch::Problem {
     }
     for (int i = 0; i < nd; ++i) {
       const int dx = dirs[i][0], dy = dirs[i][1];
-      std::uint32_t j;
-      if (dx && dy)
-        j = jump_diagonal(n, dx, dy);
-      else
-        j = jump_straight(n, std::ptrdiff_t(dx) + std::ptrdiff_t(dy) * pw, dx ? pw : 1);
+      const std::uint32_t j = dx && dy ? jump_diagonal(x + 1, y + 1, dx, dy)
+                                       : jump_straight(x + 1, y + 1, dx, dy);
       if (!j) continue;
       ++jumps;
       int jx, jy;
@@ -169,6 +210,18 @@ PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const Ru
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x)
         free_[std::size_t(y + 1) * std::size_t(pw_) + std::size_t(x + 1)] = map.passable(x, y, cap) ? 1 : 0;
+    // The bit lines: row py holds bit px of cell (px, py), column px bit py; each line has a
+    // zero word before and after it, so a scan may read one word past either end.
+    rs_ = std::size_t(pw_ + 63) / 64 + 2;
+    cs_ = std::size_t(h + 2 + 63) / 64 + 2;
+    rows_.assign(rs_ * std::size_t(h + 2), 0);
+    cols_.assign(cs_ * std::size_t(pw_), 0);
+    for (int py = 0; py < h + 2; ++py)
+      for (int px = 0; px < pw_; ++px)
+        if (free_[std::size_t(py) * std::size_t(pw_) + std::size_t(px)]) {
+          rows_[std::size_t(py) * rs_ + 1 + std::size_t(px >> 6)] |= std::uint64_t(1) << (px & 63);
+          cols_[std::size_t(px) * cs_ + 1 + std::size_t(py >> 6)] |= std::uint64_t(1) << (py & 63);
+        }
     pool_.reset(free_.size());
     map_uid_ = map.uid();
     map_version_ = map.version();
@@ -177,6 +230,10 @@ PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const Ru
   }
   Problem p;
   p.f = free_.data();
+  p.rows = rows_.data() + 1;
+  p.cols = cols_.data() + 1;
+  p.rs = rs_;
+  p.cs = cs_;
   p.pool = &pool_;
   p.pw = pw_;
   p.w = w;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/search.hpp"
 #include "planners/planner.hpp"
@@ -25,7 +26,7 @@ class JumpPointSearch {
  public:
   PlanResult run(const GridMap& map, const Query& q, const RunContext& ctx);
   std::size_t memory_bytes() const {
-    return free_.capacity() + pool_.memory_bytes() + open_.memory_bytes();
+    return free_.capacity() + (rows_.capacity() + cols_.capacity()) * 8 + pool_.memory_bytes() + open_.memory_bytes();
   }
 
  private:
@@ -34,6 +35,11 @@ class JumpPointSearch {
   CapabilityMask cap_ = 0;
   int pw_ = 0;
   std::vector<std::uint8_t> free_;  // (w+2) x (h+2), 1 = the agent may stand there; border 0
+  // The same cells as bits for the straight jumps' scans, 64 cells a word: a line per padded
+  // row (rs_ words apart) and per padded column (cs_ words apart), each with a zero word at
+  // both ends.
+  std::vector<std::uint64_t> rows_, cols_;
+  std::size_t rs_ = 0, cs_ = 0;
   NodePool<OctileCost> pool_;
   OpenList<> open_;
 };

@@ -25,6 +25,21 @@ OctileCost octile_counts(int dx, int dy) {
   return {std::uint32_t(std::max(dx, dy) - mn), std::uint32_t(mn)};
 }
 
+// The landmarks' graph distances to an endpoint, each through the endpoint's cheapest
+// connection: to[l] = min over the connections c of dist(c.sub)[l] + c.w, in T (float for
+// Theta*'s table, double for A*'s). A connection's row of the table is contiguous (the
+// landmarks innermost), so the connections are the outer loop: one row read each.
+template <class T, class Dist>
+void through_connections(const std::vector<SubgoalSearch::Conn>& conns, Dist dist,
+                         T (&to)[SubgoalGraph::kLandmarks]) {
+  for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) to[l] = T(SubgoalGraph::kFar);
+  for (const SubgoalSearch::Conn& c : conns) {
+    const T* d = dist(c.sub);
+    const T w = T(c.w);
+    for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) to[l] = d[l] + w < to[l] ? d[l] + w : to[l];
+  }
+}
+
 template <class Cost>
 Cost conn_cost(const SubgoalSearch::Conn& c) {
   if constexpr (std::is_same_v<Cost, OctileCost>) return c.oc;
@@ -460,6 +475,8 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   template <class Out>
   void expand(std::uint32_t v, const Cost& g_popped, Out& out) {
     Cost gv = g_popped;
+    // Every closed node but the goal (stop()) is expanded: relax_arc's closed test.
+    if (v < n) tn[v].closed = pool->search_number();
     // The lazy test: a node hanging from a grandparent must see it, else its real edge.
     const std::uint32_t pv = pool->parent(v);
     if (v < n && pv != kNoNode && pv != tn[v].rpar && !sees(pv, v, out, tn[v].rpar)) {
@@ -493,13 +510,13 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     // only where one exists (a top-level node has hundreds of reversed arcs, nearly all from
     // elsewhere: scanning them was ~6,000 reads a brc202d query, 6% of it).
     const std::uint32_t stamp = self->stamp_;
-    if (self->gpred_[v] == stamp) {
-      const std::uint32_t* side = self->gside_.data();
+    const SideMark* sm = self->gsm_.data();
+    if (sm[v].pred == stamp) {
       const std::uint32_t* from = G->down_from_data();
       const double* dw = G->down_w_data();
       const std::uint32_t dend = G->down_end(v);
       for (std::uint32_t k = G->down_begin(v); k < dend; ++k)
-        if (side[from[k]] == stamp) relax_arc(arcs, from[k], dw[k], out);
+        if (sm[from[k]].side == stamp) relax_arc(arcs, from[k], dw[k], out);
     }
     if (self->gmark_[v] == stamp) relax_to(v, gv, goal_node, self->gw_[v], out);
   }
@@ -513,7 +530,6 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
     std::uint32_t v;
     Cost gv;
     typename NodePool<Cost>::Node* nodes;
-    const std::int32_t* pos;
     std::uint32_t sid;
     double bound;
     SubgoalSearch::ThetaNode* tn;
@@ -523,7 +539,6 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
         : v(v_),
           gv(gv_),
           nodes(p.pool->nodes()),
-          pos(p.pool->positions()),
           sid(p.pool->search_number()),
           bound(p.bound()),
           tn(p.tn),
@@ -537,11 +552,12 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   // relax_to() for an arc into subgoal u, the same decisions in the same arithmetic.
   template <class Out>
   void relax_arc(const ArcLoop& a, std::uint32_t u, double edge, Out& out) {
+    // Expanded already (the record's stamp, so that such an arc reads one cache line).
+    SubgoalSearch::ThetaNode& t = a.tn[u];
+    if (t.closed == a.sid) return;
     const typename NodePool<Cost>::Node& node = a.nodes[u];
     const bool seen = node.search == a.sid;
-    if (seen && a.pos[u] == NodePool<Cost>::kClosed) return;
     const Cost real = a.gv + edge;
-    SubgoalSearch::ThetaNode& t = a.tn[u];
     if (!seen || real < t.rg) {
       t.rg = real;
       t.rpar = a.v;
@@ -568,9 +584,13 @@ struct SubgoalSearch::ThetaProblem : SubgoalSearch::Nodes {
   }
 };
 
+void SubgoalSearch::reset_side_marks() {
+  for (std::uint32_t v = 0; v < gsm_.size(); ++v) gsm_[v] = {graph_.top(v) ? kTopSide : 0u, 0u};
+}
+
 std::size_t SubgoalSearch::memory_bytes() const {
   return graph_.memory_bytes() + up_.capacity() * 4 + gmark_.capacity() * 4 +
-         (gside_.capacity() + gpred_.capacity()) * 4 + gw_.capacity() * 8 +
+         gsm_.capacity() * sizeof(SideMark) + gw_.capacity() * 8 +
          tn_.capacity() * sizeof(ThetaNode) + sight_memo_.capacity() * 8 +
          (gcx_.capacity() + gcy_.capacity() + scx_.capacity() + scy_.capacity()) * 4 +
          conn_at_.capacity() * 4 + runs_.capacity() * sizeof(CellRun) +
@@ -678,11 +698,10 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
                                  PlanResult r) {
   const std::uint32_t n = graph_.size();
   const bool corners = graph_.form() == SubgoalGraph::Form::Corners;
-  if (++stamp_ == 0) {
+  if (++stamp_ == kTopSide) {
     std::fill(up_.begin(), up_.end(), 0u);
     std::fill(gmark_.begin(), gmark_.end(), 0u);
-    std::fill(gside_.begin(), gside_.end(), 0u);
-    std::fill(gpred_.begin(), gpred_.end(), 0u);
+    reset_side_marks();
     stamp_ = 1;
   }
   SearchObserver* obs = ctx.observer;
@@ -708,24 +727,36 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   // reversed arcs (building them per query was ~10,000 arcs an Aftershock query, 19% of it).
   std::size_t goal_side = 0;
   stack_.clear();
-  if constexpr (Theta)
-    for (const Conn& c : gconn_)
-      if (gside_[c.sub] != stamp_) {
-        gside_[c.sub] = stamp_;
+  // The marks of a subgoal are one record (its side and pred stamps), top-level subgoals
+  // carry kTopSide as side for good (no rank look-up), and the arrays are in locals: the walk
+  // was 13% of a query's time on Aftershock (perf), most of it the stores' cache misses and
+  // member reloads after each push.
+  if constexpr (Theta) {
+    SideMark* sm = gsm_.data();
+    const std::uint32_t stamp = stamp_;
+    for (const Conn& c : gconn_) {
+      SideMark& m = sm[c.sub];
+      if (m.side == kTopSide) {
+        ++goal_side;  // on the goal side, nothing to climb from
+      } else if (m.side != stamp) {
+        m.side = stamp;
         stack_.push_back(c.sub);
       }
-  while (!stack_.empty()) {
-    const std::uint32_t v = stack_.back();
-    stack_.pop_back();
-    ++goal_side;
-    if (graph_.top(v)) continue;
-    const std::uint32_t end = graph_.up_end(v);
-    for (std::uint32_t k = graph_.up_begin(v); k < end; ++k) {
-      const std::uint32_t t = graph_.up_to(k);
-      gpred_[t] = stamp_;
-      if (gside_[t] != stamp_ && !graph_.top(t)) {
-        gside_[t] = stamp_;
-        stack_.push_back(t);
+    }
+    const std::uint32_t* to = graph_.up_to_data();
+    while (!stack_.empty()) {
+      const std::uint32_t v = stack_.back();
+      stack_.pop_back();
+      ++goal_side;
+      const std::uint32_t end = graph_.up_end(v);
+      for (std::uint32_t k = graph_.up_begin(v); k < end; ++k) {
+        SideMark& m = sm[to[k]];
+        m.pred = stamp;
+        // Older stamps are smaller; kTopSide is larger than any stamp.
+        if (m.side < stamp) {
+          m.side = stamp;
+          stack_.push_back(to[k]);
+        }
       }
     }
   }
@@ -833,16 +864,14 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.direct_cost = direct_cost;
     p.h0 = h0;
     p.tn = tn_.data();
+    // The closed stamps are the pool's search numbers: when they wrap to 1, old ones go.
+    if (pool_d_.search_number() == ~std::uint32_t(0))
+      for (ThetaNode& t : tn_) t.closed = 0;
     p.memo = sight_memo_.data();
     p.memo_shift = sight_shift_;
     if (graph_.has_landmarks()) {
       p.landmarks = true;
-      for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-        float best = SubgoalGraph::kFar;
-        for (const Conn& c : gconn_)
-          best = std::min(best, graph_.landmark_dist(c.sub)[l] + float(c.w));
-        p.lg[l] = best;
-      }
+      through_connections(gconn_, [&](std::uint32_t u) { return graph_.landmark_dist(u); }, p.lg);
     }
     out = with_listener(obs, [&](auto& l) {
       if constexpr (std::decay_t<decltype(l)>::kActive) l.observer()->phase("search");
@@ -873,17 +902,9 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.h0 = h0;
     if (graph_.has_cell_landmarks()) {
       p.landmarks = true;
-      // Per connection its subgoal's row of the table (contiguous: the landmarks innermost).
-      const auto through = [&](const std::vector<Conn>& conns, double* to) {
-        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) to[l] = SubgoalGraph::kFar;
-        for (const Conn& c : conns) {
-          const double* d = graph_.cell_landmark_dist(c.sub);
-          for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
-            to[l] = d[l] + c.w < to[l] ? d[l] + c.w : to[l];
-        }
-      };
-      through(gconn_, p.lg);
-      through(sconn_, p.ls);
+      const auto dist = [&](std::uint32_t u) { return graph_.cell_landmark_dist(u); };
+      through_connections(gconn_, dist, p.lg);
+      through_connections(sconn_, dist, p.ls);
     }
     arc_.resize(std::size_t(p.node_bound()));
     p.arcs = arc_.data();
@@ -1038,8 +1059,8 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     added_.shrink_to_fit();
     const std::size_t n = graph_.size();
     up_.assign(n, 0);
-    gside_.assign(n, 0);
-    gpred_.assign(n, 0);
+    gsm_.resize(n);
+    reset_side_marks();
     gmark_.assign(n, 0);
     gw_.assign(n, 0);
     gcx_.assign(n, 0);
@@ -1050,8 +1071,8 @@ PlanResult SubgoalSearch::answer(const GridMap& map, const Query& q, const Subgo
     tn_.clear();
     if (anyangle) {
       for (std::uint32_t v = 0; v < n; ++v)
-        tn_.push_back({double(graph_.x(v)), double(graph_.y(v)), 0.0, kNoNode, 0.0f});
-      tn_.resize(n + 2, ThetaNode{0.0, 0.0, 0.0, kNoNode, 0.0f});  // the start and the goal
+        tn_.push_back({float(graph_.x(v)), float(graph_.y(v)), 0.0, kNoNode, 0.0f, 0u});
+      tn_.resize(n + 2, ThetaNode{0.0f, 0.0f, 0.0, kNoNode, 0.0f, 0u});  // the start and the goal
     }
     tn_.shrink_to_fit();
     // The sight memo: about 8 slots a subgoal (Aftershock's queries walk ~2 distinct pairs a

@@ -75,21 +75,31 @@ class SubgoalSearch {
   SubgoalGraph graph_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> added_;  // for watching
   // Per query, indexed by subgoal, valid when the stamp matches.
-  // gside_: Theta*'s goal side (the goal's ascending set below the top level); gpred_: the
-  // subgoals a goal-side subgoal has an ascending arc into (the only ones with reversed arcs
-  // to follow down).
-  std::vector<std::uint32_t> up_, gmark_, gside_, gpred_;
+  std::vector<std::uint32_t> up_, gmark_;
+  // Theta*, per subgoal: side == stamp_ on the goal's side (its ascending set below the top
+  // level; kTopSide for good on top-level subgoals); pred == stamp_ when a goal-side subgoal
+  // has an ascending arc into it (the only subgoals with reversed arcs to follow down).
+  // Stamps stay below kTopSide.
+  struct SideMark {
+    std::uint32_t side, pred;
+  };
+  static constexpr std::uint32_t kTopSide = 0xffffffffu;
+  std::vector<SideMark> gsm_;
+  void reset_side_marks();
   std::vector<double> gw_;
-  // Theta* on the graph (corners form, lazy), per node (subgoals, start, goal): the vertex as
-  // doubles (no conversions in the arc loop), and per query the best cost and predecessor over
-  // real graph edges, the fallback when the grandparent the node hangs from turns out not to
-  // see it. One record, so that an arc's successor costs one cache line here, not three.
+  // Theta* on the graph (corners form, lazy), per node (subgoals, start, goal): the vertex,
+  // and per query the best cost and predecessor over real graph edges (the fallback when the
+  // grandparent the node hangs from turns out not to see it), the heuristic and whether it was
+  // expanded. One record, so that an arc's successor costs one cache line here, and an arc
+  // into an expanded node nothing else (the pool's g and position are two more lines).
   struct ThetaNode {
-    double x, y;
+    float x, y;  // exact: coordinates are below 2^16
     double rg;
     std::uint32_t rpar;
     float h;  // the heuristic, set when the node is first reached in a search
+    std::uint32_t closed;  // the pool's search number when the node was last expanded
   };
+  static_assert(sizeof(ThetaNode) == 32);
   std::vector<ThetaNode> tn_;
   // Theta*: line of sight between two subgoals, remembered for the graph's map version (a
   // direct-mapped table; entry = the pair, a valid bit and the answer). The lazy tests repeat
