@@ -19,7 +19,7 @@ namespace pl::app {
                "pathlab: %s\nusage: pathlab [--scene FILE] [--open FILE [--cancel-open]] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
                "[--preset ID] [--hide ROLE,...] [--frame N|end] [--drive-time T] [--break X,Y[,opened]]... "
                "[--tab plan|edit|display] [--side-scroll end] [--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
-               "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub]]\n",
+               "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub] [--bench-log FILE]]\n",
                problem);
   std::exit(2);
 }
@@ -61,6 +61,7 @@ Options parse_command_line(int argc, char** argv) {
     else if (a == "--exit") o.exit_after = true;
     else if (a == "--clearance") o.clearance = true;
     else if (a == "--bench-scrub") o.bench_scrub = true;
+    else if (a == "--bench-log") o.bench_log = value();
     else if (a == "--g-heat") o.g_heat = true;
     else if (a == "--break") {
       const std::string v = value();
