@@ -93,7 +93,11 @@ class MapRenderer {
   void draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
                     GLuint heat = 0, float heat_alpha = 0, bool with_grid = false,
                     bool with_search = false, bool opaque = false);
-  void flush_vertices(const Viewport& vp);
+  // Draws vertices_[first, end).
+  void flush_vertices(const Viewport& vp, std::size_t first, std::size_t end);
+  // Copies the view's picture (the viewport at window row gl_y, counted from the bottom) into
+  // picture_texture_ (keep) or back into the window; picture_cached_ says whether it holds it.
+  void copy_picture(const Viewport& vp, int gl_y, bool keep);
   // SearchTexture's stamps into stamps_texture_ (a width x height map).
   void upload_stamps(int width, int height);
   // Composes the terrain with the heat map over it (same size, at heat_opacity) into
@@ -132,6 +136,14 @@ class MapRenderer {
   int heat_width_ = 0, heat_height_ = 0;
   int search_width_ = 0, search_height_ = 0;
   std::vector<Vertex> vertices_;
+  // Bumped whenever a texture the view draws from changes (draw()'s picture key).
+  std::uint64_t revision_ = 0;
+  // The view's last picture: what draw() drew it from (a byte string of every input, the
+  // primitives' vertices included), and a copy of it once two frames in a row were the same.
+  std::string picture_key_, picture_next_key_;
+  GLuint picture_texture_ = 0, picture_fbo_ = 0;
+  int picture_width_ = 0, picture_height_ = 0;
+  bool picture_cached_ = false;
   SearchTexture search_cells_;  // what search_texture_ holds, on the CPU side
 };
 
