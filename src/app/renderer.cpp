@@ -352,8 +352,11 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
 
   // Everything the view's pixels are drawn from. When it equals the last frame's, the picture
-  // is the last frame's: the second such frame keeps a copy of it, later ones only copy it back
-  // (a still view, a view under a panel being used, costs a copy instead of the passes).
+  // is the last frame's: a still view (a panel being used, a scrub whose jump has not landed)
+  // keeps a copy of it on its third frame, and later frames only copy it back instead of
+  // drawing. Not on the second: keeping costs about as much as the copy back, and a view that
+  // changes every other frame (a scrub whose jumps land every frame or two) would pay it for
+  // nothing.
   std::string& key = picture_next_key_;
   key.clear();
   auto add = [&](const auto& v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
@@ -370,8 +373,9 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   if (labels_shown_) add(labels_x_), add(labels_y_), add(labels_width_), add(labels_height_);
   add(split), add(below);
   key.append(reinterpret_cast<const char*>(vertices_.data()), vertices_.size() * sizeof(Vertex));
-  const bool same = key == picture_key_;
+  const bool same = keep_picture && key == picture_key_;
   std::swap(picture_key_, picture_next_key_);
+  picture_repeats_ = same ? picture_repeats_ + 1 : 0;
   const int gl_y = fb_height - vp.y - vp.height;
   if (same && picture_cached_) {
     copy_picture(vp, gl_y, false);
@@ -412,14 +416,20 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_SCISSOR_TEST);
-  if (same) copy_picture(vp, gl_y, true);
+  if (same && picture_repeats_ >= 2) copy_picture(vp, gl_y, true);
   else picture_cached_ = false;
 }
 
 void MapRenderer::copy_picture(const Viewport& vp, int gl_y, bool keep) {
-  GLint framebuffer = 0;
+  GLint framebuffer = 0, samples = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
   if (keep) {
+    // A multisampled window cannot be blitted into (only resolved from): never keep there.
+    glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+    if (samples > 0) {
+      picture_cached_ = false;
+      return;
+    }
     if (!picture_fbo_) {
       glGenTextures(1, &picture_texture_);
       glGenFramebuffers(1, &picture_fbo_);

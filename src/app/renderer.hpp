@@ -58,8 +58,10 @@ class MapRenderer {
     Rgba colour;
   };
   GridLines grid;
+  bool keep_picture = true;
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
-  // fb_height pixels tall.
+  // fb_height pixels tall. With keep_picture, a view drawn from the same inputs three frames
+  // in a row keeps a copy of its picture, and copies it back while its inputs stay the same.
   void draw(const editor::Camera& camera, const Viewport& vp, int fb_height, const DrawList& list);
   // The text labels of `list` (call before ImGui::Render and draw()), over everything else the
   // view draws; text_scale = framebuffer pixels per ImGui unit. A few go to `text_list` as
@@ -139,10 +141,12 @@ class MapRenderer {
   // Bumped whenever a texture the view draws from changes (draw()'s picture key).
   std::uint64_t revision_ = 0;
   // The view's last picture: what draw() drew it from (a byte string of every input, the
-  // primitives' vertices included), and a copy of it once two frames in a row were the same.
+  // primitives' vertices included), how many frames in a row it was the same, and a copy of it
+  // once three frames in a row were.
   std::string picture_key_, picture_next_key_;
   GLuint picture_texture_ = 0, picture_fbo_ = 0;
   int picture_width_ = 0, picture_height_ = 0;
+  int picture_repeats_ = 0;
   bool picture_cached_ = false;
   SearchTexture search_cells_;  // what search_texture_ holds, on the CPU side
 };
