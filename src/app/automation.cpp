@@ -108,7 +108,7 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
 
 }  // namespace
 
-Automation::Automation(const Options& opt) : opt_(opt) {
+Automation::Automation(const Options& opt) : opt_(opt), frames_left_(opt.shot_frame) {
   if (!opt.bench()) return;
   frame_ms_.reserve(std::size_t(opt.bench_frames));
   cpu_ms_.reserve(std::size_t(opt.bench_frames));

@@ -48,12 +48,14 @@ struct Options {
   std::vector<CellBreak> breaks;
   std::string screenshot;
   std::string layout;  // with --screenshot: where each view and its camera were (for tests)
+  int shot_frame = 3;  // --shot-frame N: the screenshot is taken on frame N (or once runs end)
   bool exit_after = false;
   bool clearance = false;
   int bench_frames = 0;
   double bench_zoom = 0;
   bool bench_scrub = false;
   std::string bench_log;
+  bool redraw_views = false;  // --redraw-views: no view reuses its last picture (UiSettings)
   bool g_heat = false;
   std::optional<Vec2> center;  // map point to centre the views on
   int width = 1280, height = 800;

@@ -230,6 +230,7 @@ void render_views(App& app, const FrameSize& fb) {
       v.terrain_key = tkey;
     }
     update_heat(app, v, map);
+    r.keep_picture = !app.ui.redraw_views;
     r.draw(v.camera, v.viewport, fb.height, v.draw_list);
   }
   write_view_export(app, fb);
