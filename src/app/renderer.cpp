@@ -373,7 +373,7 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   if (labels_shown_) add(labels_x_), add(labels_y_), add(labels_width_), add(labels_height_);
   add(split), add(below);
   key.append(reinterpret_cast<const char*>(vertices_.data()), vertices_.size() * sizeof(Vertex));
-  const bool same = keep_picture && key == picture_key_;
+  const bool same = reuse_picture && key == picture_key_;
   std::swap(picture_key_, picture_next_key_);
   picture_repeats_ = same ? picture_repeats_ + 1 : 0;
   const int gl_y = fb_height - vp.y - vp.height;
@@ -416,7 +416,7 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_SCISSOR_TEST);
-  if (same && picture_repeats_ >= 2) copy_picture(vp, gl_y, true);
+  if (same && picture_repeats_ >= 2 && keep_picture) copy_picture(vp, gl_y, true);
   else picture_cached_ = false;
 }
 
