@@ -384,9 +384,34 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
 
   glViewport(vp.x, gl_y, vp.width, vp.height);
   glEnable(GL_SCISSOR_TEST);
-  glScissor(vp.x, gl_y, vp.width, vp.height);
   glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
+  // The viewport's background. A clear inside a scissor is a full pass of its own under a
+  // software rasteriser (Mesa draws it as a quad), and the opaque terrain pass writes every
+  // pixel the map covers anyway: only the strips around the pixels the map surely covers (whole
+  // pixels, one more trimmed off each side) are cleared. Zoomed in, that is nothing.
+  int in_x0 = 0, in_y0 = 0, in_x1 = 0, in_y1 = 0;  // viewport pixels, y down; empty: all cleared
+  if (terrain) {
+    const Vec2 o = camera.offset();
+    const double z = camera.zoom();
+    in_x0 = std::clamp(int(std::ceil(o.x)) + 1, 0, vp.width);
+    in_x1 = std::clamp(int(std::floor(o.x + tex_width_ * z)) - 1, in_x0, vp.width);
+    in_y0 = std::clamp(int(std::ceil(o.y)) + 1, 0, vp.height);
+    in_y1 = std::clamp(int(std::floor(o.y + tex_height_ * z)) - 1, in_y0, vp.height);
+  }
+  auto clear = [&](int x0, int y0, int x1, int y1) {  // viewport pixels, y down
+    if (x0 >= x1 || y0 >= y1) return;
+    glScissor(vp.x + x0, gl_y + vp.height - y1, x1 - x0, y1 - y0);
+    glClear(GL_COLOR_BUFFER_BIT);
+  };
+  if (in_x0 >= in_x1 || in_y0 >= in_y1) {
+    clear(0, 0, vp.width, vp.height);
+  } else {
+    clear(0, 0, vp.width, in_y0);
+    clear(0, in_y1, vp.width, vp.height);
+    clear(0, in_y0, in_x0, in_y1);
+    clear(in_x1, in_y0, vp.width, in_y1);
+  }
+  glScissor(vp.x, gl_y, vp.width, vp.height);
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glDisable(GL_DEPTH_TEST);
