@@ -219,9 +219,9 @@ void clear_background(App& app, const FrameSize& fb) {
   app.ui.opaque_panels.clear();
   constexpr float kWindow[3] = {0.1f, 0.1f, 0.11f};  // around the views
   const Rect* largest = nullptr;
+  auto area = [](const Rect& r) { return (r.x1 - r.x0) * (r.y1 - r.y0); };
   for (const Rect& p : panels)
-    if (!largest || (p.x1 - p.x0) * (p.y1 - p.y0) > (largest->x1 - largest->x0) * (largest->y1 - largest->y0))
-      largest = &p;
+    if (!largest || area(p) > area(*largest)) largest = &p;
   const float base[3] = {largest ? largest->r : kWindow[0], largest ? largest->g : kWindow[1],
                          largest ? largest->b : kWindow[2]};
   glViewport(0, 0, fb.width, fb.height);
