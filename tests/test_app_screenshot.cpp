@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <sys/wait.h>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -320,6 +321,35 @@ TEST(AppScreenshot, NumbersInEveryCellOfAZoomedView) {
       EXPECT_GE(ink, 20) << "cell (" << x << ", " << y << ") shows no numbers";
     }
   EXPECT_GE(cells, 30);
+}
+
+TEST(AppScreenshot, KeptPictureEqualsTheDrawnOne) {
+  // A view drawn from the same inputs as the frame before keeps a copy of its picture, and the
+  // frames after that copy it back instead of drawing (MapRenderer::draw). On frame 6 of a
+  // still view (the copy shown since frame 3 or 4) zoomed in on numbers, grid lines, the
+  // clearance heat map and the path, the copy must equal the picture drawn anew
+  // (--redraw-views) pixel for pixel.
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const auto file = scene_file("kept", 20, 20, "[0.5, 0.5, 0]", "[19.5, 19.5, 0]");
+  const std::string args =
+      "--scene '" + file.string() + "' --planner dijkstra --frame end --clearance --zoom 2 "
+      "--shot-frame 6";
+  const Shot kept = take(args, "kept");
+  const Shot drawn = take(args + " --redraw-views", "drawn");
+  ASSERT_EQ(kept.w, kWidth);
+  ASSERT_EQ(drawn.w, kWidth);
+  const ViewShot& v = kept.views.at(0);
+  ASSERT_GE(v.cam.zoom(), 40.0);  // numbers shown
+  long differing = 0;
+  std::set<std::uint32_t> colours;
+  for (int y = v.y; y < v.y + v.h; ++y)
+    for (int x = v.x; x < v.x + v.w; ++x) {
+      const pl::Rgba a = kept.at(x, y), b = drawn.at(x, y);
+      if (a.r != b.r || a.g != b.g || a.b != b.b) ++differing;
+      colours.insert(a.packed() & 0xffffffu);
+    }
+  EXPECT_EQ(differing, 0);
+  EXPECT_GE(colours.size(), 20u) << "the view shows too little to compare";
 }
 
 TEST(AppScreenshot, FinishedSearchShowsThePath) {

@@ -108,7 +108,7 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
 
 }  // namespace
 
-Automation::Automation(const Options& opt) : opt_(opt) {
+Automation::Automation(const Options& opt) : opt_(opt), frames_left_(opt.shot_frame) {
   if (!opt.bench()) return;
   frame_ms_.reserve(std::size_t(opt.bench_frames));
   cpu_ms_.reserve(std::size_t(opt.bench_frames));
@@ -198,6 +198,16 @@ void Automation::report(const App& app) const {
       seek_ms_ / double(frame_ms_.size()), app.seek_stats.shown,
       app.seek_stats.shown ? app.seek_stats.worker_ms / double(app.seek_stats.shown) : 0.0);
   std::fflush(stdout);
+  if (opt_.bench_log.empty()) return;
+  std::FILE* f = std::fopen(opt_.bench_log.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "pathlab: could not write %s\n", opt_.bench_log.c_str());
+    return;
+  }
+  std::fprintf(f, "frame wall_ms cpu_ms process_cpu_ms\n");
+  for (std::size_t i = 0; i < frame_ms_.size(); ++i)
+    std::fprintf(f, "%zu %.3f %.3f %.3f\n", i, frame_ms_[i], cpu_ms_[i], process_ms_[i]);
+  std::fclose(f);
 }
 
 }  // namespace pl::app

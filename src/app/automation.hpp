@@ -37,7 +37,7 @@ class Automation {
 
  private:
   const Options& opt_;
-  int frames_left_ = 3;  // ImGui lays windows out over the first frames
+  int frames_left_;  // to the screenshot (--shot-frame; ImGui lays windows out over the first)
   bool zoomed_ = false;
   std::uint64_t lcg_ = 12345;  // --bench-scrub: a fixed-seed LCG, the same frames on every run
   std::chrono::steady_clock::time_point frame_start_;

@@ -18,8 +18,8 @@ namespace pl::app {
   std::fprintf(stderr,
                "pathlab: %s\nusage: pathlab [--scene FILE] [--open FILE [--cancel-open]] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
                "[--preset ID] [--hide ROLE,...] [--frame N|end] [--drive-time T] [--break X,Y[,opened]]... "
-               "[--tab plan|edit|display] [--side-scroll end] [--screenshot OUT.png] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
-               "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub]]\n",
+               "[--tab plan|edit|display] [--side-scroll end] [--screenshot OUT.png [--shot-frame N]] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
+               "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub] [--bench-log FILE]] [--redraw-views]\n",
                problem);
   std::exit(2);
 }
@@ -61,6 +61,13 @@ Options parse_command_line(int argc, char** argv) {
     else if (a == "--exit") o.exit_after = true;
     else if (a == "--clearance") o.clearance = true;
     else if (a == "--bench-scrub") o.bench_scrub = true;
+    else if (a == "--bench-log") o.bench_log = value();
+    else if (a == "--redraw-views") o.redraw_views = true;
+    else if (a == "--shot-frame") {
+      const std::string v = value();
+      if (std::sscanf(v.c_str(), "%d", &o.shot_frame) != 1 || o.shot_frame < 1)
+        usage("--shot-frame wants a positive number");
+    }
     else if (a == "--g-heat") o.g_heat = true;
     else if (a == "--break") {
       const std::string v = value();
@@ -207,6 +214,7 @@ int setup_app(App& app, const Options& opt) {
   app.ui.ignore_input = headless;
   // Saved settings first, so the command line wins over them.
   if (!headless) load_settings(app, config_file("settings.json"));
+  app.ui.redraw_views = opt.redraw_views;
   if (opt.clearance || opt.g_heat) {
     app.ui.show_clearance = opt.clearance && !opt.g_heat;
     app.ui.show_g_heat = opt.g_heat;

@@ -10,7 +10,9 @@
 // after glFinish (CPU and GPU work), prints "frames N mean_ms X p95_ms Y" and exits.
 // --zoom Z (or --bench-zoom Z) zooms the views by Z from the fitted view (about the centre);
 // --bench-scrub jumps to a different, pseudo-random frame of the timeline every frame (the
-// worst case for the search texture, rebuilt on every frame change).
+// worst case for the search texture, rebuilt on every frame change). --bench-log FILE writes
+// each frame's times (wall, main thread CPU, process CPU, in ms), one frame a line, to find
+// the frames behind a p95.
 #pragma once
 
 #include <optional>
@@ -46,11 +48,14 @@ struct Options {
   std::vector<CellBreak> breaks;
   std::string screenshot;
   std::string layout;  // with --screenshot: where each view and its camera were (for tests)
+  int shot_frame = 3;  // --shot-frame N: the screenshot is taken on frame N (or once runs end)
   bool exit_after = false;
   bool clearance = false;
   int bench_frames = 0;
   double bench_zoom = 0;
   bool bench_scrub = false;
+  std::string bench_log;
+  bool redraw_views = false;  // --redraw-views: no view reuses its last picture (UiSettings)
   bool g_heat = false;
   std::optional<Vec2> center;  // map point to centre the views on
   int width = 1280, height = 800;

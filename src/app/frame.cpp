@@ -194,32 +194,98 @@ void write_view_export(App& app, const FrameSize& fb) {
   app.ui.export_view_path.clear();
 }
 
-// The backgrounds of the panels begin_opaque_panel opened this frame, as ImGui would have drawn
-// them (the window colour, opaque), by clearing: the cheapest fill a rasteriser has.
-void clear_opaque_panels(App& app, const FrameSize& fb) {
-  glEnable(GL_SCISSOR_TEST);
+// The window's background: the panels begin_opaque_panel opened this frame, as ImGui would have
+// drawn them (the window colour, opaque), and the clear colour of the window elsewhere, around
+// the views (which paint all of their own rectangles). A clear inside a scissor costs a pass
+// over its rectangle under a software rasteriser (Mesa draws it as a quad), a whole-window
+// clear almost nothing: so the whole window is cleared in the colour of the largest panel (the
+// side column), the panels of that colour are not cleared again (unless an earlier panel
+// cleared over them), and only the other panels and the uncovered rest get scissored clears.
+void clear_background(App& app, const FrameSize& fb) {
+  struct Rect {
+    int x0, y0, x1, y1;  // framebuffer pixels, y down
+    float r, g, b;
+    bool overlaps(const Rect& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+  };
+  std::vector<Rect> panels;
   for (const UiSettings::PanelRect& r : app.ui.opaque_panels) {
-    glClearColor(r.r, r.g, r.b, 1.0f);
     // The pixels whose centres the window's rectangle covers, as ImGui's filled quad covers them.
     const int x0 = std::max(0, int(std::lround(r.x * fb.scale)));
     const int y0 = std::max(0, int(std::lround(r.y * fb.scale)));
     const int x1 = std::min(fb.width, int(std::lround((r.x + r.w) * fb.scale)));
     const int y1 = std::min(fb.height, int(std::lround((r.y + r.h) * fb.scale)));
-    if (x1 <= x0 || y1 <= y0) continue;
-    glScissor(x0, fb.height - y1, x1 - x0, y1 - y0);
+    if (x1 > x0 && y1 > y0) panels.push_back({x0, y0, x1, y1, r.r, r.g, r.b});
+  }
+  app.ui.opaque_panels.clear();
+  constexpr float kWindow[3] = {0.1f, 0.1f, 0.11f};  // around the views
+  const Rect* largest = nullptr;
+  auto area = [](const Rect& r) { return (r.x1 - r.x0) * (r.y1 - r.y0); };
+  for (const Rect& p : panels)
+    if (!largest || area(p) > area(*largest)) largest = &p;
+  const float base[3] = {largest ? largest->r : kWindow[0], largest ? largest->g : kWindow[1],
+                         largest ? largest->b : kWindow[2]};
+  glViewport(0, 0, fb.width, fb.height);
+  glDisable(GL_SCISSOR_TEST);
+  glClearColor(base[0], base[1], base[2], 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_SCISSOR_TEST);
+  auto clear = [&](const Rect& r, float cr, float cg, float cb) {
+    glClearColor(cr, cg, cb, 1.0f);
+    glScissor(r.x0, fb.height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
     glClear(GL_COLOR_BUFFER_BIT);
+  };
+  // The window's colour where neither a panel nor a view is: the cells of the grid all their
+  // edges make that none covers (merged along each row).
+  if (base[0] != kWindow[0] || base[1] != kWindow[1] || base[2] != kWindow[2]) {
+    std::vector<Rect> covers = panels;
+    for (const auto& v : app.views)
+      covers.push_back({v->viewport.x, v->viewport.y, v->viewport.x + v->viewport.width,
+                        v->viewport.y + v->viewport.height, 0, 0, 0});
+    std::vector<int> xs{0, fb.width}, ys{0, fb.height};
+    for (const Rect& c : covers) {
+      xs.insert(xs.end(), {std::clamp(c.x0, 0, fb.width), std::clamp(c.x1, 0, fb.width)});
+      ys.insert(ys.end(), {std::clamp(c.y0, 0, fb.height), std::clamp(c.y1, 0, fb.height)});
+    }
+    for (std::vector<int>* v : {&xs, &ys}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    for (std::size_t j = 0; j + 1 < ys.size(); ++j) {
+      int run = -1;  // first x index of an uncovered run
+      for (std::size_t i = 0; i + 1 <= xs.size(); ++i) {
+        bool open = false;
+        if (i + 1 < xs.size()) {
+          const Rect cell{xs[i], ys[j], xs[i + 1], ys[j + 1], 0, 0, 0};
+          open = std::none_of(covers.begin(), covers.end(),
+                              [&](const Rect& c) { return c.overlaps(cell); });
+        }
+        if (open && run < 0) run = int(i);
+        if (!open && run >= 0) {
+          clear({xs[std::size_t(run)], ys[j], xs[i], ys[j + 1], 0, 0, 0}, kWindow[0], kWindow[1],
+                kWindow[2]);
+          run = -1;
+        }
+      }
+    }
+  }
+  // The panels in their order (a later one over an earlier one), but those of the base colour
+  // that no earlier cleared panel overlaps: the whole-window clear painted them.
+  std::vector<const Rect*> cleared;
+  for (const Rect& p : panels) {
+    const bool base_colour = p.r == base[0] && p.g == base[1] && p.b == base[2];
+    if (base_colour && std::none_of(cleared.begin(), cleared.end(),
+                                    [&](const Rect* c) { return c->overlaps(p); }))
+      continue;
+    clear(p, p.r, p.g, p.b);
+    cleared.push_back(&p);
   }
   glDisable(GL_SCISSOR_TEST);
-  app.ui.opaque_panels.clear();
 }
 
 }  // namespace
 
 void render_views(App& app, const FrameSize& fb) {
-  glViewport(0, 0, fb.width, fb.height);
-  glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  clear_opaque_panels(app, fb);
+  clear_background(app, fb);
   const GridMap& map = app.scene().map;
   for (auto& vp : app.views) {
     View& v = *vp;
@@ -230,6 +296,10 @@ void render_views(App& app, const FrameSize& fb) {
       v.terrain_key = tkey;
     }
     update_heat(app, v, map);
+    // A view waiting for a jump (a scrub) will change when it lands, usually within a frame or
+    // two: keeping its picture (as costly as a copy back) would be paid for nothing.
+    r.reuse_picture = !app.ui.redraw_views;
+    r.keep_picture = r.reuse_picture && !v.seek_job.busy();
     r.draw(v.camera, v.viewport, fb.height, v.draw_list);
   }
   write_view_export(app, fb);

@@ -103,6 +103,8 @@ MapRenderer::MapRenderer() {
 MapRenderer::~MapRenderer() {
   glDeleteTextures(1, &base_texture_);
   glDeleteFramebuffers(1, &base_fbo_);
+  glDeleteTextures(1, &picture_texture_);
+  glDeleteFramebuffers(1, &picture_fbo_);
   glDeleteTextures(1, &texture_);
   glDeleteTextures(1, &heat_texture_);
   glDeleteTextures(1, &search_texture_);
@@ -132,11 +134,13 @@ void upload_image(GLuint texture, const Image& image, int& width, int& height) {
 void MapRenderer::set_terrain(const Image& image) {
   upload_image(texture_, image, tex_width_, tex_height_);
   base_ready_ = false, base_changed_ = true;
+  ++revision_;
 }
 
 void MapRenderer::set_heat(const Image& image) {
   upload_image(heat_texture_, image, heat_width_, heat_height_);
   base_ready_ = false, base_changed_ = true;
+  ++revision_;
 }
 
 void MapRenderer::bake_base() {
@@ -160,6 +164,7 @@ void MapRenderer::bake_base() {
     base_width_ = w, base_height_ = h;
   }
   base_ready_ = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  ++revision_;
   if (base_ready_) {
     // One texel a cell, row 0 in the texture's row 0 as the terrain's: map point (0, y) lands
     // at y - h pixels of a viewport -h tall, which the map shader turns upside down.
@@ -179,6 +184,7 @@ void MapRenderer::set_search(const Image& image) {
   search_cells_.reset();  // the texture no longer shows what search_cells_ holds
   search_stamped_ = false;
   upload_image(search_texture_, image, search_width_, search_height_);
+  ++revision_;
 }
 
 void MapRenderer::upload_stamps(int width, int height) {
@@ -188,16 +194,19 @@ void MapRenderer::upload_stamps(int width, int height) {
                search_cells_.stamps().data());
   search_width_ = width;
   search_height_ = height;
+  ++revision_;
 }
 
 void MapRenderer::adopt_search(SearchTexture&& prepared, std::uint64_t generation) {
   search_cells_ = std::move(prepared);
   search_cells_.set_generation(generation);
-  search_stamped_ = false;  // the next update_search paints the image or uploads the stamps
+  search_stamped_ = false;
+  ++revision_;  // the next update_search paints the image or uploads the stamps
 }
 
 void MapRenderer::update_search(const FrameState& state, std::uint64_t generation, int width,
                                 int height, const Style& style, bool open, bool closed) {
+  ++revision_;  // whatever it uploads, or a frame the stamps colour differently
   search_cells_.allow_stamps(true);
   const SearchTexture::Dirty d =
       search_cells_.update(state, generation, width, height, style, open, closed);
@@ -315,16 +324,6 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   base_changed_ = false;
   const bool baked = terrain && same_size_heat && base_ready_;
 
-  glViewport(vp.x, fb_height - vp.y - vp.height, vp.width, vp.height);
-  glEnable(GL_SCISSOR_TEST);
-  glScissor(vp.x, fb_height - vp.y - vp.height, vp.width, vp.height);
-  glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  glEnable(GL_BLEND);
-  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);
-
   // The search texture sits where its cells' rectangles would: over the layers below
   // Layer::Search, under that layer's own primitives (the current node, parent arrows).
   const bool search_tex = show_search && search_width_ > 0 && list.enabled(Layer::Search);
@@ -343,6 +342,81 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   const bool fold_search = terrain && search_tex && nothing_between &&
                            search_width_ == tex_width_ && search_height_ == tex_height_;
   const bool with_grid = terrain && grid.width_px > 0;
+  const std::size_t split = search_tex && !fold_search ? std::size_t(Layer::Search) : kLayerCount;
+  // The primitives: those under a lone search pass, then those over it.
+  vertices_.clear();
+  for (std::size_t l = 0; l < split; ++l)
+    if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
+  const std::size_t below = vertices_.size();
+  for (std::size_t l = split; l < kLayerCount; ++l)
+    if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
+
+  // Everything the view's pixels are drawn from. When it equals the last frame's, the picture
+  // is the last frame's: a still view (a panel being used, a scrub whose jump has not landed)
+  // keeps a copy of it on its third frame, and later frames only copy it back instead of
+  // drawing. Not on the second: keeping costs about as much as the copy back, and a view that
+  // changes every other frame (a scrub whose jumps land every frame or two) would pay it for
+  // nothing.
+  std::string& key = picture_next_key_;
+  key.clear();
+  auto add = [&](const auto& v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  const int flags = int(terrain) | int(heat) << 1 | int(same_size_heat) << 2 | int(baked) << 3 |
+                    int(search_tex) << 4 | int(fold_search) << 5 | int(with_grid) << 6 |
+                    int(search_stamped_) << 7 | int(labels_shown_) << 8;
+  add(vp), add(fb_height), add(camera.zoom()), add(camera.offset()), add(revision_), add(flags);
+  add(heat_opacity), add(grid.width_px), add(grid.colour);
+  if (search_stamped_) {
+    const SearchTexture& s = search_cells_;
+    add(s.frame()), add(s.shows_open()), add(s.shows_closed());
+    add(s.open_colour()), add(s.closed_colour());
+  }
+  if (labels_shown_) add(labels_x_), add(labels_y_), add(labels_width_), add(labels_height_);
+  add(split), add(below);
+  key.append(reinterpret_cast<const char*>(vertices_.data()), vertices_.size() * sizeof(Vertex));
+  const bool same = reuse_picture && key == picture_key_;
+  std::swap(picture_key_, picture_next_key_);
+  picture_repeats_ = same ? picture_repeats_ + 1 : 0;
+  const int gl_y = fb_height - vp.y - vp.height;
+  if (same && picture_cached_) {
+    copy_picture(vp, gl_y, false);
+    return;
+  }
+
+  glViewport(vp.x, gl_y, vp.width, vp.height);
+  glEnable(GL_SCISSOR_TEST);
+  glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
+  // The viewport's background. A clear inside a scissor is a full pass of its own under a
+  // software rasteriser (Mesa draws it as a quad), and the opaque terrain pass writes every
+  // pixel the map covers anyway: only the strips around the pixels the map surely covers (whole
+  // pixels, one more trimmed off each side) are cleared. Zoomed in, that is nothing.
+  int in_x0 = 0, in_y0 = 0, in_x1 = 0, in_y1 = 0;  // viewport pixels, y down; empty: all cleared
+  if (terrain) {
+    const Vec2 o = camera.offset();
+    const double z = camera.zoom();
+    in_x0 = std::clamp(int(std::ceil(o.x)) + 1, 0, vp.width);
+    in_x1 = std::clamp(int(std::floor(o.x + tex_width_ * z)) - 1, in_x0, vp.width);
+    in_y0 = std::clamp(int(std::ceil(o.y)) + 1, 0, vp.height);
+    in_y1 = std::clamp(int(std::floor(o.y + tex_height_ * z)) - 1, in_y0, vp.height);
+  }
+  auto clear = [&](int x0, int y0, int x1, int y1) {  // viewport pixels, y down
+    if (x0 >= x1 || y0 >= y1) return;
+    glScissor(vp.x + x0, gl_y + vp.height - y1, x1 - x0, y1 - y0);
+    glClear(GL_COLOR_BUFFER_BIT);
+  };
+  if (in_x0 >= in_x1 || in_y0 >= in_y1) {
+    clear(0, 0, vp.width, vp.height);
+  } else {
+    clear(0, 0, vp.width, in_y0);
+    clear(0, in_y1, vp.width, vp.height);
+    clear(0, in_y0, in_x0, in_y1);
+    clear(in_x1, in_y0, vp.width, in_y1);
+  }
+  glScissor(vp.x, gl_y, vp.width, vp.height);
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+
   if (baked)
     draw_texture(camera, vp, {base_texture_, tex_width_, tex_height_, 1.0f}, 0, 0, with_grid,
                  fold_search, true);
@@ -353,19 +427,11 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   if (heat && !same_size_heat)
     draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
 
-  const std::size_t split = search_tex && !fold_search ? std::size_t(Layer::Search) : kLayerCount;
-  vertices_.clear();
-  for (std::size_t l = 0; l < split; ++l)
-    if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
-  if (split < kLayerCount) {
-    flush_vertices(vp);
-    // The search cells alone: over a transparent base (any bound texture at opacity 0).
+  flush_vertices(vp, 0, below);
+  if (split < kLayerCount)  // the search cells alone: over a transparent base (any bound
+                            // texture at opacity 0)
     draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, false, true);
-    vertices_.clear();
-    for (std::size_t l = split; l < kLayerCount; ++l)
-      if (list.enabled(Layer(l))) append_batch(camera, list.batch(Layer(l)));
-  }
-  flush_vertices(vp);
+  flush_vertices(vp, below, vertices_.size());
   if (labels_shown_) {
     // The label layer over everything: a quad over the box it covers, one texel a pixel.
     editor::Camera pixels(vp.width, vp.height);
@@ -375,6 +441,52 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_SCISSOR_TEST);
+  if (same && picture_repeats_ >= 2 && keep_picture) copy_picture(vp, gl_y, true);
+  else picture_cached_ = false;
+}
+
+void MapRenderer::copy_picture(const Viewport& vp, int gl_y, bool keep) {
+  GLint framebuffer = 0, samples = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+  if (keep) {
+    // A multisampled window cannot be blitted into (only resolved from): never keep there.
+    glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+    if (samples > 0) {
+      picture_cached_ = false;
+      return;
+    }
+    if (!picture_fbo_) {
+      glGenTextures(1, &picture_texture_);
+      glGenFramebuffers(1, &picture_fbo_);
+    }
+    if (picture_width_ != vp.width || picture_height_ != vp.height) {
+      glBindTexture(GL_TEXTURE_2D, picture_texture_);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, vp.width, vp.height, 0, GL_BGRA, GL_UNSIGNED_BYTE,
+                   nullptr);
+      glBindFramebuffer(GL_FRAMEBUFFER, picture_fbo_);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                             picture_texture_, 0);
+      picture_width_ = vp.width, picture_height_ = vp.height;
+    }
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, picture_fbo_);
+  const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(framebuffer));
+  picture_cached_ = complete;
+  if (!complete) return;
+  glDisable(GL_SCISSOR_TEST);
+  // From the window's viewport into the copy, or back.
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, keep ? GLuint(framebuffer) : picture_fbo_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, keep ? picture_fbo_ : GLuint(framebuffer));
+  if (keep)
+    glBlitFramebuffer(vp.x, gl_y, vp.x + vp.width, gl_y + vp.height, 0, 0, vp.width, vp.height,
+                      GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  else
+    glBlitFramebuffer(0, 0, vp.width, vp.height, vp.x, gl_y, vp.x + vp.width, gl_y + vp.height,
+                      GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(framebuffer));
 }
 
 GLuint MapRenderer::map_program(bool heat, bool lines, int search, bool opaque) {
@@ -435,17 +547,16 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   if (opaque) glEnable(GL_BLEND);
 }
 
-void MapRenderer::flush_vertices(const Viewport& vp) {
-  if (vertices_.empty()) return;
+void MapRenderer::flush_vertices(const Viewport& vp, std::size_t first, std::size_t end) {
+  if (first >= end) return;
   glUseProgram(prim_program_);
   glUniform2f(glGetUniformLocation(prim_program_, "u_viewport"), float(vp.width),
               float(vp.height));
   glBindVertexArray(prim_vao_);
   glBindBuffer(GL_ARRAY_BUFFER, prim_vbo_);
-  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices_.size() * sizeof(Vertex)), vertices_.data(),
-               GL_STREAM_DRAW);
-  glDrawArrays(GL_TRIANGLES, 0, GLsizei(vertices_.size()));
-  vertices_.clear();
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr((end - first) * sizeof(Vertex)),
+               vertices_.data() + first, GL_STREAM_DRAW);
+  glDrawArrays(GL_TRIANGLES, 0, GLsizei(end - first));
 }
 
 namespace {
@@ -571,6 +682,7 @@ void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const
   }
   if (key == labels_key_) return;  // the texture already holds these labels
   labels_key_ = std::move(key);
+  ++revision_;
   const int w = x1 - x0, h = y1 - y0;
   label_pixels_.assign(std::size_t(w) * std::size_t(h) * 4, 0);
   for (const Placed& at : placed) {

@@ -58,8 +58,11 @@ class MapRenderer {
     Rgba colour;
   };
   GridLines grid;
+  bool reuse_picture = true, keep_picture = true;
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
-  // fb_height pixels tall.
+  // fb_height pixels tall. A view drawn from the same inputs three frames in a row keeps a copy
+  // of its picture (when keep_picture), and copies it back while its inputs stay the same
+  // (when reuse_picture; without it, no picture is kept either).
   void draw(const editor::Camera& camera, const Viewport& vp, int fb_height, const DrawList& list);
   // The text labels of `list` (call before ImGui::Render and draw()), over everything else the
   // view draws; text_scale = framebuffer pixels per ImGui unit. A few go to `text_list` as
@@ -93,7 +96,11 @@ class MapRenderer {
   void draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
                     GLuint heat = 0, float heat_alpha = 0, bool with_grid = false,
                     bool with_search = false, bool opaque = false);
-  void flush_vertices(const Viewport& vp);
+  // Draws vertices_[first, end).
+  void flush_vertices(const Viewport& vp, std::size_t first, std::size_t end);
+  // Copies the view's picture (the viewport at window row gl_y, counted from the bottom) into
+  // picture_texture_ (keep) or back into the window; picture_cached_ says whether it holds it.
+  void copy_picture(const Viewport& vp, int gl_y, bool keep);
   // SearchTexture's stamps into stamps_texture_ (a width x height map).
   void upload_stamps(int width, int height);
   // Composes the terrain with the heat map over it (same size, at heat_opacity) into
@@ -132,6 +139,16 @@ class MapRenderer {
   int heat_width_ = 0, heat_height_ = 0;
   int search_width_ = 0, search_height_ = 0;
   std::vector<Vertex> vertices_;
+  // Bumped whenever a texture the view draws from changes (draw()'s picture key).
+  std::uint64_t revision_ = 0;
+  // The view's last picture: what draw() drew it from (a byte string of every input, the
+  // primitives' vertices included), how many frames in a row it was the same, and a copy of it
+  // once three frames in a row were.
+  std::string picture_key_, picture_next_key_;
+  GLuint picture_texture_ = 0, picture_fbo_ = 0;
+  int picture_width_ = 0, picture_height_ = 0;
+  int picture_repeats_ = 0;
+  bool picture_cached_ = false;
   SearchTexture search_cells_;  // what search_texture_ holds, on the CPU side
 };
 

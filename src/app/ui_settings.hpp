@@ -38,6 +38,9 @@ struct UiSettings {
   // Planner shapes of these roles are hidden (legend checkboxes in the Display tab).
   std::bitset<std::size_t(Role::Count)> hidden_roles;
   bool show_difference = true;  // compare: cells expanded by one view and not the other
+  // Every view drawn anew each frame, never its kept picture (--redraw-views: tests compare
+  // the two, and timings of the kept picture against drawing).
+  bool redraw_views = false;
   bool map_legend = true;       // a small legend of what each view shows, in its corner
   bool compare_figures = false; // the compare table also lists every planner figure
 
