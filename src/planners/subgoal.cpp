@@ -905,6 +905,13 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
       const auto dist = [&](std::uint32_t u) { return graph_.cell_landmark_dist(u); };
       through_connections(gconn_, dist, p.lg);
       through_connections(sconn_, dist, p.ls);
+      // A landmark that reaches one endpoint and not the other (landmarks are picked in every
+      // component): the endpoints lie in different components, so only the direct route could
+      // join them. Its bound would be about kFar on one side, where f = g + h loses g to
+      // rounding and the sides pop in no useful order (closed nodes were then improved, which
+      // kClosedFinal promises never happens): the octile distance alone is kept.
+      for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
+        if ((p.lg[l] >= SubgoalGraph::kFar) != (p.ls[l] >= SubgoalGraph::kFar)) p.landmarks = false;
     }
     arc_.resize(std::size_t(p.node_bound()));
     p.arcs = arc_.data();
