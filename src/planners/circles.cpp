@@ -27,6 +27,19 @@ constexpr std::int32_t kNoCircle = -1;
 // row's `why`, not on this one's).
 constexpr std::uint8_t kCopied = 0x40;
 
+// The graph's builders are called out of line from the search. core/search.hpp flattens
+// best_first, which inlines every call under the problem's expand() -- here the whole lazy
+// graph construction, once per call site and again per listener type. With the ring built a
+// sector at a time (ensure() and hug() reach build_sector from several places) that made one
+// function of about 800,000 GIMPLE lines, which GCC 12 did not finish compiling under
+// ASan+UBSan in 36 minutes. A builder runs once per circle, sector or link, so the call costs
+// nothing measurable; the already-built checks stay inline.
+#if defined(__GNUC__)
+#define PL_OUT_OF_LINE [[gnu::noinline]]
+#else
+#define PL_OUT_OF_LINE
+#endif
+
 // The bitangents of circle pairs with a free one, by pair (lo * n + hi): they depend on the two
 // circles alone, so a cache keeps them until either moves, and a cached circle's nodes are made
 // without computing them again.
@@ -442,7 +455,9 @@ class TangentShadow {
         a = std::max(a, 0);
         b = std::min(b, wcount_ - 1);
         if (a > b) return;
-        const int l = std::bit_width(unsigned(b - a + 1)) - 1;
+        // The largest level within the run (b - a + 1 >= 1 bins; "| 1" changes no width of
+        // one or more, and tells GCC's -Warray-bounds under the sanitizers that l >= 0).
+        const int l = std::bit_width(unsigned(b - a + 1) | 1u) - 1;
         m = std::max(m, std::max(sparse_[size_t(l)][size_t(a)],
                                  sparse_[size_t(l)][size_t(b - (1 << l) + 1)]));
       };
@@ -718,13 +733,13 @@ class CircleGraph {
   void edges(std::uint32_t id, std::vector<Edge>& out) {
     switch (nodes_[id].type) {
       case NodeType::Start:
-        start_edges();
+        if (!start_done_) start_edges();
         for (std::uint32_t t : start_targets_) out.push_back({t, cost(id, t)});
         break;
       case NodeType::Goal:
         break;
       case NodeType::Arrival:
-        hug(id);
+        if (!nodes_[id].hug_state) hug(id);
         if (nodes_[id].hug_state == 1)
           out.push_back({nodes_[id].hug_to, cost(id, nodes_[id].hug_to)});
         break;
@@ -734,7 +749,7 @@ class CircleGraph {
         const std::uint32_t k = std::uint32_t(nodes_[id].circle);
         const int r = nodes_[id].dir > 0 ? 0 : 1;
         // The next departure must be built (ensure() may add nodes: no reference held).
-        if (partial_) ensure(k, r, nodes_[id].angle);
+        if (partial_ && data_[k].sectors[r] != kAllSectors) ensure(k, r, nodes_[id].angle);
         const std::uint32_t pos = nodes_[id].ring_pos;
         if (link(k, r, pos)) {
           const Ring& ring = data_[k].ring[r];
@@ -962,7 +977,7 @@ class CircleGraph {
   }
   static int sector_of_angle(double a) { return angle_bin(a) / kSectorBins; }
 
-  void ensure(std::uint32_t k, int r, double a) {
+  PL_OUT_OF_LINE void ensure(std::uint32_t k, int r, double a) {
     if (data_[k].sectors[r] == kAllSectors) return;
     const int dir = r == 0 ? 1 : -1;
     double behind = a - dir * 1e-9;
@@ -1457,7 +1472,7 @@ class CircleGraph {
   }
 
   // The start's surfing edges: straight to the goal, and tangent to every circle.
-  void start_edges() {
+  PL_OUT_OF_LINE void start_edges() {
     if (start_done_) return;
     start_done_ = true;
     const std::int32_t direct = blocker(start_p_, goal_p_, kNoCircle, kNoCircle);
@@ -1515,18 +1530,22 @@ class CircleGraph {
     Ring& ring = data_[k].ring[r];
     const std::size_t m = ring.nodes.size();
     if (m < 2) return false;
+    const std::uint8_t state = nodes_[ring.nodes[i]].link_state;
+    return (state ? state : decide_link(k, r, i)) == 1;
+  }
+  // Tests link i of ring r of circle k (m >= 2 departures) and records its state (1 free, 2
+  // blocked) in the departure node.
+  PL_OUT_OF_LINE std::uint8_t decide_link(std::uint32_t k, int r, std::uint32_t i) {
+    const Ring& ring = data_[k].ring[r];
     Node& a = nodes_[ring.nodes[i]];
-    if (a.link_state == 0) {
-      const std::uint32_t j = std::uint32_t(next_index(m, i, r));
-      const Node& b = nodes_[ring.nodes[j]];
-      const Arc arc = arc_between(c_[k], a.angle, b.angle, a.dir);
-      const std::int32_t by = arc_blocker(k, arc);
-      ++stats_.hugging_tests;
-      if (by == kNoCircle) ++stats_.hugging_edges;
-      if (obs_) report_test(Shape::arc(arc), by);
-      a.link_state = by == kNoCircle ? 1 : 2;
-    }
-    return a.link_state == 1;
+    const Node& b = nodes_[ring.nodes[next_index(ring.nodes.size(), i, r)]];
+    const Arc arc = arc_between(c_[k], a.angle, b.angle, a.dir);
+    const std::int32_t by = arc_blocker(k, arc);
+    ++stats_.hugging_tests;
+    if (by == kNoCircle) ++stats_.hugging_edges;
+    if (obs_) report_test(Shape::arc(arc), by);
+    a.link_state = by == kNoCircle ? 1 : 2;
+    return a.link_state;
   }
 
   static std::size_t next_index(std::size_t m, std::size_t i, int r) {
@@ -1535,7 +1554,7 @@ class CircleGraph {
 
   // The hugging edge of an arrival node: to the first departure node of its circle and
   // direction, at the same angle or further along. Computed once.
-  void hug(std::uint32_t id) {
+  PL_OUT_OF_LINE void hug(std::uint32_t id) {
     if (nodes_[id].hug_state) return;
     const std::uint32_t k = std::uint32_t(nodes_[id].circle);
     if (partial_)
@@ -2175,3 +2194,5 @@ const PlannerRegistration kRegistration(30, add_circles);
 }  // namespace
 
 }  // namespace pl
+
+#undef PL_OUT_OF_LINE
