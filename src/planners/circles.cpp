@@ -1180,8 +1180,17 @@ class CircleGraph {
     }
     goal_departures(k, 3);
     if (why_) {
+      // The list has many repeats (a holder per bin, a blocker per test): they are dropped
+      // first, by stamp, so the sort sees each circle once.
+      ++now_;
+      auto out = d.why.begin();
+      for (const std::uint32_t j : d.why)
+        if (stamp_[j] != now_) {
+          stamp_[j] = now_;
+          *out++ = j;
+        }
+      d.why.erase(out, d.why.end());
       std::sort(d.why.begin(), d.why.end());
-      d.why.erase(std::unique(d.why.begin(), d.why.end()), d.why.end());
       why_ = nullptr;
     }
     make_rings(k, 3);
