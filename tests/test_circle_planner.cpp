@@ -133,6 +133,71 @@ TEST(CirclePlanner, OneCircleBetweenStartAndGoal) {
   EXPECT_NEAR(grown.length, expect, 1e-9);
 }
 
+// Lazy mode builds a ring a sector (an eighth of a turn) at a time: a hugging edge whose target
+// lies several sectors on must still be found, across sectors holding no departure. The path
+// wraps nearly half of a large circle (4 sectors); far circles give the ring departures in
+// other sectors, which the search never needs.
+TEST(CirclePlanner, AHugAcrossEmptySectorsOfItsRing) {
+  const Circle big{0, 0, 20};
+  const std::vector<Circle> cs = {big, {0, 70, 2}, {0, -70, 2}, {60, 60, 3}, {-60, -60, 3}};
+  const Query q = query({-20.5, 0.2}, {20.5, 0.3});
+  const double expect = std::min(wrap_length({-20.5, 0.2}, {20.5, 0.3}, big, 1),
+                                 wrap_length({-20.5, 0.2}, {20.5, 0.3}, big, -1));
+  CircleGraphStats sl, se;
+  const PlanResult lazy = plan(cs, q, CircleGraphMode::Lazy, &sl);
+  const PlanResult eager = plan(cs, q, CircleGraphMode::Eager, &se);
+  ASSERT_TRUE(lazy.found);
+  EXPECT_NEAR(lazy.length, expect, 1e-9);
+  EXPECT_EQ(lazy.length, eager.length);
+  EXPECT_EQ(lazy.points, eager.points);
+  EXPECT_EQ(lazy.expanded, eager.expanded);
+  EXPECT_LT(sl.nodes, se.nodes);  // the big circle's other sectors were never built
+}
+
+// Sparse rings (a few large circles, start and goal close to them): the first departure after
+// an arrival is often sectors away. Lazy mode (sector by sector) against eager mode and against
+// lazy mode through an empty cache (circles built whole): the same path, expansions and, for
+// the whole builds, a superset of the nodes.
+TEST(CirclePlanner, SectorBuildsGiveTheWholeBuildsPath) {
+  std::mt19937 rng(1313);
+  std::uniform_real_distribution<double> pos(0, 60), rad(2, 15);
+  int found = 0;
+  const int forests = 400 / kScale;
+  for (int it = 0; it < forests; ++it) {
+    std::vector<Circle> cs;
+    const int n = 2 + int(rng() % 10);
+    for (int i = 0; i < n; ++i) cs.push_back({pos(rng), pos(rng), rad(rng)});
+    auto outside = [&](Vec2 p) {
+      for (const Circle& c : cs)
+        if (distance(p, c.center()) <= c.r) return false;
+      return true;
+    };
+    auto free_point = [&] {
+      for (;;) {
+        const Vec2 p{pos(rng), pos(rng)};
+        if (outside(p)) return p;
+      }
+    };
+    const Vec2 s = free_point(), g = free_point();
+    const Query q = query(s, g, double(rng() % 3) * 0.25);
+    SCOPED_TRACE("forest " + std::to_string(it));
+    CircleGraphStats sl, sw;
+    const PlanResult lazy = plan(cs, q, CircleGraphMode::Lazy, &sl);
+    const PlanResult eager = plan(cs, q, CircleGraphMode::Eager);
+    CircleGraphCache empty;
+    const PlanResult whole = plan_among_circles(cs, q, {}, {}, &sw, &empty);
+    for (const PlanResult* r : {&eager, &whole}) {
+      ASSERT_EQ(lazy.found, r->found);
+      EXPECT_EQ(lazy.length, r->length);
+      EXPECT_EQ(lazy.points, r->points);
+      EXPECT_EQ(lazy.expanded, r->expanded);
+    }
+    EXPECT_LE(sl.nodes, sw.nodes);
+    found += lazy.found;
+  }
+  EXPECT_GT(found, forests / 2);
+}
+
 TEST(CirclePlanner, StraightLineWhenNothingIsInTheWay) {
   const std::vector<Circle> cs = {{10, 20, 3}, {30, 0, 2}};
   const Query q = query({0, 10}, {40, 10});

@@ -27,6 +27,19 @@ constexpr std::int32_t kNoCircle = -1;
 // row's `why`, not on this one's).
 constexpr std::uint8_t kCopied = 0x40;
 
+// The graph's builders are called out of line from the search. core/search.hpp flattens
+// best_first, which inlines every call under the problem's expand() -- here the whole lazy
+// graph construction, once per call site and again per listener type. With the ring built a
+// sector at a time (ensure() and hug() reach build_sector from several places) that made one
+// function of about 800,000 GIMPLE lines, which GCC 12 did not finish compiling under
+// ASan+UBSan in 36 minutes. A builder runs once per circle, sector or link, so the call costs
+// nothing measurable; the already-built checks stay inline.
+#if defined(__GNUC__)
+#define PL_OUT_OF_LINE [[gnu::noinline]]
+#else
+#define PL_OUT_OF_LINE
+#endif
+
 // The bitangents of circle pairs with a free one, by pair (lo * n + hi): they depend on the two
 // circles alone, so a cache keeps them until either moves, and a cached circle's nodes are made
 // without computing them again.
@@ -184,14 +197,48 @@ class TangentShadow {
   // them, so a circle whose departures of one direction are built pays nothing for the
   // other's bins. (Keeping the other direction's bins for a later build of it was tried: it
   // saved less than marking one direction does, since most circles need only one.)
-  void clear(unsigned dirs = 3) {
-    t1_.fill(kInf);
-    t2_.fill(kInf);
-    j1_.fill(kNoCircle);
-    j2_.fill(kNoCircle);
-    open_ = {kBins, kBins};
+  //
+  // A window of `count` bins from bin `first` (circular) restricts it further: only the window's
+  // bins are shadowed (and cleared: a window costs its bins, not the whole turn); every other
+  // bin reads as the bound kOutside (-0, a zero that says "not asked for"), which culls
+  // whatever lies there. The caller keeps only the segments whose departure lies in the window
+  // (a sector of the ring being built), so that is exact for them; nothing culled outside it
+  // may be recorded as known.
+  void clear(unsigned dirs = 3, int first = 0, int count = kBins) {
     dirs_ = dirs;
+    wfirst_ = first & kMask;
+    wcount_ = std::min(count, kBins);
+    if (count >= kBins) {
+      j1_.fill(kNoCircle);
+      j2_.fill(kNoCircle);
+      t1_.fill(kInf);
+      t2_.fill(kInf);
+      open_ = {kBins, kBins};
+      return;
+    }
+    for (int s = 0; s < 2; ++s)
+      for (int i = 0; i < count; ++i) {
+        const size_t b = size_t(s * kBins + ((first + i) & kMask));
+        t1_[b] = t2_[b] = kInf;
+        j1_[b] = j2_[b] = kNoCircle;
+      }
+    open_ = {count, count};
   }
+  // An angle interval of one neighbour, as add() marks it (both directions, whatever the
+  // shadow serves): a circle built a sector at a time keeps its neighbours' intervals from its
+  // first sector, and replays them for the next ones instead of computing them again.
+  struct Mark {
+    double lo, hi, t;
+    std::int32_t j;
+    int s;
+  };
+  // Where mark() records what it marks from now on (nullptr: nowhere).
+  void record(std::vector<Mark>* log) { log_ = log; }
+  void replay(const std::vector<Mark>& marks) {
+    for (const Mark& m : marks) apply(m.s, m.lo, m.hi, m.t, m.j);
+  }
+  // Whether bound t is a window's "not asked for" (see clear()).
+  static bool outside(double t) { return t == 0 && std::signbit(t); }
 
   // Adds neighbour j (centre offset w from k's centre, radius rj) to the shadow of k (radius rk).
   // The angles come from atan2_fast (a few units in the last place, against the C library's
@@ -231,17 +278,34 @@ class TangentShadow {
     // and a sparse table of its maxima over runs of 2^l bins (circular), so that the largest
     // bound over any window of bins is two lookups.
     std::array<std::array<double, kBins>, kLevels>& sp = sparse_;
-    for (int i = 0; i < kBins; ++i)
-      sp[0][size_t(i)] = dirs_ == 3   ? std::max(t1_[size_t(i)], t1_[size_t(kBins + i)])
-                         : dirs_ == 1 ? t1_[size_t(i)]
-                                      : t1_[size_t(kBins + i)];
+    auto first_bound = [&](int i) {
+      return dirs_ == 3   ? std::max(t1_[size_t(i)], t1_[size_t(kBins + i)])
+             : dirs_ == 1 ? t1_[size_t(i)]
+                          : t1_[size_t(kBins + i)];
+    };
+    // The whole-pair table is filled as culls_pair asks (a query meets a few hundred entries);
+    // the entries the last shadow filled are reset.
+    if (!far_ready_) {
+      for (auto& row : far_) row.fill(kUnknown);
+      far_ready_ = true;
+    }
+    for (std::uint16_t e : far_used_) far_[e / kSectors][e % kSectors] = kUnknown;
+    far_used_.clear();
+    if (wcount_ < kBins) {
+      // A window: a table over its own bins (index x = bin wfirst_ + x), not circular.
+      for (int x = 0; x < wcount_; ++x) sp[0][size_t(x)] = first_bound((wfirst_ + x) & kMask);
+      for (int l = 1; (2 << (l - 1)) <= wcount_; ++l)
+        for (int x = 0; x + (1 << l) <= wcount_; ++x)
+          sp[size_t(l)][size_t(x)] =
+              std::max(sp[size_t(l - 1)][size_t(x)], sp[size_t(l - 1)][size_t(x + (1 << (l - 1)))]);
+      return;
+    }
+    for (int i = 0; i < kBins; ++i) sp[0][size_t(i)] = first_bound(i);
     // Only the levels a window can ask for (the widest window is about 60 bins).
     for (int l = 1; l < levels_used(); ++l)
       for (int i = 0; i < kBins; ++i)
         sp[size_t(l)][size_t(i)] = std::max(
             sp[size_t(l - 1)][size_t(i)], sp[size_t(l - 1)][size_t((i + (1 << (l - 1))) & kMask)]);
-    // The whole-pair table is filled as culls_pair asks (a query meets a few hundred entries).
-    for (auto& row : far_) row.fill(kUnknown);
   }
 
   // Whether every bitangent between the shadowed circle and a circle of radius rb at centre
@@ -261,6 +325,7 @@ class TangentShadow {
     const int q = sector_of(v);
     double& bound = far_[size_t(t)][size_t(q)];
     if (bound == kUnknown) {
+      far_used_.push_back(std::uint16_t(t * kSectors + q));
       const Runs& r = windows()[size_t(t)][size_t(q)];
       bound = std::max(window_max(r[0].first, r[0].second), window_max(r[1].first, r[1].second));
     }
@@ -278,7 +343,11 @@ class TangentShadow {
         if (j != kNoCircle && j != last) out.push_back(std::uint32_t(last = j));
   }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
-  bool open(int s, int i) const { return t1_[size_t(s * kBins + i)] == kInf; }
+  bool open(int s, int i) const { return in_window(i) && t1_[size_t(s * kBins + i)] == kInf; }
+  // The window of bins served (clear()): its first bin and its size.
+  int window_first() const { return wfirst_; }
+  int window_count() const { return wcount_; }
+  bool in_window(int bin) const { return wcount_ >= kBins || ((bin - wfirst_) & kMask) < wcount_; }
   // Closes open bin i of slot s with bound t that rests on no circle: t is longer than any
   // segment of the bin that stays inside the box holding every circle, the start and the goal,
   // and every surfing edge does (its ends do, and the box is convex). So it culls no segment
@@ -292,7 +361,8 @@ class TangentShadow {
     double r = 0;
     for (int s = 0; s < 2; ++s)
       if (serves(s))
-        for (int i = 0; i < kBins; ++i) r = std::max(r, t1_[size_t(s * kBins + i)]);
+        for (int x = 0; x < wcount_; ++x)
+          r = std::max(r, t1_[size_t(s * kBins + ((wfirst_ + x) & kMask))]);
     return r;
   }
   // The bound for a segment leaving at angle `a` in direction s (+1 / -1) toward circle `to`.
@@ -323,10 +393,28 @@ class TangentShadow {
  private:
   // Bins wholly inside the angle interval [lo, hi] of direction slot s get bound t from j.
   void mark(int s, double lo, double hi, double t, std::int32_t j) {
-    if (!(hi > lo) || !serves(s)) return;
+    if (!(hi > lo)) return;
+    if (log_) log_->push_back({lo, hi, t, j, s});
+    apply(s, lo, hi, t, j);
+  }
+  // The bins of the window (all of them without one) that lie wholly inside [lo, hi].
+  void apply(int s, double lo, double hi, double t, std::int32_t j) {
+    if (!serves(s)) return;
     const double w = kTwoPi / kBins;
-    const long first = long(std::ceil(lo / w)), last = long(std::floor(hi / w)) - 1;
-    for (long k = first; k <= last && k < first + kBins; ++k) {
+    const long first = long(std::ceil(lo / w));
+    const long last = std::min(long(std::floor(hi / w)) - 1, first + kBins - 1);
+    if (wcount_ >= kBins) {
+      bins(s, first, last, t, j);
+      return;
+    }
+    // The window's copies, one a turn, from the one that starts at or before `first`.
+    const long off = first - wfirst_;
+    const long m0 = off >= 0 ? off / kBins : -((-off + kBins - 1) / kBins);
+    for (long b0 = wfirst_ + m0 * kBins; b0 <= last; b0 += kBins)
+      bins(s, std::max(first, b0), std::min(last, b0 + wcount_ - 1), t, j);
+  }
+  void bins(int s, long first, long last, double t, std::int32_t j) {
+    for (long k = first; k <= last; ++k) {
       const size_t i = size_t(s * kBins + int(((k % kBins) + kBins) % kBins));
       if (j1_[i] == j) {
         t1_[i] = std::min(t1_[i], t);
@@ -359,6 +447,29 @@ class TangentShadow {
   // The largest first bound over `count` bins from `first` (circular).
   double window_max(int first, int count) const {
     if (count <= 0) return -kInf;  // no bins (windows() never makes one; the identity of max)
+    if (wcount_ < kBins) {
+      // The run's part inside the shadow's window (at most two pieces of it); bins outside
+      // the window read as kOutside.
+      double m = kOutside;
+      auto piece = [&](int a, int b) {
+        a = std::max(a, 0);
+        b = std::min(b, wcount_ - 1);
+        if (a > b) return;
+        // The largest level within the run (b - a + 1 >= 1 bins; "| 1" changes no width of
+        // one or more, and tells GCC's -Warray-bounds under the sanitizers that l >= 0).
+        const int l = std::bit_width(unsigned(b - a + 1) | 1u) - 1;
+        m = std::max(m, std::max(sparse_[size_t(l)][size_t(a)],
+                                 sparse_[size_t(l)][size_t(b - (1 << l) + 1)]));
+      };
+      const int rs = (first - wfirst_) & kMask;
+      if (count >= kBins) {
+        piece(0, wcount_ - 1);
+      } else {
+        piece(rs, rs + count - 1);
+        if (rs + count - 1 >= kBins) piece(0, rs + count - 1 - kBins);
+      }
+      return m;
+    }
     if (count >= kBins) return sparse_[kLevels - 1][0];  // the whole turn
     const int l = std::bit_width(unsigned(count)) - 1;
     return std::max(sparse_[size_t(l)][size_t(first)],
@@ -366,6 +477,7 @@ class TangentShadow {
   }
 
   double bound_in(int bin, int s, std::int32_t to) const {
+    if (!in_window(bin)) return kOutside;
     const int i = (s > 0 ? 0 : kBins) + bin;
     return j1_[size_t(i)] != to ? t1_[size_t(i)] : t2_[size_t(i)];
   }
@@ -375,6 +487,7 @@ class TangentShadow {
   static constexpr int kLevels = 9;  // 2^8 = kBins
   static constexpr int kMask = kBins - 1;
   static constexpr double kUnknown = -1;  // a far_ entry not computed yet
+  static constexpr double kOutside = -0.0;  // a bin outside the window (clear())
   static constexpr std::array<double, kTiers> kTierSpan = {1.5, 2, 3, 4, 8, 16};
   static double sq(double x) { return x * x; }
   // The diamond angle of v in [0, 4): monotone in the true angle, a quarter turn per unit.
@@ -456,11 +569,15 @@ class TangentShadow {
   double rk_ = 0, r_max_ = 0;
   std::array<double, kTiers> tier2_{};  // squared distances where the tiers begin
   mutable std::array<std::array<double, kSectors>, kTiers> far_{};
+  mutable std::vector<std::uint16_t> far_used_;  // the far_ entries filled since finish()
+  bool far_ready_ = false;                       // far_ has been reset once
   std::array<std::array<double, kBins>, kLevels> sparse_;
   std::array<double, 2 * kBins> t1_, t2_;
   std::array<std::int32_t, 2 * kBins> j1_, j2_;
   std::array<int, 2> open_ = {kBins, kBins};  // open bins per direction slot
   unsigned dirs_ = 3;                         // the direction slots served (bit s)
+  int wfirst_ = 0, wcount_ = kBins;           // the window of bins served (clear())
+  std::vector<Mark>* log_ = nullptr;          // record()
 };
 
 enum class NodeType : std::uint8_t { Start, Goal, Arrival, Departure };
@@ -473,22 +590,26 @@ struct Node {
   std::int8_t dir = 0;  // travel around the circle: +1 increasing angle, -1 decreasing
   NodeType type = NodeType::Start;
   std::uint8_t hug_state = 0;        // Arrival: 0 not computed, 1 edge, 2 none
+  std::uint8_t link_state = 0;       // Departure: the arc to the next one, 0 not computed,
+                                     // 1 free, 2 blocked
   std::uint32_t target = kNoNode;    // Departure: where its surfing edge ends
   std::uint32_t ring_pos = kNoNode;  // Departure: index in its ring
   std::uint32_t hug_to = kNoNode;    // Arrival: the first departure it meets
 };
 
-// The departure nodes of one circle and direction, by angle; link i runs from nodes[i] to its
-// successor in the direction of travel.
+// The departure nodes of one circle and direction, by angle; the link of nodes[i] (its
+// Node::link_state) runs to its successor in the direction of travel.
 struct Ring {
   std::vector<std::uint32_t> nodes;
-  std::vector<std::uint8_t> link;  // 0 not computed, 1 free, 2 blocked
 };
 
 struct CircleData {
   bool built = false;
-  std::uint8_t dirs_built = 0;  // the rings built (bit 0: dir +1, bit 1: dir -1)
+  std::uint8_t dirs_built = 0;       // the rings built whole (bit 0: dir +1, bit 1: dir -1)
+  std::uint8_t sectors[2] = {0, 0};  // lazy mode: the sectors of each ring built (bit q)
   bool overlaps_known = false;
+  bool gathered = false;                   // lazy mode: `marks` holds the first sector's
+  std::vector<TangentShadow::Mark> marks;  // neighbours' intervals (and each walk's since)
   std::vector<std::uint32_t> overlaps;  // circles that meet or touch this one
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
   // Built circles: per other circle, bit 7 = known, bit 6 = copied from the other circle's row
@@ -612,22 +733,24 @@ class CircleGraph {
   void edges(std::uint32_t id, std::vector<Edge>& out) {
     switch (nodes_[id].type) {
       case NodeType::Start:
-        start_edges();
+        if (!start_done_) start_edges();
         for (std::uint32_t t : start_targets_) out.push_back({t, cost(id, t)});
         break;
       case NodeType::Goal:
         break;
       case NodeType::Arrival:
-        hug(id);
+        if (!nodes_[id].hug_state) hug(id);
         if (nodes_[id].hug_state == 1)
           out.push_back({nodes_[id].hug_to, cost(id, nodes_[id].hug_to)});
         break;
       case NodeType::Departure: {
-        const Node& y = nodes_[id];
-        out.push_back({y.target, cost(id, y.target)});
-        const std::uint32_t k = std::uint32_t(y.circle);
-        const int r = y.dir > 0 ? 0 : 1;
-        const std::uint32_t pos = y.ring_pos;
+        const std::uint32_t target = nodes_[id].target;
+        out.push_back({target, cost(id, target)});
+        const std::uint32_t k = std::uint32_t(nodes_[id].circle);
+        const int r = nodes_[id].dir > 0 ? 0 : 1;
+        // The next departure must be built (ensure() may add nodes: no reference held).
+        if (partial_ && data_[k].sectors[r] != kAllSectors) ensure(k, r, nodes_[id].angle);
+        const std::uint32_t pos = nodes_[id].ring_pos;
         if (link(k, r, pos)) {
           const Ring& ring = data_[k].ring[r];
           const std::uint32_t to = ring.nodes[next_index(ring.nodes.size(), pos, r)];
@@ -696,11 +819,12 @@ class CircleGraph {
            (departure ? 1 : 0) + 2;
   }
 
-  // Every key is created exactly once, so no lookup is needed: build(k, dirs) runs once per
-  // circle and direction and makes k's departure nodes of that direction and the arrival nodes
-  // at the far ends of their surfing edges (keyed by the pair and slot seen from k, which
-  // build(b) never uses; each slot belongs to one direction of k), start_edges() runs once and
-  // makes the start's arrival nodes.
+  // Every key is created exactly once, so no lookup is needed: build_whole(k) runs once per
+  // circle, build_sector(k, r, q) once per circle, direction and sector, and each makes k's
+  // departure nodes of its directions (and sector: a slot's departure has one angle, so one
+  // sector) and the arrival nodes at the far ends of their surfing edges (keyed by the pair and
+  // slot seen from k, which a build of b never uses; each slot belongs to one direction of k);
+  // start_edges() runs once and makes the start's arrival nodes.
   std::uint32_t add_node(std::uint64_t k, NodeType type, std::int32_t circle, Vec2 p, double angle,
                          int dir) {
     Node n;
@@ -823,46 +947,92 @@ class CircleGraph {
   }
 
   // Makes the departure nodes of circle k in the directions `dirs` (bit 0: +1, bit 1: -1), each
-  // direction once. Lazy mode without a cache builds only the direction an arrival turns in: a
-  // search arrives at most circles turning one way, and the other direction's shadow walks,
-  // pairs and line-of-sight tests are then never paid for. With a cache (which keeps whole
-  // rows) or in eager mode a circle is built whole.
+  // direction once: eager mode, and lazy mode with a cache (which keeps whole rows), build a
+  // circle whole. Lazy mode without a cache builds a ring a sector at a time (ensure()).
   void build(std::uint32_t k, unsigned dirs) {
     if (partial_)
-      build_dirs(k, dirs);
+      for (int r = 0; r < 2; ++r)
+        for (int q = 0; q < kRingSectors && (dirs >> r & 1u); ++q) build_sector(k, r, q);
     else
       build_whole(k);
   }
 
-  // Lazy mode without a cache: k's departures of the directions in `dirs`. Its `los` row holds,
-  // per other circle, bit s = slot s free and bit 4 + s = slot s known (its direction built,
-  // by k or by the other circle), so a later build of either circle tests no segment again.
-  void build_dirs(std::uint32_t k, unsigned dirs) {
+  // Lazy mode without a cache: a ring (circle k, direction index r: 0 for +1) is cut into
+  // kRingSectors sectors of angle (kSectorBins shadow bins each) and built a sector at a time, as
+  // the search asks. The hugging edge of a node at angle a (an arrival's to the first departure
+  // at a or beyond, a departure's to the next one) only needs every departure between a and
+  // its target built: ensure() builds a's sector (and the one a hair behind, since an arrival
+  // takes a departure up to kAngleEps behind it), then the following sectors in the direction
+  // of travel until one holds a departure beyond a, or the ring is whole. All departures from a
+  // to that one are then built, so the first one after a among those built is the eager
+  // graph's, and so is the arc to it: the lazy graph stays the part of the eager one the search
+  // reaches. (A search touches about 2 of a ring's 8 sectors.)
+  static constexpr int kSectorBins = 32;
+  static constexpr int kRingSectors = TangentShadow::kBins / kSectorBins;
+  static constexpr unsigned kAllSectors = (1u << kRingSectors) - 1;
+  // The shadow's bin of angle a in [0, 2 pi) (as TangentShadow::bound computes it), and its
+  // sector.
+  static int angle_bin(double a) {
+    return std::clamp(int(a * (TangentShadow::kBins / kTwoPi)), 0, TangentShadow::kBins - 1);
+  }
+  static int sector_of_angle(double a) { return angle_bin(a) / kSectorBins; }
+
+  PL_OUT_OF_LINE void ensure(std::uint32_t k, int r, double a) {
+    if (data_[k].sectors[r] == kAllSectors) return;
+    const int dir = r == 0 ? 1 : -1;
+    double behind = a - dir * 1e-9;
+    if (behind < 0) behind += kTwoPi;
+    if (behind >= kTwoPi) behind -= kTwoPi;
+    build_sector(k, r, sector_of_angle(behind));
+    const int q0 = sector_of_angle(a);
+    for (int i = 0, q = q0; i < kRingSectors; ++i, q = (q + dir + kRingSectors) % kRingSectors) {
+      build_sector(k, r, q);
+      for (std::uint32_t v : data_[k].ring[r].nodes) {
+        const double x = nodes_[v].angle;
+        if (sector_of_angle(x) != q) continue;
+        if (i > 0 || (dir > 0 ? x > a + 1e-9 : x < a - 1e-9)) return;
+      }
+      // No departure yet: when a circle cuts the arc from a to the sector's far edge, it cuts
+      // every arc from a that reaches further (the distance to an arc only shrinks as it
+      // grows, and its nearest point stays where it was), so the eager graph's edge to
+      // whatever departure lies beyond is blocked, and so is the one to the first departure
+      // built beyond (the overlapping forests' arcs are short: most scans end here).
+      const double edge = (q + (dir > 0 ? 1 : 0)) * (kTwoPi / kRingSectors);
+      if (arc_blocker(k, arc_between(c_[k], a, edge, dir)) != kNoCircle) return;
+    }
+  }
+
+  // Sector q of ring r of circle k: its departures (toward other circles and the goal) whose
+  // angle on k falls in the sector. The shadow covers the sector's bins and one more on either
+  // side (a slot's bin found from its direction, in surviving_slots, may be a neighbour of the
+  // one of its angle); a slot whose departure lies in another sector is left alone: neither
+  // tested nor recorded, since that sector's build decides it. Its `los` row holds, per other
+  // circle, bit s = slot s free and bit 4 + s = slot s known (decided by k or by the other
+  // circle), so a later build of either circle tests no segment again.
+  void build_sector(std::uint32_t k, int r, int q) {
     CircleData& d = data_[k];
-    dirs &= ~unsigned(d.dirs_built);
-    if (!dirs) return;
+    if (d.sectors[r] >> q & 1u) return;
+    d.sectors[r] = std::uint8_t(d.sectors[r] | 1u << q);
+    if (d.sectors[r] == kAllSectors) d.dirs_built = std::uint8_t(d.dirs_built | 1u << r);
     const std::uint32_t n = std::uint32_t(c_.size());
     if (!d.built) {
       d.built = true;
       ++stats_.circles_built;
       d.los.assign(n, 0);
     }
-    d.dirs_built = std::uint8_t(d.dirs_built | dirs);
-    // The slots whose departures from k turn in a direction of `dirs`: from the circle of the
-    // lower index slots 1 and 3 turn with increasing angle; from the higher one the bitangent
-    // is travelled backwards, which swaps the external slots' turn.
-    const unsigned want_lo = (dirs & 1u ? 0xAu : 0u) | (dirs & 2u ? 0x5u : 0u);
-    const unsigned want_hi = (dirs & 1u ? 0x9u : 0u) | (dirs & 2u ? 0x6u : 0u);
-    // Circles out of the shadow's reach have these slots culled: known, no line of sight.
-    std::uint8_t* los = d.los.data();
-    for (std::uint32_t b = 0; b < k; ++b) los[b] = std::uint8_t(los[b] | want_hi << 4);
-    for (std::uint32_t b = k + 1; b < n; ++b) los[b] = std::uint8_t(los[b] | want_lo << 4);
-    shade(k, dirs);
+    const unsigned dirs = 1u << r;
+    // The slots whose departures from k turn in direction r: from the circle of the lower
+    // index slots 1 and 3 turn with increasing angle; from the higher one the bitangent is
+    // travelled backwards, which swaps the external slots' turn.
+    const unsigned want_lo = r == 0 ? 0xAu : 0x5u;
+    const unsigned want_hi = r == 0 ? 0x9u : 0x6u;
+    shade(c_[k], std::int32_t(k), dirs, q * kSectorBins - 1, kSectorBins + 2);
     shaded_ = true;
     departures_.clear();
+    std::uint8_t* los = d.los.data();
     for (std::uint32_t b : cand_) {
       const unsigned want = k < b ? want_lo : want_hi;
-      // Slots b's build decided (the same segments) need nothing more.
+      // Slots b's build decided (the same segments) need no test.
       unsigned known = 0, free = 0;
       if (data_[b].built) {
         const unsigned e = data_[b].los[k];
@@ -874,10 +1044,16 @@ class CircleGraph {
       if (!(need | free)) continue;
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
       const Bitangents bt = bitangents(c_[lo], c_[hi], need | free);
-      unsigned mask = free;
+      unsigned mask = 0, decided = 0;
       for (int s = 0; s < 4; ++s) {
-        if (!(need >> s & 1u) || !bt.ok[size_t(s)]) continue;
+        if (!((need | free) >> s & 1u) || !bt.ok[size_t(s)]) continue;
         const Bitangent& t = bt.t[size_t(s)];
+        if (sector_of_angle(k == lo ? t.angle_a : t.angle_b) != q) continue;
+        decided |= 1u << s;
+        if (free >> s & 1u) {
+          mask |= 1u << s;
+          continue;
+        }
         if (k == lo ? culled(k, t.a, t.angle_a, t.b, std::int32_t(b))
                     : culled(k, t.b, t.angle_b, t.a, std::int32_t(b))) {
           ++stats_.surfing_culled;
@@ -891,10 +1067,10 @@ class CircleGraph {
         }
         if (obs_) report_test(Shape::segment(t.a, t.b), by);
       }
-      los[b] = std::uint8_t(los[b] | mask);
+      los[b] = std::uint8_t(los[b] | decided << 4 | mask);
       pair_nodes(k, b, bt, mask);
     }
-    goal_departures(k, dirs);
+    goal_departures(k, dirs, q);
     make_rings(k, dirs);
   }
 
@@ -1004,8 +1180,17 @@ class CircleGraph {
     }
     goal_departures(k, 3);
     if (why_) {
+      // The list has many repeats (a holder per bin, a blocker per test): they are dropped
+      // first, by stamp, so the sort sees each circle once.
+      ++now_;
+      auto out = d.why.begin();
+      for (const std::uint32_t j : d.why)
+        if (stamp_[j] != now_) {
+          stamp_[j] = now_;
+          *out++ = j;
+        }
+      d.why.erase(out, d.why.end());
       std::sort(d.why.begin(), d.why.end());
-      d.why.erase(std::unique(d.why.begin(), d.why.end()), d.why.end());
       why_ = nullptr;
     }
     make_rings(k, 3);
@@ -1036,13 +1221,15 @@ class CircleGraph {
   }
 
   // The departures of k toward the goal whose direction is in `dirs` (bit 0: +1, bit 1: -1).
-  void goal_departures(std::uint32_t k, unsigned dirs) {
+  // Only those in sector q of their ring, when q >= 0.
+  void goal_departures(std::uint32_t k, unsigned dirs, int q = -1) {
     const std::uint32_t n = std::uint32_t(c_.size());
     // Tangents to the goal: leaving the circle toward the goal turns against the arrival dir.
     std::array<PointTangent, 2> pt;
     const int m = point_tangents(goal_p_, c_[k], pt);
     for (int s = 0; s < m; ++s) {
       if (!(dirs >> (pt[size_t(s)].dir > 0 ? 1 : 0) & 1u)) continue;
+      if (q >= 0 && sector_of_angle(pt[size_t(s)].angle) != q) continue;
       if (shaded_ && culled(k, pt[size_t(s)].point, pt[size_t(s)].angle, goal_p_, kNoCircle)) {
         ++stats_.surfing_culled;
         continue;
@@ -1062,6 +1249,8 @@ class CircleGraph {
 
   // The rings of k's directions in `dirs` from departures_ (which it empties): every
   // departure node of the direction, by angle (then key, for the same order in both modes).
+  // A sector built later merges into its ring: a node's link state travels with the node, and
+  // no departure ever lands between two whose link is known (ensure() built what lies between).
   void make_rings(std::uint32_t k, unsigned dirs) {
     CircleData& d = data_[k];
     for (std::uint32_t v : departures_) d.ring[nodes_[v].dir > 0 ? 0 : 1].nodes.push_back(v);
@@ -1073,7 +1262,6 @@ class CircleGraph {
         const Node &na = nodes_[a], &nb = nodes_[b];
         return na.angle != nb.angle ? na.angle < nb.angle : na.key < nb.key;
       });
-      r.link.assign(r.nodes.size(), 0);
       for (std::uint32_t i = 0; i < r.nodes.size(); ++i) nodes_[r.nodes[i]].ring_pos = i;
     }
     // The graph's size as it grows, so a watcher sees lazy mode's counts step by step.
@@ -1092,32 +1280,46 @@ class CircleGraph {
   // Fills shadow_ with the shadows of k's neighbours and cand_ with the circles that it does
   // not wholly cull (culls_pair, and the reach of the largest bound), in the grid's order:
   // nothing depends on it (rings are sorted by angle and key, the search orders by key).
-  // Only the departure directions in `dirs` (bit 0: +1, bit 1: -1) are served.
+  // Only the departure directions in `dirs` (bit 0: +1, bit 1: -1) are served, and only the
+  // `count` bins from `first` (TangentShadow::clear).
   void shade(std::uint32_t k, unsigned dirs = 3) { shade(c_[k], std::int32_t(k), dirs); }
   // The same around any circle (the start and the goal: radius 0), skipping circle `self`.
-  void shade(const Circle& c, std::int32_t self, unsigned dirs) {
-    shadow_.clear(dirs);
+  void shade(const Circle& c, std::int32_t self, unsigned dirs, int first = 0,
+             int count = TangentShadow::kBins) {
     ++now_;
-    if (!cull_) {  // an empty shadow culls nothing
+    if (!cull_) {  // an empty shadow culls nothing (no window either: nothing is culled)
+      shadow_.clear(dirs);
       shadow_.finish(c.r, r_max_);
       cand_.clear();
       for (std::uint32_t b = 0; b < c_.size(); ++b)
         if (std::int32_t(b) != self) cand_.push_back(b);
       return;
     }
+    shadow_.clear(dirs, first, count);
     if (self != kNoCircle) stamp_[size_t(self)] = now_;
-    std::size_t added = self != kNoCircle ? 1 : 0;
-    for (double reach = c.r + kGatherFirst * grid_.cell();; reach *= 2) {
-      grid_.box(c.x - reach, c.y - reach, c.x + reach, c.y + reach, [&](std::uint32_t j) {
-        if (stamp_[j] == now_) return;
-        stamp_[j] = now_;
-        ++added;
-        shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
-      });
-      if (shadow_.covered() || added >= c_.size() || reach > c.r + kGatherCells * grid_.cell())
-        break;
+    // A circle built a sector at a time records its neighbours' intervals once, and replays
+    // them for its later sectors (the same neighbours and more: any set of them is exact).
+    CircleData* rec = partial_ && self != kNoCircle ? &data_[size_t(self)] : nullptr;
+    shadow_.record(rec ? &rec->marks : nullptr);
+    if (rec && rec->gathered) {
+      for (const TangentShadow::Mark& m : rec->marks) stamp_[size_t(m.j)] = now_;
+      shadow_.replay(rec->marks);
+    } else {
+      std::size_t added = self != kNoCircle ? 1 : 0;
+      for (double reach = c.r + kGatherFirst * grid_.cell();; reach *= 2) {
+        grid_.box(c.x - reach, c.y - reach, c.x + reach, c.y + reach, [&](std::uint32_t j) {
+          if (stamp_[j] == now_) return;
+          stamp_[j] = now_;
+          ++added;
+          shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
+        });
+        if (shadow_.covered() || added >= c_.size() || reach > c.r + kGatherCells * grid_.cell())
+          break;
+      }
+      if (rec) rec->gathered = true;
     }
     if (!shadow_.covered()) close_open_bins(c);
+    shadow_.record(nullptr);
     shadow_.finish(c.r, r_max_);
     // Every cull reads a bin's first or second bound: the neighbours holding one are all that
     // the culls rest on (most neighbours gathered hold none).
@@ -1134,7 +1336,39 @@ class CircleGraph {
     }
     // A circle in reach has its centre within `box` of c's.
     const double box = reach + c.r + r_max_ + 1e-6;
-    grid_.centres(c.x - box, c.y - box, c.x + box, c.y + box, [&](std::uint32_t b) {
+    double x0 = c.x - box, y0 = c.y - box, x1 = c.x + box, y1 = c.y + box;
+    if (shadow_.window_count() < TangentShadow::kBins && c.r > 0) {
+      // A window of angles [lo, hi]: a segment leaving c at angle a in direction s reaches the
+      // point t along it at angle a + s atan(t / r) from c's centre and distance
+      // sqrt(r^2 + t^2), so every segment not culled (t < reach) stays in the sector of radius
+      // R over [lo, hi] widened by atan(reach / r) on the side it turns to; the circle it
+      // touches there has its centre within r_max of it. The box of that sector (its centre,
+      // its ends, the axis directions it spans), so the circles beside and behind the window
+      // are not looked at.
+      const double w = kTwoPi / TangentShadow::kBins, turn = std::atan2(reach, c.r) + 1e-6;
+      double lo = shadow_.window_first() * w - 1e-6;
+      double hi = lo + shadow_.window_count() * w + 2e-6;
+      if (shadow_.serves(0)) hi += turn;
+      if (shadow_.serves(1)) lo -= turn;
+      const double R = std::sqrt(c.r * c.r + reach * reach);
+      double bx0 = 0, by0 = 0, bx1 = 0, by1 = 0;
+      auto take = [&](double ang) {
+        const double px = R * std::cos(ang), py = R * std::sin(ang);
+        bx0 = std::min(bx0, px);
+        by0 = std::min(by0, py);
+        bx1 = std::max(bx1, px);
+        by1 = std::max(by1, py);
+      };
+      take(lo);
+      take(hi);
+      for (double m = std::ceil(lo / (kPi / 2)); m * (kPi / 2) <= hi; ++m) take(m * (kPi / 2));
+      const double g = r_max_ + 1e-6 + 1e-9 * R;
+      x0 = std::max(x0, c.x + bx0 - g);
+      y0 = std::max(y0, c.y + by0 - g);
+      x1 = std::min(x1, c.x + bx1 + g);
+      y1 = std::min(y1, c.y + by1 + g);
+    }
+    grid_.centres(x0, y0, x1, y1, [&](std::uint32_t b) {
       if (std::int32_t(b) == self) return;
       const double far = reach + c.r + c_[b].r + 1e-6;
       const Vec2 v = c_[b].center() - c.center();
@@ -1161,7 +1395,8 @@ class CircleGraph {
     constexpr double half = kPi / TangentShadow::kBins + 1e-6;
     static const double slack = 1 / std::cos(half);
     for (int s = 0; s < 2; ++s)
-      for (int i = 0; i < TangentShadow::kBins && shadow_.serves(s); ++i) {
+      for (int x = 0; x < shadow_.window_count() && shadow_.serves(s); ++x) {
+        const int i = (shadow_.window_first() + x) & (TangentShadow::kBins - 1);
         if (!shadow_.open(s, i)) continue;
         const Vec2 u = TangentShadow::bin_middle(i);
         const Vec2 p = c.center() + u * c.r;
@@ -1220,9 +1455,16 @@ class CircleGraph {
     const double ce = std::clamp((A.r - B.r) / d, -1.0, 1.0);
     const double le2 = d2 - sq(A.r - B.r);
     const int flip = k == lo ? 1 : -1;
-    unsigned keep = 0;
-    if ((want & 1u) && le2 < sq(shadow_.bound_dir(turned(ce, 1), -flip, to))) keep |= 1u;
-    if ((want & 2u) && le2 < sq(shadow_.bound_dir(turned(ce, -1), flip, to))) keep |= 2u;
+    // A slot whose bin lies outside the shadow's window (build_sector) is dropped, not culled.
+    unsigned keep = 0, away = 0;
+    auto check = [&](unsigned bit, double len2, double bound) {
+      if (len2 < sq(bound))
+        keep |= bit;
+      else if (TangentShadow::outside(bound))
+        away |= bit;
+    };
+    if (want & 1u) check(1u, le2, shadow_.bound_dir(turned(ce, 1), -flip, to));
+    if (want & 2u) check(2u, le2, shadow_.bound_dir(turned(ce, -1), flip, to));
     unsigned exist = 3u;
     if (d > A.r + B.r && (want & 12u)) {
       // Internal slots 2 (phi + ti on lo, dir -1) and 3 (phi - ti, dir +1); hi is touched at
@@ -1231,15 +1473,15 @@ class CircleGraph {
       const double ci = std::clamp((A.r + B.r) / d, -1.0, 1.0);
       const double li2 = d2 - sq(A.r + B.r);
       const double shift = k == lo ? 1.0 : -1.0;
-      if ((want & 4u) && li2 < sq(shadow_.bound_dir(turned(ci, 1) * shift, -1, to))) keep |= 4u;
-      if ((want & 8u) && li2 < sq(shadow_.bound_dir(turned(ci, -1) * shift, 1, to))) keep |= 8u;
+      if (want & 4u) check(4u, li2, shadow_.bound_dir(turned(ci, 1) * shift, -1, to));
+      if (want & 8u) check(8u, li2, shadow_.bound_dir(turned(ci, -1) * shift, 1, to));
     }
-    if (keep) stats_.surfing_culled += std::size_t(std::popcount(exist & want & ~keep));
+    if (keep) stats_.surfing_culled += std::size_t(std::popcount(exist & want & ~keep & ~away));
     return keep;
   }
 
   // The start's surfing edges: straight to the goal, and tangent to every circle.
-  void start_edges() {
+  PL_OUT_OF_LINE void start_edges() {
     if (start_done_) return;
     start_done_ = true;
     const std::int32_t direct = blocker(start_p_, goal_p_, kNoCircle, kNoCircle);
@@ -1297,17 +1539,22 @@ class CircleGraph {
     Ring& ring = data_[k].ring[r];
     const std::size_t m = ring.nodes.size();
     if (m < 2) return false;
-    if (ring.link[i] == 0) {
-      const std::uint32_t j = std::uint32_t(next_index(m, i, r));
-      const Node &a = nodes_[ring.nodes[i]], &b = nodes_[ring.nodes[j]];
-      const Arc arc = arc_between(c_[k], a.angle, b.angle, a.dir);
-      const std::int32_t by = arc_blocker(k, arc);
-      ++stats_.hugging_tests;
-      if (by == kNoCircle) ++stats_.hugging_edges;
-      if (obs_) report_test(Shape::arc(arc), by);
-      ring.link[i] = by == kNoCircle ? 1 : 2;
-    }
-    return ring.link[i] == 1;
+    const std::uint8_t state = nodes_[ring.nodes[i]].link_state;
+    return (state ? state : decide_link(k, r, i)) == 1;
+  }
+  // Tests link i of ring r of circle k (m >= 2 departures) and records its state (1 free, 2
+  // blocked) in the departure node.
+  PL_OUT_OF_LINE std::uint8_t decide_link(std::uint32_t k, int r, std::uint32_t i) {
+    const Ring& ring = data_[k].ring[r];
+    Node& a = nodes_[ring.nodes[i]];
+    const Node& b = nodes_[ring.nodes[next_index(ring.nodes.size(), i, r)]];
+    const Arc arc = arc_between(c_[k], a.angle, b.angle, a.dir);
+    const std::int32_t by = arc_blocker(k, arc);
+    ++stats_.hugging_tests;
+    if (by == kNoCircle) ++stats_.hugging_edges;
+    if (obs_) report_test(Shape::arc(arc), by);
+    a.link_state = by == kNoCircle ? 1 : 2;
+    return a.link_state;
   }
 
   static std::size_t next_index(std::size_t m, std::size_t i, int r) {
@@ -1316,10 +1563,13 @@ class CircleGraph {
 
   // The hugging edge of an arrival node: to the first departure node of its circle and
   // direction, at the same angle or further along. Computed once.
-  void hug(std::uint32_t id) {
+  PL_OUT_OF_LINE void hug(std::uint32_t id) {
     if (nodes_[id].hug_state) return;
     const std::uint32_t k = std::uint32_t(nodes_[id].circle);
-    build(k, nodes_[id].dir > 0 ? 1u : 2u);
+    if (partial_)
+      ensure(k, nodes_[id].dir > 0 ? 0 : 1, nodes_[id].angle);
+    else
+      build(k, nodes_[id].dir > 0 ? 1u : 2u);
     Node& x = nodes_[id];
     const int r = x.dir > 0 ? 0 : 1;
     const Ring& ring = data_[k].ring[r];
@@ -1953,3 +2203,5 @@ const PlannerRegistration kRegistration(30, add_circles);
 }  // namespace
 
 }  // namespace pl
+
+#undef PL_OUT_OF_LINE

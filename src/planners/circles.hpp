@@ -29,9 +29,12 @@
 //
 // Modes. Eager builds the whole graph first (all circle pairs, O(n^2) bitangents each checked
 // against the circles along it through a uniform grid), then searches. Lazy builds a circle's
-// surfing edges the first time the search reaches it, once per direction of travel (without a
-// cache: a search arrives at most circles turning one way only), and each hugging edge when a
-// node is expanded; a pair's line-of-sight results are shared by both its circles. Lazy mode's
+// surfing edges when the search first needs them: without a cache one direction of travel and
+// one sector (an eighth of a turn) at a time, from the angle the search arrives at on to the
+// first sector with a departure beyond it (a search arrives at most circles turning one way
+// only, and uses about 2 of a ring's 8 sectors); with a cache, whole circles. Each hugging edge
+// is built when a node is expanded; a pair's line-of-sight results are shared by both its
+// circles. Lazy mode's
 // graph is the part of eager mode's that the search reaches, with the same canonical node keys
 // breaking ties, so both return the same path.
 #pragma once
