@@ -140,6 +140,13 @@ void Automation::adjust_views(App& app) {
     if (opt_.center) v0.camera.center_on(*opt_.center);
     app.sync_cameras(0);
   }
+  if (opt_.bench() && opt_.bench_pan > 0) {
+    // A drag to and fro: 40 frames one way, 40 back, so the view stays over the same part of
+    // the map and every frame moves (no view can reuse its last picture).
+    const double dir = (pan_frames_++ / 40) % 2 == 0 ? 1.0 : -1.0;
+    app.views[0]->camera.pan({dir * opt_.bench_pan, 0.5 * dir * opt_.bench_pan});
+    app.sync_cameras(0);
+  }
   if (opt_.bench() && opt_.bench_scrub && app.view().cursor) {
     lcg_ = lcg_ * 6364136223846793005ull + 1442695040888963407ull;
     const auto t0 = std::chrono::steady_clock::now();

@@ -40,6 +40,7 @@ class Automation {
   int frames_left_;  // to the screenshot (--shot-frame; ImGui lays windows out over the first)
   bool zoomed_ = false;
   std::uint64_t lcg_ = 12345;  // --bench-scrub: a fixed-seed LCG, the same frames on every run
+  std::uint64_t pan_frames_ = 0;  // --bench-pan: frames panned so far
   std::chrono::steady_clock::time_point frame_start_;
   std::vector<double> frame_ms_, cpu_ms_, process_ms_;
   double frame_cpu_start_ = 0, frame_process_start_ = 0, seek_ms_ = 0;

@@ -19,7 +19,7 @@ namespace pl::app {
                "pathlab: %s\nusage: pathlab [--scene FILE] [--open FILE [--cancel-open]] [--planner P] [--set K=V]... [--compare P2[:K=V,...]]... "
                "[--preset ID] [--hide ROLE,...] [--frame N|end] [--drive-time T] [--break X,Y[,opened]]... "
                "[--tab plan|edit|display] [--side-scroll end] [--screenshot OUT.png [--shot-frame N]] [--layout OUT.json] [--exit] [--size WxH] [--clearance] "
-               "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub] [--bench-log FILE]] [--redraw-views]\n",
+               "[--zoom Z] [--center X,Y] [--g-heat] [--bench-frames N [--bench-scrub | --bench-pan PIXELS] [--bench-log FILE]] [--redraw-views]\n",
                problem);
   std::exit(2);
 }
@@ -61,6 +61,11 @@ Options parse_command_line(int argc, char** argv) {
     else if (a == "--exit") o.exit_after = true;
     else if (a == "--clearance") o.clearance = true;
     else if (a == "--bench-scrub") o.bench_scrub = true;
+    else if (a == "--bench-pan") {
+      const std::string v = value();
+      if (std::sscanf(v.c_str(), "%lf", &o.bench_pan) != 1 || !(o.bench_pan > 0) || !(o.bench_pan < 1e4))
+        usage("--bench-pan wants pixels a frame, above 0 and below 10000");
+    }
     else if (a == "--bench-log") o.bench_log = value();
     else if (a == "--redraw-views") o.redraw_views = true;
     else if (a == "--shot-frame") {

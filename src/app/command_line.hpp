@@ -54,6 +54,7 @@ struct Options {
   int bench_frames = 0;
   double bench_zoom = 0;
   bool bench_scrub = false;
+  double bench_pan = 0;  // --bench-pan PIXELS: each benchmarked frame pans view 0 this far
   std::string bench_log;
   bool redraw_views = false;  // --redraw-views: no view reuses its last picture (UiSettings)
   bool g_heat = false;
