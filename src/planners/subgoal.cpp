@@ -856,6 +856,10 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
   SearchOutcome out;
   std::vector<std::uint32_t> chain;
   Cost length{};
+  // Theta*'s closed stamps are pool_d_'s search numbers, which the corners form's A* (Meet on
+  // doubles) advances too: whichever search wraps them to 1 next, the old stamps go first.
+  if (pool_d_.search_number() == ~std::uint32_t(0))
+    for (ThetaNode& t : tn_) t.closed = 0;
   if constexpr (Theta) {
     ThetaProblem p;
     static_cast<Nodes&>(p) = nodes;
@@ -864,9 +868,6 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
     p.direct_cost = direct_cost;
     p.h0 = h0;
     p.tn = tn_.data();
-    // The closed stamps are the pool's search numbers: when they wrap to 1, old ones go.
-    if (pool_d_.search_number() == ~std::uint32_t(0))
-      for (ThetaNode& t : tn_) t.closed = 0;
     p.memo = sight_memo_.data();
     p.memo_shift = sight_shift_;
     if (graph_.has_landmarks()) {
