@@ -74,19 +74,17 @@ struct JumpPointSearch::Problem {
   // first cell that is the goal or has a forced side; 0 when the walk hits a blocked cell
   // first. The goal is looked for only on the scanned line, between the start and the stop.
   std::uint32_t jump_straight(int px, int py, int dx, int dy) const {
-    const int gpx = gx + 1, gpy = gy + 1;
-    if (dy == 0) {
-      const std::uint64_t *L = row(py), *A = row(py - 1), *B = row(py + 1);
-      const int c = dx > 0 ? scan<true>(L, A, B, px) : scan<false>(L, A, B, px);
-      if (gpy == py && (dx > 0 ? gpx > px && gpx <= c : gpx < px && gpx >= c)) return goal_node;
-      if (!(L[c >> 6] >> (c & 63) & 1)) return 0;
-      return std::uint32_t(py * pw + c);
-    }
-    const std::uint64_t *L = col(px), *A = col(px - 1), *B = col(px + 1);
-    const int c = dy > 0 ? scan<true>(L, A, B, py) : scan<false>(L, A, B, py);
-    if (gpx == px && (dy > 0 ? gpy > py && gpy <= c : gpy < py && gpy >= c)) return goal_node;
+    // In the line's own terms: along a row (dy = 0) or a column, the position on it, which
+    // line it is, and the goal's two coordinates the same way round.
+    const bool along_x = dy == 0;
+    const int d = along_x ? dx : dy, pos = along_x ? px : py, at = along_x ? py : px;
+    const int gpos = (along_x ? gx : gy) + 1, gat = (along_x ? gy : gx) + 1;
+    const auto line = [&](int i) { return along_x ? row(i) : col(i); };
+    const std::uint64_t *L = line(at), *A = line(at - 1), *B = line(at + 1);
+    const int c = d > 0 ? scan<true>(L, A, B, pos) : scan<false>(L, A, B, pos);
+    if (gat == at && (d > 0 ? gpos > pos && gpos <= c : gpos < pos && gpos >= c)) return goal_node;
     if (!(L[c >> 6] >> (c & 63) & 1)) return 0;
-    return std::uint32_t(c * pw + px);
+    return std::uint32_t(along_x ? py * pw + c : c * pw + px);
   }
   // From padded cell (px, py), diagonally by (dx, dy) (each move needs both side cells): the
   // first cell that is the goal or from which a straight jump along one of the two components
