@@ -338,13 +338,12 @@ TEST(Subgoal, LandmarkTableHoldsGraphDistances) {
     const std::uint32_t n = g.size();
     ASSERT_EQ(g.has_landmarks(), n > 0);
     if (n == 0) continue;
-    auto dijkstra = [&](std::uint32_t src) { return graph_distances(g, src); };
     for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
       std::uint32_t origin = n;
       for (std::uint32_t v = 0; v < n && origin == n; ++v)
         if (g.landmark_dist(v)[l] == 0.0f) origin = v;
       ASSERT_LT(origin, n) << "map " << map << " landmark " << l;
-      const std::vector<double> d = dijkstra(origin);
+      const std::vector<double> d = graph_distances(g, origin);
       for (std::uint32_t v = 0; v < n; ++v) {
         const float t = g.landmark_dist(v)[l];
         if (d[v] == std::numeric_limits<double>::infinity())
@@ -355,7 +354,7 @@ TEST(Subgoal, LandmarkTableHoldsGraphDistances) {
     }
     for (int k = 0; k < 20; ++k) {
       const std::uint32_t a = std::uint32_t(rng() % n), b = std::uint32_t(rng() % n);
-      const std::vector<double> d = dijkstra(a);
+      const std::vector<double> d = graph_distances(g, a);
       if (d[b] == std::numeric_limits<double>::infinity()) continue;
       ++pairs;
       for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
@@ -385,13 +384,12 @@ TEST(Subgoal, CellLandmarkBoundNeverAboveTheGraphDistance) {
     ASSERT_FALSE(g.has_landmarks());  // the float table is the corners form's
     ASSERT_EQ(g.has_cell_landmarks(), n > 0);
     if (n == 0) continue;
-    auto dijkstra = [&](std::uint32_t src) { return graph_distances(g, src); };
     for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
       std::uint32_t origin = n;
       for (std::uint32_t v = 0; v < n && origin == n; ++v)
         if (g.cell_landmark_dist(v)[l] == 0.0) origin = v;
       ASSERT_LT(origin, n) << "map " << map << " landmark " << l;
-      const std::vector<double> d = dijkstra(origin);
+      const std::vector<double> d = graph_distances(g, origin);
       for (std::uint32_t v = 0; v < n; ++v) {
         const double t = g.cell_landmark_dist(v)[l];
         if (d[v] == std::numeric_limits<double>::infinity())
@@ -402,7 +400,7 @@ TEST(Subgoal, CellLandmarkBoundNeverAboveTheGraphDistance) {
     }
     for (int k = 0; k < 20; ++k) {
       const std::uint32_t a = std::uint32_t(rng() % n), b = std::uint32_t(rng() % n);
-      const std::vector<double> d = dijkstra(a);
+      const std::vector<double> d = graph_distances(g, a);
       if (d[b] == std::numeric_limits<double>::infinity()) continue;
       ++pairs;
       double bound = 0;
