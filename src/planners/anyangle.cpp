@@ -258,12 +258,10 @@ PlanResult AnyAngleSearch::search(const Endpoint& s, const Endpoint& g, bool smo
   }
   if (smooth) smooth_corner_path(grid_, pts, r, ctx.observer);
   fill_polyline_path(r, pts);
-  if (SearchObserver* o = ctx.observer) {
-    o->counter("expanded", double(r.expanded));
-    if (M != Mode::CornerAStar) o->counter("line-of-sight tests", double(p.los_tests));
-    o->path(r.pieces);
-    o->frame();
-  }
+  if (M == Mode::CornerAStar)
+    show_found_path(r, ctx.observer);
+  else
+    show_found_path(r, ctx.observer, {{"line-of-sight tests", double(p.los_tests)}});
   return r;
 }
 

@@ -409,11 +409,7 @@ PlanResult BlockAStarSearch::run(const GridMap& map, const Query& query, bool sm
     r.length = length;
     if (smooth) smooth_corner_path(grid_, merged, r, ctx.observer);
     fill_polyline_path(r, merged);
-    if (SearchObserver* o = ctx.observer) {
-      o->counter("expanded", double(r.expanded));
-      o->path(r.pieces);
-      o->frame();
-    }
+    show_found_path(r, ctx.observer);
   }
   r.prepare_ms = prepare_ms;
   r.memory_bytes = memory_bytes();

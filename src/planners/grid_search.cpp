@@ -313,11 +313,7 @@ PlanResult GridSearch::search(const GridMap& map, const Options& opt, CellXY s,
       cells.push_back({x + 0.5, y + 0.5});
     }
     fill_cell_path(r, cells);
-    if (SearchObserver* o = ctx.observer) {
-      o->counter("expanded", double(r.expanded));
-      o->path(r.pieces);
-      o->frame();
-    }
+    show_found_path(r, ctx.observer);
   } else if (!r.cancelled) {
     r.message = "no path: the goal is not reachable for this agent";
   }

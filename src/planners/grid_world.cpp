@@ -39,6 +39,15 @@ void fill_polyline_path(PlanResult& r, const std::vector<Vec2>& vertices) {
   for (std::size_t i = 0; i + 1 < vertices.size(); ++i) add_line(r, vertices[i], vertices[i + 1]);
 }
 
+void show_found_path(const PlanResult& r, SearchObserver* observer,
+                     std::initializer_list<std::pair<const char*, double>> counters) {
+  if (!observer) return;
+  observer->counter("expanded", double(r.expanded));
+  for (const auto& [name, value] : counters) observer->counter(name, value);
+  observer->path(r.pieces);
+  observer->frame();
+}
+
 void fill_cell_path(PlanResult& r, const std::vector<Vec2>& cells) {
   fill_points(r, cells);
   r.pieces.clear();

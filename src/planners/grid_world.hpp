@@ -5,6 +5,7 @@
 // their map as it is, at no cost.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -39,6 +40,11 @@ void fill_cell_runs(PlanResult& r, int x0, int y0, const std::vector<CellRun>& r
 // r.cancelled and r.message ("cancelled", or the goal is not reachable). True when r holds a
 // path to fill in.
 bool take_outcome(const SearchOutcome& out, PlanResult& r);
+
+// The last frame of a found path for a watching observer (nothing when it is null): the
+// "expanded" counter, then `counters` (name, value) in order, then r's pieces, then the frame.
+void show_found_path(const PlanResult& r, SearchObserver* observer,
+                     std::initializer_list<std::pair<const char*, double>> counters = {});
 
 class GridWorld {
  public:

@@ -273,12 +273,7 @@ PlanResult JumpPointSearch::run(const GridMap& map, const Query& query, const Ru
       pts.push_back({x + 0.5, y + 0.5});
     }
     fill_polyline_path(r, pts);
-    if (SearchObserver* o = ctx.observer) {
-      o->counter("expanded", double(r.expanded));
-      o->counter("jumps", double(p.jumps));
-      o->path(r.pieces);
-      o->frame();
-    }
+    show_found_path(r, ctx.observer, {{"jumps", double(p.jumps)}});
   }
   r.memory_bytes = memory_bytes();
   r.time_ms = clock.ms();

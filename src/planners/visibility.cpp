@@ -303,12 +303,7 @@ PlanResult VisibilityGraphSearch::run(const GridMap& map, const Query& query, co
       pts.push_back({x, y});
     }
     fill_polyline_path(r, pts);
-    if (SearchObserver* o = ctx.observer) {
-      o->counter("expanded", double(r.expanded));
-      o->counter("line-of-sight tests", double(p.los_tests));
-      o->path(r.pieces);
-      o->frame();
-    }
+    show_found_path(r, ctx.observer, {{"line-of-sight tests", double(p.los_tests)}});
   }
   r.prepare_ms = prepare_ms;
   r.memory_bytes = memory_bytes();
