@@ -416,8 +416,9 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   // compiles its blitter's shaders the first time a picture is kept (~40 ms) and copied back
   // (~15 ms), and a pass variant the first time it is drawn (the stamps', on a scrub's first
   // move). Each runs here over one pixel of the viewport, which the clears and the opaque pass
-  // below paint again.
-  if (keep_picture && !picture_warm_) {
+  // below paint again. Not only when this frame may keep: a scrub's first frame may not (it
+  // waits for a jump), and the first keep would come later, in the middle of the scrub.
+  if (reuse_picture && !picture_warm_) {
     picture_warm_ = true;
     copy_picture(vp, gl_y, true, 1);
     if (picture_cached_) copy_picture(vp, gl_y, false, 1);
