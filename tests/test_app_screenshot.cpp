@@ -353,10 +353,10 @@ TEST(AppScreenshot, KeptPictureEqualsTheDrawnOne) {
 }
 
 TEST(AppScreenshot, FirstUsesPaidInTheFirstFrameLeaveNoMark) {
-  // The first frame a view draws also runs, over one pixel each, the copies of a kept picture
-  // (both ways) and the pass of prepared stamps, and bakes the clearance heat map into the
-  // terrain at once (MapRenderer::draw): that frame must equal a later frame of the same still
-  // view drawn anew (--redraw-views keeps no picture, so runs no copy).
+  // The first frame a view draws also runs the pass of prepared stamps over one pixel and
+  // bakes the clearance heat map into the terrain at once, after the renderer ran both copies
+  // of a kept picture over one pixel of the back buffer (MapRenderer): that frame must equal a
+  // later frame of the same still view drawn anew (--redraw-views).
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   const auto file = scene_file("first", 20, 20, "[0.5, 0.5, 0]", "[19.5, 19.5, 0]");
   const std::string args =

@@ -89,6 +89,15 @@ MapRenderer::MapRenderer() {
                         reinterpret_cast<const void*>(offsetof(Vertex, colour)));
   glBindVertexArray(0);
 
+  // llvmpipe compiles its blitter's shaders the first time a picture is kept (~40 ms) and
+  // copied back (~15-25 ms): both copies run now, over one pixel of the window's back buffer
+  // (which the next frame clears), so no frame of a view pays them. The copy is 3 x 3: a
+  // texture whose sides are powers of two samples through another compiled variant.
+  const Viewport warm{0, 0, 3, 3};
+  copy_picture(warm, 0, true, 1);
+  if (picture_cached_) copy_picture(warm, 0, false, 1);
+  picture_cached_ = false;
+
   for (GLuint* t :
        {&texture_, &heat_texture_, &search_texture_, &stamps_texture_, &labels_texture_}) {
     glGenTextures(1, t);
@@ -412,24 +421,15 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   auto lone_search_pass = [&] {  // over a transparent base (any texture at opacity 0)
     draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, false, true);
   };
-  // First uses, paid in this frame instead of the frames that would meet them: llvmpipe
-  // compiles its blitter's shaders the first time a picture is kept (~40 ms) and copied back
-  // (~15 ms), and a pass variant the first time it is drawn (the stamps', on a scrub's first
-  // move). Each runs here over one pixel of the viewport, which the clears and the opaque pass
-  // below paint again. Not only when this frame may keep: a scrub's first frame may not (it
-  // waits for a jump), and the first keep would come later, in the middle of the scrub.
-  if (reuse_picture && !picture_warm_) {
-    picture_warm_ = true;
-    copy_picture(vp, gl_y, true, 1);
-    if (picture_cached_) copy_picture(vp, gl_y, false, 1);
-    picture_cached_ = false;
-  }
   glViewport(vp.x, gl_y, vp.width, vp.height);
   glEnable(GL_SCISSOR_TEST);
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
+  // A pass variant is compiled by llvmpipe the first time it is drawn: the stamps' would be on a
+  // scrub's first move. Drawn here over one pixel, which the clears and the opaque pass below
+  // paint again.
   if (warm_stamps_ && search_tex && !search_stamped_) {
     warm_stamps_ = false;
     glScissor(vp.x + vp.width / 2, gl_y + vp.height / 2, 1, 1);

@@ -158,7 +158,6 @@ class MapRenderer {
   int picture_width_ = 0, picture_height_ = 0;
   int picture_repeats_ = 0;
   bool picture_cached_ = false;
-  bool picture_warm_ = false;  // both copies ran once (draw())
   SearchTexture search_cells_;  // what search_texture_ holds, on the CPU side
 };
 
