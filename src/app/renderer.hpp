@@ -142,7 +142,7 @@ class MapRenderer {
   bool stamps_uploaded_ = false;
   std::uint64_t stamps_generation_ = 0;
   int stamps_width_ = 0, stamps_height_ = 0;
-  // Adopted stamps not drawn yet: the next draw compiles their pass (warm_up).
+  // Adopted stamps not drawn yet: the next draw runs their pass over a pixel (draw()).
   bool warm_stamps_ = false;
   int tex_width_ = 0, tex_height_ = 0;
   int heat_width_ = 0, heat_height_ = 0;
