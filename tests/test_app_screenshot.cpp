@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <sys/wait.h>
 #include <filesystem>
+#include <sstream>
 #include <set>
 #include <string>
 #include <tuple>
@@ -323,6 +324,29 @@ TEST(AppScreenshot, NumbersInEveryCellOfAZoomedView) {
   EXPECT_GE(cells, 30);
 }
 
+namespace {
+// View 0 of `a` and of `b`: the same rectangle, the same pixels, and enough colours in it for
+// that to mean something.
+void expect_same_view(const Shot& a, const Shot& b) {
+  const ViewShot& v = a.views.at(0);
+  const ViewShot& w = b.views.at(0);
+  ASSERT_EQ(v.x, w.x);
+  ASSERT_EQ(v.y, w.y);
+  ASSERT_EQ(v.w, w.w);
+  ASSERT_EQ(v.h, w.h);
+  long differing = 0;
+  std::set<std::uint32_t> colours;
+  for (int y = v.y; y < v.y + v.h; ++y)
+    for (int x = v.x; x < v.x + v.w; ++x) {
+      const pl::Rgba p = a.at(x, y), q = b.at(x, y);
+      if (p.r != q.r || p.g != q.g || p.b != q.b) ++differing;
+      colours.insert(p.packed() & 0xffffffu);
+    }
+  EXPECT_EQ(differing, 0);
+  EXPECT_GE(colours.size(), 20u) << "the view shows too little to compare";
+}
+}  // namespace
+
 TEST(AppScreenshot, KeptPictureEqualsTheDrawnOne) {
   // A view drawn from the same inputs as the frame before keeps a copy of its picture, and the
   // frames after that copy it back instead of drawing (MapRenderer::draw). On frame 6 of a
@@ -338,18 +362,73 @@ TEST(AppScreenshot, KeptPictureEqualsTheDrawnOne) {
   const Shot drawn = take(args + " --redraw-views", "drawn");
   ASSERT_EQ(kept.w, kWidth);
   ASSERT_EQ(drawn.w, kWidth);
-  const ViewShot& v = kept.views.at(0);
-  ASSERT_GE(v.cam.zoom(), 40.0);  // numbers shown
-  long differing = 0;
-  std::set<std::uint32_t> colours;
-  for (int y = v.y; y < v.y + v.h; ++y)
-    for (int x = v.x; x < v.x + v.w; ++x) {
-      const pl::Rgba a = kept.at(x, y), b = drawn.at(x, y);
-      if (a.r != b.r || a.g != b.g || a.b != b.b) ++differing;
-      colours.insert(a.packed() & 0xffffffu);
-    }
-  EXPECT_EQ(differing, 0);
-  EXPECT_GE(colours.size(), 20u) << "the view shows too little to compare";
+  ASSERT_GE(kept.views.at(0).cam.zoom(), 40.0);  // numbers shown
+  expect_same_view(kept, drawn);
+}
+
+TEST(AppScreenshot, FirstUsesPaidInTheFirstFrameLeaveNoMark) {
+  // The first frame a view draws also runs the pass of prepared stamps over one pixel and
+  // bakes the clearance heat map into the terrain at once, after the renderer ran both copies
+  // of a kept picture over one pixel of the back buffer (MapRenderer): that frame must equal a
+  // later frame of the same still view drawn anew (--redraw-views).
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const auto file = scene_file("first", 20, 20, "[0.5, 0.5, 0]", "[19.5, 19.5, 0]");
+  const std::string args =
+      "--scene '" + file.string() + "' --planner dijkstra --frame end --clearance --zoom 2";
+  const Shot first = take(args + " --shot-frame 1", "first");
+  const Shot later = take(args + " --shot-frame 6 --redraw-views", "later");
+  ASSERT_EQ(first.w, kWidth);
+  ASSERT_EQ(later.w, kWidth);
+  expect_same_view(first, later);
+}
+
+TEST(AppScreenshot, BenchLogSaysWhichFramesShowedAJump) {
+  // --bench-log writes one line per frame: its wall, main-thread and process CPU times and
+  // whether it showed a landed background jump (a scrub). The column must add up to the jumps
+  // the benchmark reports, on a search large enough for scrub jumps to run in the background.
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const auto file = scene_file("benchlog", 400, 400, "[0.5, 0.5, 0]", "[399.5, 399.5, 0]");
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto log = dir / "pathlab_bench_log.txt", out = dir / "pathlab_bench_out.txt";
+  std::filesystem::remove(log);
+  constexpr int kFrames = 40;
+#ifdef PATHLAB_SANITIZED
+  const std::string env = "ASAN_OPTIONS=detect_leaks=0 ";  // as take() says
+#else
+  const std::string env;
+#endif
+  const std::string cmd = env + "xvfb-run -a -s '-screen 0 1280x800x24' '" PATHLAB_APP "' --scene '" +
+                          file.string() + "' --planner dijkstra --frame end --bench-frames " +
+                          std::to_string(kFrames) + " --bench-scrub --bench-log '" +
+                          log.string() + "' > '" + out.string() + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream report(out);
+  const std::string printed((std::istreambuf_iterator<char>(report)), {});
+  const std::size_t at = printed.find("background_seeks ");
+  ASSERT_NE(at, std::string::npos) << printed;
+  const long reported = std::stol(printed.substr(at + 17));
+  std::ifstream in(log);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header, "frame wall_ms cpu_ms process_cpu_ms jump_shown");
+  int lines = 0;
+  long shown = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    int frame = -1, jump = -1;
+    double wall = -1, cpu = -1, process = -1;
+    fields >> frame >> wall >> cpu >> process >> jump;
+    ASSERT_FALSE(fields.fail()) << line;
+    EXPECT_EQ(frame, lines);
+    EXPECT_GT(wall, 0.0);
+    EXPECT_GE(process, 0.0);
+    EXPECT_GE(jump, 0);
+    shown += jump;
+    ++lines;
+  }
+  EXPECT_EQ(lines, kFrames);
+  EXPECT_EQ(shown, reported);
+  EXPECT_GT(reported, 0) << "no jump ran in the background: the column was not exercised";
 }
 
 TEST(AppScreenshot, FinishedSearchShowsThePath) {

@@ -82,7 +82,7 @@ int pl::app::app_main(int argc, char** argv) {
 
       // Swap.
       glfwSwapBuffers(window);
-      automation.frame_end(window);
+      automation.frame_end(window, app);
     }
     if (!headless) save_settings(app, config_file("settings.json"));
     automation.report(app);

@@ -113,6 +113,7 @@ Automation::Automation(const Options& opt) : opt_(opt), frames_left_(opt.shot_fr
   frame_ms_.reserve(std::size_t(opt.bench_frames));
   cpu_ms_.reserve(std::size_t(opt.bench_frames));
   process_ms_.reserve(std::size_t(opt.bench_frames));
+  jumps_shown_.reserve(std::size_t(opt.bench_frames));
 }
 
 namespace {
@@ -175,13 +176,14 @@ bool Automation::after_render(App& app, GLFWwindow* window, const FrameSize& fb)
   return ok;
 }
 
-void Automation::frame_end(GLFWwindow* window) {
+void Automation::frame_end(GLFWwindow* window, const App& app) {
   if (!opt_.bench()) return;
   glFinish();
   const auto frame_end = std::chrono::steady_clock::now();
   frame_ms_.push_back(std::chrono::duration<double, std::milli>(frame_end - frame_start_).count());
   cpu_ms_.push_back(cpu_ms(CLOCK_THREAD_CPUTIME_ID) - frame_cpu_start_);
   process_ms_.push_back(cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - frame_process_start_);
+  jumps_shown_.push_back(app.seek_stats.shown);
   if (int(frame_ms_.size()) >= opt_.bench_frames) glfwSetWindowShouldClose(window, GLFW_TRUE);
 }
 
@@ -211,9 +213,10 @@ void Automation::report(const App& app) const {
     std::fprintf(stderr, "pathlab: could not write %s\n", opt_.bench_log.c_str());
     return;
   }
-  std::fprintf(f, "frame wall_ms cpu_ms process_cpu_ms\n");
+  std::fprintf(f, "frame wall_ms cpu_ms process_cpu_ms jump_shown\n");
   for (std::size_t i = 0; i < frame_ms_.size(); ++i)
-    std::fprintf(f, "%zu %.3f %.3f %.3f\n", i, frame_ms_[i], cpu_ms_[i], process_ms_[i]);
+    std::fprintf(f, "%zu %.3f %.3f %.3f %d\n", i, frame_ms_[i], cpu_ms_[i], process_ms_[i],
+                 int(jumps_shown_[i] - (i ? jumps_shown_[i - 1] : 0)));
   std::fclose(f);
 }
 

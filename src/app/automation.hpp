@@ -30,8 +30,9 @@ class Automation {
   // After ImGui drew: the screenshot and layout when due (then --exit). False if one could not
   // be written.
   bool after_render(App& app, GLFWwindow* window, const FrameSize& fb);
-  // After the swap: the frame's time; closes the window after N frames.
-  void frame_end(GLFWwindow* window);
+  // After the swap: the frame's time and whether it showed a landed jump; closes the window
+  // after N frames.
+  void frame_end(GLFWwindow* window, const App& app);
   // Prints the benchmark's figures (nothing when not benchmarking).
   void report(const App& app) const;
 
@@ -43,6 +44,7 @@ class Automation {
   std::uint64_t pan_frames_ = 0;  // --bench-pan: frames panned so far
   std::chrono::steady_clock::time_point frame_start_;
   std::vector<double> frame_ms_, cpu_ms_, process_ms_;
+  std::vector<std::size_t> jumps_shown_;  // App::seek_stats.shown after each frame
   double frame_cpu_start_ = 0, frame_process_start_ = 0, seek_ms_ = 0;
 };
 

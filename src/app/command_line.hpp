@@ -11,8 +11,8 @@
 // --zoom Z (or --bench-zoom Z) zooms the views by Z from the fitted view (about the centre);
 // --bench-scrub jumps to a different, pseudo-random frame of the timeline every frame (the
 // worst case for the search texture, rebuilt on every frame change). --bench-log FILE writes
-// each frame's times (wall, main thread CPU, process CPU, in ms), one frame a line, to find
-// the frames behind a p95.
+// each frame's times (wall, main thread CPU, process CPU, in ms) and the jumps it showed (a
+// scrub's landed background seeks), one frame a line, to find the frames behind a p95.
 #pragma once
 
 #include <optional>

@@ -89,6 +89,15 @@ MapRenderer::MapRenderer() {
                         reinterpret_cast<const void*>(offsetof(Vertex, colour)));
   glBindVertexArray(0);
 
+  // llvmpipe compiles its blitter's shaders the first time a picture is kept (~40 ms) and
+  // copied back (~15-25 ms): both copies run now, over one pixel of the window's back buffer
+  // (which the next frame clears), so no frame of a view pays them. The copy is 3 x 3: a
+  // texture whose sides are powers of two samples through another compiled variant.
+  const Viewport warm{0, 0, 3, 3};
+  copy_picture(warm, 0, true, 1);
+  if (picture_cached_) copy_picture(warm, 0, false, 1);
+  picture_cached_ = false;
+
   for (GLuint* t :
        {&texture_, &heat_texture_, &search_texture_, &stamps_texture_, &labels_texture_}) {
     glGenTextures(1, t);
@@ -187,13 +196,16 @@ void MapRenderer::set_search(const Image& image) {
   ++revision_;
 }
 
-void MapRenderer::upload_stamps(int width, int height) {
+void MapRenderer::upload_stamps(int width, int height, std::uint64_t generation) {
+  if (stamps_uploaded_ && stamps_generation_ == generation && stamps_width_ == width &&
+      stamps_height_ == height)
+    return;  // uploaded when the prepared stamps were adopted
+  stamps_uploaded_ = true;
+  stamps_generation_ = generation, stamps_width_ = width, stamps_height_ = height;
   glBindTexture(GL_TEXTURE_2D, stamps_texture_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, width, height, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
                search_cells_.stamps().data());
-  search_width_ = width;
-  search_height_ = height;
   ++revision_;
 }
 
@@ -202,6 +214,12 @@ void MapRenderer::adopt_search(SearchTexture&& prepared, std::uint64_t generatio
   search_cells_.set_generation(generation);
   search_stamped_ = false;
   ++revision_;  // the next update_search paints the image or uploads the stamps
+  // The stamps go up now, with the rest of what a new result uploads, and the next draw
+  // compiles the stamp pass (warm_stamps_): the first move of a scrub then only switches.
+  if (search_cells_.prepared()) {
+    upload_stamps(search_cells_.width(), search_cells_.height(), generation);
+    warm_stamps_ = true;
+  }
 }
 
 void MapRenderer::update_search(const FrameState& state, std::uint64_t generation, int width,
@@ -213,7 +231,10 @@ void MapRenderer::update_search(const FrameState& state, std::uint64_t generatio
   search_stamped_ = search_cells_.stamped();
   if (search_stamped_) {
     // Uploaded once per trace; the frame and the colours are uniforms (draw_texture).
-    if (d.full) upload_stamps(width, height);
+    if (d.full) {
+      upload_stamps(width, height, generation);
+      search_width_ = width, search_height_ = height;
+    }
     return;
   }
   const Image& image = search_cells_.image();
@@ -320,7 +341,11 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   const bool same_size_heat = heat && heat_width_ == tex_width_ && heat_height_ == tex_height_;
   if (heat_opacity != base_opacity_) base_ready_ = false, base_changed_ = true;
   base_opacity_ = heat_opacity;
-  if (terrain && same_size_heat && !base_ready_ && !base_changed_) bake_base();
+  // Baked in the first frame of a change (a scene loaded, an edit, a step), or once the inputs
+  // stop changing, never while they change frame after frame (a stroke, g while playing).
+  if (terrain && same_size_heat && !base_ready_ && !(base_changed_ && base_changed_before_))
+    bake_base();
+  base_changed_before_ = base_changed_;
   base_changed_ = false;
   const bool baked = terrain && same_size_heat && base_ready_;
 
@@ -382,8 +407,37 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     return;
   }
 
+  // The map's texture passes: the terrain's (the heat map, grid lines and search cells folded
+  // in when they can be), and the search cells' own, drawn between the primitives otherwise.
+  auto terrain_pass = [&] {
+    if (baked)
+      draw_texture(camera, vp, {base_texture_, tex_width_, tex_height_, 1.0f}, 0, 0, with_grid,
+                   fold_search, true);
+    else if (terrain)
+      draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
+                   same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0,
+                   with_grid, fold_search, true);
+  };
+  auto lone_search_pass = [&] {  // over a transparent base (any texture at opacity 0)
+    draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, false, true);
+  };
   glViewport(vp.x, gl_y, vp.width, vp.height);
   glEnable(GL_SCISSOR_TEST);
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  // A pass variant is compiled by llvmpipe the first time it is drawn: the stamps' would be on a
+  // scrub's first move. Drawn here over one pixel, which the clears and the opaque pass below
+  // paint again.
+  if (warm_stamps_ && search_tex && !search_stamped_) {
+    warm_stamps_ = false;
+    glScissor(vp.x + vp.width / 2, gl_y + vp.height / 2, 1, 1);
+    search_stamped_ = true;
+    if (fold_search) terrain_pass();
+    else lone_search_pass();
+    search_stamped_ = false;
+  }
   glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
   // The viewport's background. A clear inside a scissor is a full pass of its own under a
   // software rasteriser (Mesa draws it as a quad), and the opaque terrain pass writes every
@@ -412,25 +466,13 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     clear(in_x1, in_y0, vp.width, in_y1);
   }
   glScissor(vp.x, gl_y, vp.width, vp.height);
-  glEnable(GL_BLEND);
-  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);
 
-  if (baked)
-    draw_texture(camera, vp, {base_texture_, tex_width_, tex_height_, 1.0f}, 0, 0, with_grid,
-                 fold_search, true);
-  else if (terrain)
-    draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
-                 same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0, with_grid,
-                 fold_search, true);
+  terrain_pass();
   if (heat && !same_size_heat)
     draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
 
   flush_vertices(vp, 0, below);
-  if (split < kLayerCount)  // the search cells alone: over a transparent base (any bound
-                            // texture at opacity 0)
-    draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, false, true);
+  if (split < kLayerCount) lone_search_pass();
   flush_vertices(vp, below, vertices_.size());
   if (labels_shown_) {
     // The label layer over everything: a quad over the box it covers, one texel a pixel.
@@ -445,7 +487,7 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   else picture_cached_ = false;
 }
 
-void MapRenderer::copy_picture(const Viewport& vp, int gl_y, bool keep) {
+void MapRenderer::copy_picture(const Viewport& vp, int gl_y, bool keep, int pixels) {
   GLint framebuffer = 0, samples = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
   if (keep) {
@@ -478,14 +520,14 @@ void MapRenderer::copy_picture(const Viewport& vp, int gl_y, bool keep) {
   if (!complete) return;
   glDisable(GL_SCISSOR_TEST);
   // From the window's viewport into the copy, or back.
+  const int w = pixels > 0 ? std::min(pixels, vp.width) : vp.width;
+  const int h = pixels > 0 ? std::min(pixels, vp.height) : vp.height;
   glBindFramebuffer(GL_READ_FRAMEBUFFER, keep ? GLuint(framebuffer) : picture_fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, keep ? picture_fbo_ : GLuint(framebuffer));
   if (keep)
-    glBlitFramebuffer(vp.x, gl_y, vp.x + vp.width, gl_y + vp.height, 0, 0, vp.width, vp.height,
-                      GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBlitFramebuffer(vp.x, gl_y, vp.x + w, gl_y + h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   else
-    glBlitFramebuffer(0, 0, vp.width, vp.height, vp.x, gl_y, vp.x + vp.width, gl_y + vp.height,
-                      GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBlitFramebuffer(0, 0, w, h, vp.x, gl_y, vp.x + w, gl_y + h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, GLuint(framebuffer));
 }
 

@@ -100,9 +100,11 @@ class MapRenderer {
   void flush_vertices(const Viewport& vp, std::size_t first, std::size_t end);
   // Copies the view's picture (the viewport at window row gl_y, counted from the bottom) into
   // picture_texture_ (keep) or back into the window; picture_cached_ says whether it holds it.
-  void copy_picture(const Viewport& vp, int gl_y, bool keep);
-  // SearchTexture's stamps into stamps_texture_ (a width x height map).
-  void upload_stamps(int width, int height);
+  // pixels > 0: only the pixels x pixels square at the viewport's lower left corner.
+  void copy_picture(const Viewport& vp, int gl_y, bool keep, int pixels = 0);
+  // SearchTexture's stamps into stamps_texture_ (a width x height map, the trace `generation`
+  // names), unless they are there already.
+  void upload_stamps(int width, int height, std::uint64_t generation);
   // Composes the terrain with the heat map over it (same size, at heat_opacity) into
   // base_texture_, on the GPU; base_ready_ says whether it worked.
   void bake_base();
@@ -131,10 +133,17 @@ class MapRenderer {
   int base_width_ = 0, base_height_ = 0;
   bool base_ready_ = false;   // base_texture_ holds the terrain and heat map below
   bool base_changed_ = true;  // the terrain, the heat map or its opacity changed since a draw
+  bool base_changed_before_ = false;  // ... and had changed before the last draw too
   float base_opacity_ = -1;   // heat_opacity at the last draw
   // SearchTexture's stamps (RG32UI), when it keeps them instead of an image (search_stamped_).
   GLuint stamps_texture_ = 0;
   bool search_stamped_ = false;
+  // What stamps_texture_ holds (upload_stamps).
+  bool stamps_uploaded_ = false;
+  std::uint64_t stamps_generation_ = 0;
+  int stamps_width_ = 0, stamps_height_ = 0;
+  // Adopted stamps not drawn yet: the next draw runs their pass over a pixel (draw()).
+  bool warm_stamps_ = false;
   int tex_width_ = 0, tex_height_ = 0;
   int heat_width_ = 0, heat_height_ = 0;
   int search_width_ = 0, search_height_ = 0;

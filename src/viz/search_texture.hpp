@@ -58,6 +58,11 @@ class SearchTexture {
   // The generation a prepared texture answers to (a view numbers its traces when it shows them).
   void set_generation(std::uint64_t generation) { generation_ = generation; }
   bool stamped() const { return stamped_; }
+  // prepare() built the stamps, which the first move will switch to (stamps() holds them).
+  bool prepared() const { return prepared_; }
+  // The map size the texture was last built or prepared for.
+  int width() const { return width_; }
+  int height() const { return height_; }
   // Per cell, row by row: the frame it turned open (closed cells that were never open: the frame
   // they closed), then the frame it turned closed; kNever when it did not.
   static constexpr std::uint32_t kNever = 0xFFFFFFFFu;
