@@ -56,6 +56,24 @@ constexpr std::int32_t kNoCircle = -1;
 #define PL_OUT_OF_LINE
 #endif
 
+// Calls f(i) for every i in [from, to) with p[i] & mask, in order; eight entries a step while
+// they are all clear (a cached row has a few free entries among a thousand).
+template <class F>
+void each_set(const std::uint8_t* p, std::uint32_t from, std::uint32_t to, std::uint8_t mask,
+              F&& f) {
+  const std::uint64_t wide = 0x0101010101010101ull * mask;
+  std::uint32_t i = from;
+  for (; i + 8 <= to; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if (!(w & wide)) continue;
+    for (std::uint32_t j = i; j < i + 8; ++j)
+      if (p[j] & mask) f(j);
+  }
+  for (; i < to; ++i)
+    if (p[i] & mask) f(i);
+}
+
 // A uniform grid over the circles: each circle is listed in every cell its bounding box overlaps
 // (grown by the touching tolerance), so a segment meets a circle only in a cell it crosses and
 // line of sight costs the circles along the segment, not all of them.
@@ -620,6 +638,7 @@ struct Ring {
 
 struct CircleData {
   bool built = false;
+  bool has_row = false;  // `los` holds a row (built now, or kept by the cache)
   std::uint8_t dirs_built = 0;       // the rings built whole (bit 0: dir +1, bit 1: dir -1)
   std::uint8_t sectors[2] = {0, 0};  // lazy mode: the sectors of each ring built (bit q)
   bool overlaps_known = false;
@@ -677,6 +696,7 @@ class CircleGraph {
         data_[k].why = std::move(row.why);
         data_[k].pending = std::move(row.pending);
         data_[k].done = row.done;
+        data_[k].has_row = !data_[k].los.empty();
       }
     stamp_.assign(n, 0);
     Vec2 lo = start_p_, hi = start_p_;
@@ -1056,10 +1076,12 @@ class CircleGraph {
     if (!d.built) {
       d.built = true;
       ++stats_.circles_built;
-      if (d.los.empty())
-        d.los.assign(n, 0);
-      else
+      if (d.has_row) {
         ++stats_.circles_reused;  // a row kept by the cache
+      } else {
+        d.los.assign(n, 0);
+        d.has_row = true;
+      }
     }
     const std::uint16_t done_bit = std::uint16_t(1u << (r * kRingSectors + q));
     if (d.done & done_bit) {
@@ -1069,6 +1091,7 @@ class CircleGraph {
     const unsigned dirs = 1u << r;
     const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
     why_ = cache_ ? &d.why : nullptr;
+    const std::size_t why_before = d.why.size();
     shade(c_[k], std::int32_t(k), dirs, q * kSectorBins - 1, kSectorBins + 2);
     shaded_ = true;
     departures_.clear();
@@ -1078,7 +1101,7 @@ class CircleGraph {
       // Slots b's build decided (the same segments) need no test; with a cache, only the free
       // ones are taken (see above).
       unsigned known = 0, free = 0;
-      if (!data_[b].los.empty()) {
+      if (data_[b].has_row) {
         const unsigned e = data_[b].los[k];
         known = e >> 4 & want;
         free = e & known;
@@ -1088,11 +1111,8 @@ class CircleGraph {
       if (need) need = surviving_slots(k, b, need);
       if (!(need | free)) continue;
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-      Bitangents made;
-      const Bitangents* kept = bt_cache_ ? kept_bitangents(lo, hi, free | (los[b] & 0x0Fu)) : nullptr;
-      // (A cache keeps whole sets: all four slots.)
-      if (!kept) made = bitangents(c_[lo], c_[hi], bt_cache_ ? 0x0Fu : need | free);
-      const Bitangents& bt = kept ? *kept : made;
+      const Bitangents bt = bt_cache_ ? whole_bitangents(lo, hi, free | (los[b] & 0x0Fu))
+                                      : bitangents(c_[lo], c_[hi], need | free);
       unsigned mask = 0, decided = 0;
       for (int s = 0; s < 4; ++s) {
         if (!((need | free) >> s & 1u) || !bt.ok[size_t(s)]) continue;
@@ -1117,14 +1137,14 @@ class CircleGraph {
         if (obs_) report_test(Shape::segment(t.a, t.b), by);
       }
       los[b] = std::uint8_t(los[b] | decided << 4 | mask);
-      if (bt_cache_ && !kept && mask) bt_cache_->emplace(std::uint64_t(lo) * n + hi, made);
+      if (bt_cache_ && mask) bt_cache_->try_emplace(std::uint64_t(lo) * n + hi, bt);
       pair_nodes(k, b, bt, mask);
     }
-    goal_departures(k, dirs, q);
     if (cache_) {
       d.done = std::uint16_t(d.done | done_bit);
-      settle_why(d);
+      settle_why(d, why_before);
     }
+    goal_departures(k, dirs, q);
     make_rings(k, dirs);
   }
 
@@ -1136,12 +1156,14 @@ class CircleGraph {
     return k_is_lo ? (r == 0 ? 0xAu : 0x5u) : (r == 0 ? 0x9u : 0x6u);
   }
 
-  // The cache's bitangents of pair (lo, hi), when a row says it has a free slot (`hint`), or
-  // nullptr.
-  const Bitangents* kept_bitangents(std::uint32_t lo, std::uint32_t hi, unsigned hint) const {
-    if (!hint) return nullptr;
-    const auto it = bt_cache_->find(std::uint64_t(lo) * c_.size() + hi);
-    return it == bt_cache_->end() ? nullptr : &it->second;
+  // All four bitangents of pair (lo, hi) (a cache keeps whole sets): the cache's when a row
+  // says the pair has a free slot (`hint`) and it has them, else computed.
+  Bitangents whole_bitangents(std::uint32_t lo, std::uint32_t hi, unsigned hint) const {
+    if (hint) {
+      const auto it = bt_cache_->find(std::uint64_t(lo) * c_.size() + hi);
+      if (it != bt_cache_->end()) return it->second;
+    }
+    return bitangents(c_[lo], c_[hi]);
   }
 
   // A sector of k's row that an earlier query built (`done`): every slot of it not known free
@@ -1154,6 +1176,7 @@ class CircleGraph {
     const std::uint32_t n = std::uint32_t(c_.size());
     const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
     why_ = &d.why;
+    const std::size_t why_before = d.why.size();
     shaded_ = false;
     departures_.clear();
     ++now_;
@@ -1164,11 +1187,11 @@ class CircleGraph {
         look_.push_back(b);
       }
     const std::size_t pending = look_.size();
-    const std::uint8_t* row = d.los.data();
-    for (std::uint32_t b = 0; b < k; ++b)
-      if ((row[b] & want_hi) && stamp_[b] != now_) look_.push_back(b);
-    for (std::uint32_t b = k + 1; b < n; ++b)
-      if ((row[b] & want_lo) && stamp_[b] != now_) look_.push_back(b);
+    auto take = [&](std::uint32_t b) {
+      if (stamp_[b] != now_) look_.push_back(b);
+    };
+    each_set(d.los.data(), 0, k, std::uint8_t(want_hi), take);
+    each_set(d.los.data(), k + 1, n, std::uint8_t(want_lo), take);
     std::size_t still = 0;  // pending pairs kept, moved to the front of d.pending
     for (std::size_t i = 0; i < look_.size(); ++i) {
       const std::uint32_t b = look_[i];
@@ -1177,12 +1200,9 @@ class CircleGraph {
       const unsigned e = d.los[b];
       const unsigned want = k < b ? want_lo : want_hi;
       const unsigned todo = pend ? want & ~(e >> 4) : 0u, have = e & want;
-      Bitangents made;
-      const Bitangents* kept = kept_bitangents(lo, hi, e & 0x0Fu);
-      if (!kept) made = bitangents(c_[lo], c_[hi]);
-      const Bitangents& bt = kept ? *kept : made;
+      const Bitangents bt = whole_bitangents(lo, hi, e & 0x0Fu);
       unsigned other_free = 0;
-      if (todo && !data_[b].los.empty()) {
+      if (todo && data_[b].has_row) {
         const unsigned o = data_[b].los[k];
         other_free = o & o >> 4 & todo;
       }
@@ -1206,13 +1226,13 @@ class CircleGraph {
         if (obs_) report_test(Shape::segment(t.a, t.b), by);
       }
       d.los[b] = std::uint8_t(d.los[b] | decided << 4 | mask);
-      if (!kept && (d.los[b] & 0x0Fu)) bt_cache_->emplace(std::uint64_t(lo) * n + hi, made);
+      if (mask) bt_cache_->try_emplace(std::uint64_t(lo) * n + hi, bt);
       pair_nodes(k, b, bt, mask);
       if (pend && unknown_in_done(k, b, bt)) d.pending[still++] = b;
     }
     d.pending.resize(still);
+    settle_why(d, why_before);
     goal_departures(k, 1u << r, q);
-    settle_why(d);
     make_rings(k, 1u << r);
   }
 
@@ -1229,10 +1249,13 @@ class CircleGraph {
     return false;
   }
 
-  // The cache's `why` of a row after a build: its repeats (a holder per bin, a blocker per
-  // test) dropped first, by stamp, so the sort sees each circle once.
-  void settle_why(CircleData& d) {
+  // The cache's `why` of a row after a build added to it from `before` on: its repeats (a
+  // holder per bin, a blocker per test) dropped first, by stamp, so the sort sees each circle
+  // once. The rejections of tangents to the goal are not kept, so they are not listed: this
+  // runs before they are tested.
+  void settle_why(CircleData& d, std::size_t before) {
     why_ = nullptr;
+    if (d.why.size() == before) return;
     ++now_;
     auto out = d.why.begin();
     for (const std::uint32_t j : d.why)
@@ -1256,6 +1279,7 @@ class CircleGraph {
     const std::uint32_t n = std::uint32_t(c_.size());
     // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
     d.los.assign(n, 0x80);
+    d.has_row = true;
     shade(k);
     shaded_ = true;
     departures_.clear();
@@ -2021,8 +2045,8 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
       };
       for (std::uint32_t m : moved) make_pending(m);
       const Vec2 a = kept[k].center();
-      for (std::uint32_t b = 0; b < n; ++b) {
-        if (!(los[b] & 0x0F)) continue;  // no free bitangent
+      // The pairs with a free bitangent.
+      each_set(los.data(), 0, std::uint32_t(n), 0x0F, [&](std::uint32_t b) {
         const Vec2 ab = kept[b].center() - a;
         const double len2 = dot(ab, ab), wide = std::max(kept[k].r, kept[b].r) + 1e-6;
         for (std::uint32_t m : moved) {
@@ -2050,7 +2074,7 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
           make_pending(b);
           break;
         }
-      }
+      });
     }
   }
   st.kept = kept;
