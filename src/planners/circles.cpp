@@ -30,6 +30,7 @@ struct CircleGraphCache::State {
     std::vector<std::uint8_t> los;
     std::vector<std::uint32_t> why;
     std::vector<std::uint32_t> pending;
+    std::vector<std::uint32_t> frees;
     std::uint16_t done = 0;
   };
   std::vector<Circle> kept;               // grown circles kept, by internal index
@@ -662,6 +663,10 @@ struct CircleData {
   // Pairs the cache's update made unknown (a moved circle, or one whose free bitangent passes
   // its new place): their slots in the sectors done are tested again when those are built.
   std::vector<std::uint32_t> pending;
+  // With a cache: the pairs known free, each with a sector it is free in, as
+  // (other circle << 4 | 8 r + q), a pair once per sector: a sector done looks at its own
+  // instead of the whole row. A pair made pending leaves it.
+  std::vector<std::uint32_t> frees;
 };
 
 struct Edge {
@@ -695,6 +700,7 @@ class CircleGraph {
         data_[k].los = std::move(row.los);
         data_[k].why = std::move(row.why);
         data_[k].pending = std::move(row.pending);
+        data_[k].frees = std::move(row.frees);
         data_[k].done = row.done;
         data_[k].has_row = !data_[k].los.empty();
       }
@@ -759,6 +765,7 @@ class CircleGraph {
       row.los = std::move(data_[k].los);
       row.why = std::move(data_[k].why);
       row.pending = std::move(data_[k].pending);
+      row.frees = std::move(data_[k].frees);
       row.done = data_[k].done;
     }
   }
@@ -1137,7 +1144,10 @@ class CircleGraph {
         if (obs_) report_test(Shape::segment(t.a, t.b), by);
       }
       los[b] = std::uint8_t(los[b] | decided << 4 | mask);
-      if (bt_cache_ && mask) bt_cache_->try_emplace(std::uint64_t(lo) * n + hi, bt);
+      if (bt_cache_ && mask) {
+        bt_cache_->try_emplace(std::uint64_t(lo) * n + hi, bt);
+        d.frees.push_back(b << 4 | std::uint32_t(r * kRingSectors + q));
+      }
       pair_nodes(k, b, bt, mask);
     }
     if (cache_) {
@@ -1187,11 +1197,9 @@ class CircleGraph {
         look_.push_back(b);
       }
     const std::size_t pending = look_.size();
-    auto take = [&](std::uint32_t b) {
-      if (stamp_[b] != now_) look_.push_back(b);
-    };
-    each_set(d.los.data(), 0, k, std::uint8_t(want_hi), take);
-    each_set(d.los.data(), k + 1, n, std::uint8_t(want_lo), take);
+    const std::uint32_t here = std::uint32_t(r * kRingSectors + q);
+    for (const std::uint32_t f : d.frees)
+      if ((f & 15u) == here && stamp_[f >> 4] != now_) look_.push_back(f >> 4);
     std::size_t still = 0;  // pending pairs kept, moved to the front of d.pending
     for (std::size_t i = 0; i < look_.size(); ++i) {
       const std::uint32_t b = look_[i];
@@ -1227,6 +1235,7 @@ class CircleGraph {
       }
       d.los[b] = std::uint8_t(d.los[b] | decided << 4 | mask);
       if (mask) bt_cache_->try_emplace(std::uint64_t(lo) * n + hi, bt);
+      if (mask & decided & ~have) d.frees.push_back(b << 4 | here);
       pair_nodes(k, b, bt, mask);
       if (pend && unknown_in_done(k, b, bt)) d.pending[still++] = b;
     }
@@ -1984,7 +1993,8 @@ void CircleGraphCache::clear() {
 std::size_t CircleGraphCache::memory_bytes() const {
   std::size_t b = state->kept.capacity() * sizeof(Circle) + state->kept_index.capacity() * 4;
   for (const auto& row : state->rows)
-    b += sizeof(row) + row.los.capacity() + (row.why.capacity() + row.pending.capacity()) * 4;
+    b += sizeof(row) + row.los.capacity() +
+         (row.why.capacity() + row.pending.capacity() + row.frees.capacity()) * 4;
   // Each entry of the map: key and value, and about two pointers of node and bucket.
   b += state->bitangents.size() * (sizeof(std::uint64_t) + sizeof(Bitangents) + 3 * sizeof(void*));
   return b;
@@ -2038,6 +2048,7 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
       }
       std::vector<std::uint8_t>& los = row.los;
       auto make_pending = [&](std::uint32_t b) {
+        if (los[b] & 0x0F) std::erase_if(row.frees, [&](std::uint32_t f) { return f >> 4 == b; });
         los[b] = 0;
         if (std::find(row.pending.begin(), row.pending.end(), b) == row.pending.end())
           row.pending.push_back(b);
