@@ -1006,8 +1006,9 @@ class CircleGraph {
   }
 
   // Makes the departure nodes of circle k in the directions `dirs` (bit 0: +1, bit 1: -1), each
-  // direction once: eager mode, and lazy mode with a cache (which keeps whole rows), build a
-  // circle whole. Lazy mode without a cache builds a ring a sector at a time (ensure()).
+  // direction once: eager mode without a cache builds a circle whole; with a cache (whose rows
+  // are kept in sectors) every sector of the directions in turn. Lazy mode builds a ring a
+  // sector at a time as the search asks (ensure()).
   void build(std::uint32_t k, unsigned dirs) {
     if (partial_)
       for (int r = 0; r < 2; ++r)
@@ -1016,9 +1017,9 @@ class CircleGraph {
       build_whole(k);
   }
 
-  // Lazy mode without a cache: a ring (circle k, direction index r: 0 for +1) is cut into
-  // kRingSectors sectors of angle (kSectorBins shadow bins each) and built a sector at a time, as
-  // the search asks. The hugging edge of a node at angle a (an arrival's to the first departure
+  // Lazy mode (and eager mode with a cache): a ring (circle k, direction index r: 0 for +1) is
+  // cut into kRingSectors sectors of angle (kSectorBins shadow bins each) and built a sector at
+  // a time, as the search asks. The hugging edge of a node at angle a (an arrival's to the first departure
   // at a or beyond, a departure's to the next one) only needs every departure between a and
   // its target built: ensure() builds a's sector (and the one a hair behind, since an arrival
   // takes a departure up to kAngleEps behind it), then the following sectors in the direction
@@ -1118,7 +1119,9 @@ class CircleGraph {
       if (need) need = surviving_slots(k, b, need);
       if (!(need | free)) continue;
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-      const Bitangents bt = bt_cache_ ? whole_bitangents(lo, hi, free | (los[b] & 0x0Fu))
+      bool whole = false;
+      const Bitangents bt = bt_cache_ ? cached_bitangents(lo, hi, free | (los[b] & 0x0Fu),
+                                                          need | free, whole)
                                       : bitangents(c_[lo], c_[hi], need | free);
       unsigned mask = 0, decided = 0;
       for (int s = 0; s < 4; ++s) {
@@ -1144,7 +1147,8 @@ class CircleGraph {
         if (obs_) report_test(Shape::segment(t.a, t.b), by);
       }
       los[b] = std::uint8_t(los[b] | decided << 4 | mask);
-      if (bt_cache_ && mask) keep_free(d, b, lo, hi, bt, std::uint32_t(r * kRingSectors + q));
+      if (bt_cache_ && mask)
+        keep_free(d, b, lo, hi, whole ? &bt : nullptr, std::uint32_t(r * kRingSectors + q));
       pair_nodes(k, b, bt, mask);
     }
     if (cache_) {
@@ -1164,23 +1168,34 @@ class CircleGraph {
   }
 
   // With a cache: pair (k, b) has a free slot in sector `here` (8 r + q) of d, k's row, that
-  // the row did not know free. The cache keeps the pair's bitangents (bt: all four slots), and
-  // the row lists it among the sector's free pairs. (Out of line, as the next one: the loop
-  // of a build without a cache stays as small as it was.)
+  // the row did not know free. The cache keeps the pair's bitangents, all four slots (`whole`,
+  // or computed here when the build had only some), and the row lists the pair among the
+  // sector's free pairs. (Out of line, as the next one: the loop of a build without a cache
+  // stays as small as it was.)
   PL_OUT_OF_LINE void keep_free(CircleData& d, std::uint32_t b, std::uint32_t lo,
-                                std::uint32_t hi, const Bitangents& bt, std::uint32_t here) {
-    bt_cache_->try_emplace(std::uint64_t(lo) * c_.size() + hi, bt);
+                                std::uint32_t hi, const Bitangents* whole, std::uint32_t here) {
+    const std::uint64_t pair = std::uint64_t(lo) * c_.size() + hi;
+    if (whole)
+      bt_cache_->try_emplace(pair, *whole);
+    else if (!bt_cache_->contains(pair))
+      bt_cache_->emplace(pair, bitangents(c_[lo], c_[hi]));
     d.frees.push_back(b << 4 | here);
   }
 
-  // All four bitangents of pair (lo, hi) (a cache keeps whole sets): the cache's when a row
-  // says the pair has a free slot (`hint`) and it has them, else computed.
-  PL_OUT_OF_LINE Bitangents whole_bitangents(std::uint32_t lo, std::uint32_t hi, unsigned hint) const {
+  // The bitangents of pair (lo, hi): the cache's whole set when a row says the pair has a free
+  // slot (`hint`) and the cache has it (whole = true), else the slots asked for, computed (a
+  // slot is the same whichever others are computed).
+  PL_OUT_OF_LINE Bitangents cached_bitangents(std::uint32_t lo, std::uint32_t hi, unsigned hint,
+                                              unsigned slots, bool& whole) const {
     if (hint) {
       const auto it = bt_cache_->find(std::uint64_t(lo) * c_.size() + hi);
-      if (it != bt_cache_->end()) return it->second;
+      if (it != bt_cache_->end()) {
+        whole = true;
+        return it->second;
+      }
     }
-    return bitangents(c_[lo], c_[hi]);
+    whole = slots == 0x0Fu;
+    return bitangents(c_[lo], c_[hi], slots);
   }
 
   // A sector of k's row that an earlier query built (`done`): every slot of it not known free
@@ -1214,7 +1229,8 @@ class CircleGraph {
       const unsigned e = d.los[b];
       const unsigned want = k < b ? want_lo : want_hi;
       const unsigned todo = pend ? want & ~(e >> 4) : 0u, have = e & want;
-      const Bitangents bt = whole_bitangents(lo, hi, e & 0x0Fu);
+      bool whole = false;  // (all four slots: unknown_in_done reads them)
+      const Bitangents bt = cached_bitangents(lo, hi, e & 0x0Fu, 0x0Fu, whole);
       unsigned other_free = 0;
       if (todo && data_[b].has_row) {
         const unsigned o = data_[b].los[k];
@@ -1240,7 +1256,7 @@ class CircleGraph {
         if (obs_) report_test(Shape::segment(t.a, t.b), by);
       }
       d.los[b] = std::uint8_t(d.los[b] | decided << 4 | mask);
-      if (mask & ~have) keep_free(d, b, lo, hi, bt, here);
+      if (mask & ~have) keep_free(d, b, lo, hi, &bt, here);
       pair_nodes(k, b, bt, mask);
       if (pend && unknown_in_done(k, b, bt)) d.pending[still++] = b;
     }
