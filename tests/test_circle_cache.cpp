@@ -47,16 +47,21 @@ void expect_same(const std::vector<Circle>& cs, const Query& q, CircleGraphMode 
   if (cached_stats) *cached_stats = sc;
 }
 
+// Forest `seed` of `count` circles, overlapping or apart.
+CircleForest forest(int count, std::uint32_t seed, bool overlap) {
+  CircleForestSpec spec;
+  spec.count = count;
+  spec.seed = seed;
+  spec.overlap = overlap;
+  return make_circle_forest(spec);
+}
+
 TEST(CircleCache, RandomEditsGiveTheSameGraphAsFromScratch) {
   std::mt19937 rng(9001);
   int in_place = 0, reused = 0, steps = 0;
   const int series = 24 / kScale + 1;
   for (int it = 0; it < series; ++it) {
-    CircleForestSpec spec;
-    spec.count = 40 + int(rng() % 260);
-    spec.seed = std::uint32_t(100 + it);
-    spec.overlap = it % 2 == 0;
-    const CircleForest f = make_circle_forest(spec);
+    const CircleForest f = forest(40 + int(rng() % 260), std::uint32_t(100 + it), it % 2 == 0);
     std::vector<Circle> cs = f.circles;
     const CircleGraphMode mode = it % 4 == 3 ? CircleGraphMode::Eager : CircleGraphMode::Lazy;
     CircleGraphCache cache;
@@ -178,11 +183,7 @@ TEST(CircleCache, JumpsIntoSectorsDoneLeaveNoStaleBit) {
   std::size_t pending = 0, dropped = 0, changed = 0, jumps = 0;
   const int forests = 10 / kScale + 1;
   for (int it = 0; it < forests; ++it) {
-    CircleForestSpec spec;
-    spec.count = 120 + int(rng() % 120);
-    spec.seed = std::uint32_t(500 + it);
-    spec.overlap = it % 2 == 0;
-    const CircleForest f = make_circle_forest(spec);
+    const CircleForest f = forest(120 + int(rng() % 120), std::uint32_t(500 + it), it % 2 == 0);
     std::vector<Circle> cs = f.circles;
     const CircleGraphMode mode = it % 5 == 4 ? CircleGraphMode::Eager : CircleGraphMode::Lazy;
     const Vec2 s = f.query.start.position(), g = f.query.goal.position();

@@ -1138,13 +1138,7 @@ class CircleGraph {
           ++stats_.surfing_culled;
           continue;
         }
-        const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
-        ++stats_.surfing_tests;
-        if (by == kNoCircle) {
-          mask |= 1u << s;
-          ++stats_.surfing_edges;
-        }
-        if (obs_) report_test(Shape::segment(t.a, t.b), by);
+        if (sees(t, lo, hi)) mask |= 1u << s;
       }
       los[b] = std::uint8_t(los[b] | decided << 4 | mask);
       if (bt_cache_ && mask)
@@ -1157,6 +1151,15 @@ class CircleGraph {
     }
     goal_departures(k, dirs, q);
     make_rings(k, dirs);
+  }
+
+  // Tests bitangent t of circles lo < hi for line of sight, and counts (and reports) the test.
+  bool sees(const Bitangent& t, std::uint32_t lo, std::uint32_t hi) {
+    const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
+    ++stats_.surfing_tests;
+    if (by == kNoCircle) ++stats_.surfing_edges;
+    if (obs_) report_test(Shape::segment(t.a, t.b), by);
+    return by == kNoCircle;
   }
 
   // The slots whose departures from k turn in direction r (0: +1), when k is the lower index of
@@ -1247,13 +1250,7 @@ class CircleGraph {
           continue;
         }
         decided |= 1u << s;
-        const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
-        ++stats_.surfing_tests;
-        if (by == kNoCircle) {
-          mask |= 1u << s;
-          ++stats_.surfing_edges;
-        }
-        if (obs_) report_test(Shape::segment(t.a, t.b), by);
+        if (sees(t, lo, hi)) mask |= 1u << s;
       }
       d.los[b] = std::uint8_t(d.los[b] | decided << 4 | mask);
       if (mask & ~have) keep_free(d, b, lo, hi, &bt, here);
@@ -1342,13 +1339,7 @@ class CircleGraph {
             ++stats_.surfing_culled;
             continue;
           }
-          const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
-          ++stats_.surfing_tests;
-          if (by == kNoCircle) {
-            mask |= std::uint8_t(1u << s);
-            ++stats_.surfing_edges;
-          }
-          if (obs_) report_test(Shape::segment(t.a, t.b), by);
+          if (sees(t, lo, hi)) mask |= std::uint8_t(1u << s);
         }
         mask |= 0x80;
       }
