@@ -1010,11 +1010,21 @@ class CircleGraph {
   // are kept in sectors) every sector of the directions in turn. Lazy mode builds a ring a
   // sector at a time as the search asks (ensure()).
   void build(std::uint32_t k, unsigned dirs) {
-    if (partial_)
-      for (int r = 0; r < 2; ++r)
-        for (int q = 0; q < kRingSectors && (dirs >> r & 1u); ++q) build_sector(k, r, q);
-    else
+    if (!partial_) {
       build_whole(k);
+      return;
+    }
+    for (int r = 0; r < 2; ++r) {
+      if (!(dirs >> r & 1u)) continue;
+      // A ring built whole at once (eager mode): one shadow for its 256 bins, when its row has
+      // none of its sectors done or all of them.
+      const unsigned all = kAllSectors << (r * kRingSectors), done = data_[k].done & all;
+      if (data_[k].sectors[r] == 0 && (done == 0 || done == all)) {
+        build_sector(k, r, kWholeRing);
+        continue;
+      }
+      for (int q = 0; q < kRingSectors; ++q) build_sector(k, r, q);
+    }
   }
 
   // Lazy mode (and eager mode with a cache): a ring (circle k, direction index r: 0 for +1) is
@@ -1030,6 +1040,7 @@ class CircleGraph {
   static constexpr int kSectorBins = 32;
   static constexpr int kRingSectors = TangentShadow::kBins / kSectorBins;
   static constexpr unsigned kAllSectors = (1u << kRingSectors) - 1;
+  static constexpr int kWholeRing = -1;  // build_sector: every sector of the ring at once
   // The shadow's bin of angle a in [0, 2 pi) (as TangentShadow::bound computes it), and its
   // sector.
   static int angle_bin(double a) {
@@ -1077,8 +1088,9 @@ class CircleGraph {
   // sector built this way is `done`: an earlier query's row then answers it (cached_sector).
   void build_sector(std::uint32_t k, int r, int q) {
     CircleData& d = data_[k];
-    if (d.sectors[r] >> q & 1u) return;
-    d.sectors[r] = std::uint8_t(d.sectors[r] | 1u << q);
+    const unsigned span = q == kWholeRing ? kAllSectors : 1u << q;
+    if (d.sectors[r] & span) return;
+    d.sectors[r] = std::uint8_t(d.sectors[r] | span);
     if (d.sectors[r] == kAllSectors) d.dirs_built = std::uint8_t(d.dirs_built | 1u << r);
     const std::uint32_t n = std::uint32_t(c_.size());
     if (!d.built) {
@@ -1091,8 +1103,8 @@ class CircleGraph {
         d.has_row = true;
       }
     }
-    const std::uint16_t done_bit = std::uint16_t(1u << (r * kRingSectors + q));
-    if (d.done & done_bit) {
+    const std::uint16_t done_bit = std::uint16_t(span << (r * kRingSectors));
+    if ((d.done & done_bit) == done_bit) {
       cached_sector(k, r, q);
       return;
     }
@@ -1100,7 +1112,10 @@ class CircleGraph {
     const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
     why_ = cache_ ? &d.why : nullptr;
     const std::size_t why_before = d.why.size();
-    shade(c_[k], std::int32_t(k), dirs, q * kSectorBins - 1, kSectorBins + 2);
+    if (q == kWholeRing)
+      shade(c_[k], std::int32_t(k), dirs);
+    else
+      shade(c_[k], std::int32_t(k), dirs, q * kSectorBins - 1, kSectorBins + 2);
     shaded_ = true;
     departures_.clear();
     std::uint8_t* los = d.los.data();
@@ -1127,7 +1142,7 @@ class CircleGraph {
       for (int s = 0; s < 4; ++s) {
         if (!((need | free) >> s & 1u) || !bt.ok[size_t(s)]) continue;
         const Bitangent& t = bt.t[size_t(s)];
-        if (sector_of_angle(k == lo ? t.angle_a : t.angle_b) != q) continue;
+        if (q != kWholeRing && sector_of_angle(k == lo ? t.angle_a : t.angle_b) != q) continue;
         decided |= 1u << s;
         if (free >> s & 1u) {
           mask |= 1u << s;
@@ -1141,8 +1156,7 @@ class CircleGraph {
         if (sees(t, lo, hi)) mask |= 1u << s;
       }
       los[b] = std::uint8_t(los[b] | decided << 4 | mask);
-      if (bt_cache_ && mask)
-        keep_free(d, b, lo, hi, whole ? &bt : nullptr, std::uint32_t(r * kRingSectors + q));
+      if (bt_cache_ && mask) keep_free(k, b, bt, whole, mask, r);
       pair_nodes(k, b, bt, mask);
     }
     if (cache_) {
@@ -1170,19 +1184,25 @@ class CircleGraph {
     return k_is_lo ? (r == 0 ? 0xAu : 0x5u) : (r == 0 ? 0x9u : 0x6u);
   }
 
-  // With a cache: pair (k, b) has a free slot in sector `here` (8 r + q) of d, k's row, that
-  // the row did not know free. The cache keeps the pair's bitangents, all four slots (`whole`,
-  // or computed here when the build had only some), and the row lists the pair among the
-  // sector's free pairs. (Out of line, as the next one: the loop of a build without a cache
-  // stays as small as it was.)
-  PL_OUT_OF_LINE void keep_free(CircleData& d, std::uint32_t b, std::uint32_t lo,
-                                std::uint32_t hi, const Bitangents* whole, std::uint32_t here) {
+  // With a cache: pair (k, b) has free slots `mask` (of direction r from k) that k's row did
+  // not know free. The cache keeps the pair's bitangents, all four slots (bt when `whole`,
+  // else computed here: bt has the slots of `mask`, the same values), and the row lists the
+  // pair among the free pairs of each slot's sector. (Out of line, as the next one: the loop
+  // of a build without a cache stays as small as it was.)
+  PL_OUT_OF_LINE void keep_free(std::uint32_t k, std::uint32_t b, const Bitangents& bt,
+                                bool whole, unsigned mask, int r) {
+    const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
     const std::uint64_t pair = std::uint64_t(lo) * c_.size() + hi;
     if (whole)
-      bt_cache_->try_emplace(pair, *whole);
+      bt_cache_->try_emplace(pair, bt);
     else if (!bt_cache_->contains(pair))
       bt_cache_->emplace(pair, bitangents(c_[lo], c_[hi]));
-    d.frees.push_back(b << 4 | here);
+    for (int s = 0; s < 4; ++s)
+      if (mask >> s & 1u) {
+        const Bitangent& t = bt.t[size_t(s)];
+        const int q = sector_of_angle(k == lo ? t.angle_a : t.angle_b);
+        data_[k].frees.push_back(b << 4 | std::uint32_t(r * kRingSectors + q));
+      }
   }
 
   // The bitangents of pair (lo, hi): the cache's whole set when a row says the pair has a free
@@ -1221,9 +1241,15 @@ class CircleGraph {
         look_.push_back(b);
       }
     const std::size_t pending = look_.size();
-    const std::uint32_t here = std::uint32_t(r * kRingSectors + q);
+    // (Sector index 8 r + q; a whole ring takes every sector of direction r.)
+    const bool whole_ring = q == kWholeRing;
+    const std::uint32_t here = std::uint32_t(r * kRingSectors + (whole_ring ? 0 : q));
     for (const std::uint32_t f : d.frees)
-      if ((f & 15u) == here && stamp_[f >> 4] != now_) look_.push_back(f >> 4);
+      if ((whole_ring ? (f & 15u) >> 3 == std::uint32_t(r) : (f & 15u) == here) &&
+          stamp_[f >> 4] != now_) {
+        stamp_[f >> 4] = now_;
+        look_.push_back(f >> 4);
+      }
     std::size_t still = 0;  // pending pairs kept, moved to the front of d.pending
     for (std::size_t i = 0; i < look_.size(); ++i) {
       const std::uint32_t b = look_[i];
@@ -1243,7 +1269,7 @@ class CircleGraph {
       for (int s = 0; s < 4; ++s) {
         if (!((todo | have) >> s & 1u) || !bt.ok[size_t(s)]) continue;
         const Bitangent& t = bt.t[size_t(s)];
-        if (sector_of_angle(k == lo ? t.angle_a : t.angle_b) != q) continue;
+        if (q != kWholeRing && sector_of_angle(k == lo ? t.angle_a : t.angle_b) != q) continue;
         if (have >> s & 1u || other_free >> s & 1u) {
           mask |= 1u << s;
           decided |= 1u << s;
@@ -1253,7 +1279,7 @@ class CircleGraph {
         if (sees(t, lo, hi)) mask |= 1u << s;
       }
       d.los[b] = std::uint8_t(d.los[b] | decided << 4 | mask);
-      if (mask & ~have) keep_free(d, b, lo, hi, &bt, here);
+      if (mask & ~have) keep_free(k, b, bt, true, mask & ~have, r);
       pair_nodes(k, b, bt, mask);
       if (pend && unknown_in_done(k, b, bt)) d.pending[still++] = b;
     }
