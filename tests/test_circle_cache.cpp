@@ -47,16 +47,21 @@ void expect_same(const std::vector<Circle>& cs, const Query& q, CircleGraphMode 
   if (cached_stats) *cached_stats = sc;
 }
 
+// Forest `seed` of `count` circles, overlapping or apart.
+CircleForest forest(int count, std::uint32_t seed, bool overlap) {
+  CircleForestSpec spec;
+  spec.count = count;
+  spec.seed = seed;
+  spec.overlap = overlap;
+  return make_circle_forest(spec);
+}
+
 TEST(CircleCache, RandomEditsGiveTheSameGraphAsFromScratch) {
   std::mt19937 rng(9001);
   int in_place = 0, reused = 0, steps = 0;
   const int series = 24 / kScale + 1;
   for (int it = 0; it < series; ++it) {
-    CircleForestSpec spec;
-    spec.count = 40 + int(rng() % 260);
-    spec.seed = std::uint32_t(100 + it);
-    spec.overlap = it % 2 == 0;
-    const CircleForest f = make_circle_forest(spec);
+    const CircleForest f = forest(40 + int(rng() % 260), std::uint32_t(100 + it), it % 2 == 0);
     std::vector<Circle> cs = f.circles;
     const CircleGraphMode mode = it % 4 == 3 ? CircleGraphMode::Eager : CircleGraphMode::Lazy;
     CircleGraphCache cache;
@@ -165,6 +170,47 @@ TEST(CircleCache, ADragThroughTheShadowsGivesTheSameGraph) {
     EXPECT_GT(dropped, 0u);        // the rows resting on the dragged circle were dropped ...
     EXPECT_GT(reused, built / 4);  // ... and the others kept
   }
+}
+
+// The cache keeps rows in sectors: a sector a query built is answered from the row the next
+// time, and a slot it does not know free there counts as blocked. So a row kept after a move
+// must not keep a stale bit: a circle that jumps (not a small drag step) into the middle of the
+// search has new bitangents with circles whose rows are kept, often in sectors they have done,
+// and the place it left may have been all that blocked some of their slots. Each jump must
+// equal a query from scratch; and the jumps must matter (pairs made pending, paths changed).
+TEST(CircleCache, JumpsIntoSectorsDoneLeaveNoStaleBit) {
+  std::mt19937 rng(4242);
+  std::size_t pending = 0, dropped = 0, changed = 0, jumps = 0;
+  const int forests = 10 / kScale + 1;
+  for (int it = 0; it < forests; ++it) {
+    const CircleForest f = forest(120 + int(rng() % 120), std::uint32_t(500 + it), it % 2 == 0);
+    std::vector<Circle> cs = f.circles;
+    const CircleGraphMode mode = it % 5 == 4 ? CircleGraphMode::Eager : CircleGraphMode::Lazy;
+    const Vec2 s = f.query.start.position(), g = f.query.goal.position();
+    std::uniform_real_distribution<double> along(0.1, 0.9), off(-8, 8), rad(1, 4);
+    CircleGraphCache cache;
+    double last = -1;
+    for (int e = 0; e < 16; ++e, ++jumps) {
+      SCOPED_TRACE("forest " + std::to_string(it) + ", jump " + std::to_string(e));
+      // One or two circles to a place near the start-goal line, where the search goes.
+      for (int m = 0; m < 1 + int(rng() % 2); ++m) {
+        Circle& c = cs[rng() % cs.size()];
+        const Vec2 p = s + (g - s) * along(rng);
+        c = {p.x, p.y + off(rng), rad(rng)};
+      }
+      CircleGraphStats st;
+      expect_same(cs, f.query, mode, cache, &st);
+      if (e == 0) continue;
+      pending += st.pairs_reset;
+      dropped += st.circles_reset;
+      const PlanResult now = plan_among_circles(cs, f.query, {}, {});
+      changed += now.length != last;
+      last = now.length;
+    }
+  }
+  EXPECT_GT(pending, jumps);
+  EXPECT_GT(dropped, 0u);
+  EXPECT_GT(changed, jumps / 4);  // about a third of the jumps move the path
 }
 
 // The registry's planner keeps a cache between queries: a scene edited by one circle replans

@@ -19,13 +19,30 @@
 
 namespace pl {
 
+// The bitangents of circle pairs with a free one, by pair (lo * n + hi): they depend on the two
+// circles alone, so a cache keeps them until either moves, and a cached circle's nodes are made
+// without computing them again.
+using PairBitangents = std::unordered_map<std::uint64_t, Bitangents>;
+
+struct CircleGraphCache::State {
+  // What a query leaves of a circle's build (CircleData has the same fields).
+  struct Row {
+    std::vector<std::uint8_t> los;
+    std::vector<std::uint32_t> why;
+    std::vector<std::uint32_t> pending;
+    std::vector<std::uint32_t> frees;
+    std::uint16_t done = 0;
+  };
+  std::vector<Circle> kept;               // grown circles kept, by internal index
+  std::vector<std::uint32_t> kept_index;  // their scene indices
+  std::vector<Row> rows;                  // per circle (los empty: nothing known)
+  PairBitangents bitangents;              // pairs with a free bitangent
+};
+
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::int32_t kNoCircle = -1;
-// CircleData::los: an entry copied from the other circle's row (its rejections rest on that
-// row's `why`, not on this one's).
-constexpr std::uint8_t kCopied = 0x40;
 
 // The graph's builders are called out of line from the search. core/search.hpp flattens
 // best_first, which inlines every call under the problem's expand() -- here the whole lazy
@@ -40,10 +57,23 @@ constexpr std::uint8_t kCopied = 0x40;
 #define PL_OUT_OF_LINE
 #endif
 
-// The bitangents of circle pairs with a free one, by pair (lo * n + hi): they depend on the two
-// circles alone, so a cache keeps them until either moves, and a cached circle's nodes are made
-// without computing them again.
-using PairBitangents = std::unordered_map<std::uint64_t, Bitangents>;
+// Calls f(i) for every i in [from, to) with p[i] & mask, in order; eight entries a step while
+// they are all clear (a cached row has a few free entries among a thousand).
+template <class F>
+void each_set(const std::uint8_t* p, std::uint32_t from, std::uint32_t to, std::uint8_t mask,
+              F&& f) {
+  const std::uint64_t wide = 0x0101010101010101ull * mask;
+  std::uint32_t i = from;
+  for (; i + 8 <= to; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if (!(w & wide)) continue;
+    for (std::uint32_t j = i; j < i + 8; ++j)
+      if (p[j] & mask) f(j);
+  }
+  for (; i < to; ++i)
+    if (p[i] & mask) f(i);
+}
 
 // A uniform grid over the circles: each circle is listed in every cell its bounding box overlaps
 // (grown by the touching tolerance), so a segment meets a circle only in a cell it crosses and
@@ -335,12 +365,16 @@ class TangentShadow {
   bool covered() const { return (dirs_ & 1 ? open_[0] : 0) + (dirs_ & 2 ? open_[1] : 0) == 0; }
   // Whether the shadow serves direction slot s (0: s = +1, 1: s = -1).
   bool serves(int s) const { return dirs_ >> s & 1; }
-  // Appends the circles holding a first or second bound of some bin (with repeats).
+  // Appends the circles holding a first or second bound of some bin of the window (with
+  // repeats; the bins outside a window hold what an earlier shadow left there).
   void holders(std::vector<std::uint32_t>& out) const {
     std::int32_t last = kNoCircle;
     for (const auto* js : {&j1_, &j2_})
-      for (std::int32_t j : *js)
-        if (j != kNoCircle && j != last) out.push_back(std::uint32_t(last = j));
+      for (int s = 0; s < 2; ++s)
+        for (int x = 0; x < wcount_; ++x) {
+          const std::int32_t j = (*js)[size_t(s * kBins + ((wfirst_ + x) & kMask))];
+          if (j != kNoCircle && j != last) out.push_back(std::uint32_t(last = j));
+        }
   }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
   bool open(int s, int i) const { return in_window(i) && t1_[size_t(s * kBins + i)] == kInf; }
@@ -605,6 +639,7 @@ struct Ring {
 
 struct CircleData {
   bool built = false;
+  bool has_row = false;  // `los` holds a row (built now, or kept by the cache)
   std::uint8_t dirs_built = 0;       // the rings built whole (bit 0: dir +1, bit 1: dir -1)
   std::uint8_t sectors[2] = {0, 0};  // lazy mode: the sectors of each ring built (bit q)
   bool overlaps_known = false;
@@ -612,13 +647,26 @@ struct CircleData {
   std::vector<TangentShadow::Mark> marks;  // neighbours' intervals (and each walk's since)
   std::vector<std::uint32_t> overlaps;  // circles that meet or touch this one
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
-  // Built circles: per other circle, bit 7 = known, bit 6 = copied from the other circle's row
-  // (kCopied), bit s = bitangent slot s has line of sight.
+  // Built circles, per other circle: bit s = bitangent slot s has line of sight; built whole
+  // (eager mode without a cache) bit 7 = known, else bit 4 + s = slot s known (decided by this
+  // circle or, within a query, by the other one).
   std::vector<std::uint8_t> los;
-  // Built circles: every circle a rejection in `los` rests on (the shadow's neighbours, the
-  // blockers that line of sight found, the partners of contact points), sorted. A moved circle
-  // not in this list cannot have unblocked anything `los` says is blocked.
+  // With a cache (which keeps the last four fields between queries): every circle a rejection
+  // of this row rests on (the shadows' neighbours, the blockers that line of sight found, the
+  // partners of contact points), sorted. A moved circle not in this list cannot have unblocked
+  // anything the row says is blocked.
   std::vector<std::uint32_t> why;
+  // With a cache: the sectors (bit 8 r + q) this row has decided for every pair: in them a slot
+  // not known is blocked (its pair was culled whole by this circle's shadow), unless its pair
+  // is pending.
+  std::uint16_t done = 0;
+  // Pairs the cache's update made unknown (a moved circle, or one whose free bitangent passes
+  // its new place): their slots in the sectors done are tested again when those are built.
+  std::vector<std::uint32_t> pending;
+  // With a cache: the pairs known free, each with a sector it is free in, as
+  // (other circle << 4 | 8 r + q), a pair once per sector: a sector done looks at its own
+  // instead of the whole row. A pair made pending leaves it.
+  std::vector<std::uint32_t> frees;
 };
 
 struct Edge {
@@ -633,23 +681,29 @@ struct Edge {
 class CircleGraph {
  public:
   CircleGraph(std::vector<Circle> circles, std::vector<std::uint32_t> original, const Query& q,
-              const RunContext& ctx, bool cull,
-              std::vector<std::vector<std::uint8_t>>* cache = nullptr,
-              std::vector<std::vector<std::uint32_t>>* why_cache = nullptr,
-              PairBitangents* bt_cache = nullptr)
+              const RunContext& ctx, bool cull, CircleGraphCache::State* cache = nullptr)
       : cull_(cull),
         cache_(cache),
-        why_cache_(why_cache),
-        bt_cache_(bt_cache),
+        bt_cache_(cache ? &cache->bitangents : nullptr),
         c_(std::move(circles)),
         orig_(std::move(original)),
         ctx_(ctx),
         obs_(ctx.observer),
         start_p_(q.start.position()),
         goal_p_(q.goal.position()) {
-    partial_ = cache == nullptr;  // build_all() turns it off: eager builds circles whole
     const std::size_t n = c_.size();
     data_.resize(n);
+    // The cache's rows (update_cache made them as many as the circles).
+    if (cache_)
+      for (std::size_t k = 0; k < n; ++k) {
+        CircleGraphCache::State::Row& row = cache_->rows[k];
+        data_[k].los = std::move(row.los);
+        data_[k].why = std::move(row.why);
+        data_[k].pending = std::move(row.pending);
+        data_[k].frees = std::move(row.frees);
+        data_[k].done = row.done;
+        data_[k].has_row = !data_[k].los.empty();
+      }
     stamp_.assign(n, 0);
     Vec2 lo = start_p_, hi = start_p_;
     auto grow = [&](double x0, double y0, double x1, double y1) {
@@ -668,7 +722,9 @@ class CircleGraph {
 
   void build_all() {
     const Stopwatch clock;
-    partial_ = false;  // the whole graph: every circle is built whole
+    // The whole graph: every circle is built whole, but with a cache a sector at a time (the
+    // rows it keeps are in sectors).
+    partial_ = cache_ != nullptr;
     if (obs_) obs_->phase("graph: surfing edges");
     for (std::uint32_t k = 0; k < c_.size(); ++k) {
       build(k, 3);
@@ -701,14 +757,17 @@ class CircleGraph {
     stats_.build_ms = clock.ms();
   }
 
-  // Hands every built circle's line-of-sight masks to the cache.
+  // Hands every circle's row back to the cache.
   void give_back() {
     if (!cache_) return;
-    for (std::uint32_t k = 0; k < data_.size(); ++k)
-      if (data_[k].built) {
-        (*cache_)[k] = std::move(data_[k].los);
-        (*why_cache_)[k] = std::move(data_[k].why);
-      }
+    for (std::uint32_t k = 0; k < data_.size(); ++k) {
+      CircleGraphCache::State::Row& row = cache_->rows[k];
+      row.los = std::move(data_[k].los);
+      row.why = std::move(data_[k].why);
+      row.pending = std::move(data_[k].pending);
+      row.frees = std::move(data_[k].frees);
+      row.done = data_[k].done;
+    }
   }
 
   std::uint32_t start() const { return start_; }
@@ -947,19 +1006,30 @@ class CircleGraph {
   }
 
   // Makes the departure nodes of circle k in the directions `dirs` (bit 0: +1, bit 1: -1), each
-  // direction once: eager mode, and lazy mode with a cache (which keeps whole rows), build a
-  // circle whole. Lazy mode without a cache builds a ring a sector at a time (ensure()).
+  // direction once: eager mode without a cache builds a circle whole; with a cache (whose rows
+  // are kept in sectors) every sector of the directions in turn. Lazy mode builds a ring a
+  // sector at a time as the search asks (ensure()).
   void build(std::uint32_t k, unsigned dirs) {
-    if (partial_)
-      for (int r = 0; r < 2; ++r)
-        for (int q = 0; q < kRingSectors && (dirs >> r & 1u); ++q) build_sector(k, r, q);
-    else
+    if (!partial_) {
       build_whole(k);
+      return;
+    }
+    for (int r = 0; r < 2; ++r) {
+      if (!(dirs >> r & 1u)) continue;
+      // A ring built whole at once (eager mode): one shadow for its 256 bins, when its row has
+      // none of its sectors done or all of them.
+      const unsigned all = kAllSectors << (r * kRingSectors), done = data_[k].done & all;
+      if (data_[k].sectors[r] == 0 && (done == 0 || done == all)) {
+        build_sector(k, r, kWholeRing);
+        continue;
+      }
+      for (int q = 0; q < kRingSectors; ++q) build_sector(k, r, q);
+    }
   }
 
-  // Lazy mode without a cache: a ring (circle k, direction index r: 0 for +1) is cut into
-  // kRingSectors sectors of angle (kSectorBins shadow bins each) and built a sector at a time, as
-  // the search asks. The hugging edge of a node at angle a (an arrival's to the first departure
+  // Lazy mode (and eager mode with a cache): a ring (circle k, direction index r: 0 for +1) is
+  // cut into kRingSectors sectors of angle (kSectorBins shadow bins each) and built a sector at
+  // a time, as the search asks. The hugging edge of a node at angle a (an arrival's to the first departure
   // at a or beyond, a departure's to the next one) only needs every departure between a and
   // its target built: ensure() builds a's sector (and the one a hair behind, since an arrival
   // takes a departure up to kAngleEps behind it), then the following sectors in the direction
@@ -970,6 +1040,7 @@ class CircleGraph {
   static constexpr int kSectorBins = 32;
   static constexpr int kRingSectors = TangentShadow::kBins / kSectorBins;
   static constexpr unsigned kAllSectors = (1u << kRingSectors) - 1;
+  static constexpr int kWholeRing = -1;  // build_sector: every sector of the ring at once
   // The shadow's bin of angle a in [0, 2 pi) (as TangentShadow::bound computes it), and its
   // sector.
   static int angle_bin(double a) {
@@ -1009,46 +1080,69 @@ class CircleGraph {
   // tested nor recorded, since that sector's build decides it. Its `los` row holds, per other
   // circle, bit s = slot s free and bit 4 + s = slot s known (decided by k or by the other
   // circle), so a later build of either circle tests no segment again.
+  //
+  // With a cache the row outlives the query, so it records only what rests on k's own `why`:
+  // the slots k decided, and the free ones (a free segment rests on no circle; the cache's
+  // update checks them against a moved circle's new place). A slot the other circle's row
+  // says is blocked is decided again by k (that rejection rests on the other row's list). A
+  // sector built this way is `done`: an earlier query's row then answers it (cached_sector).
   void build_sector(std::uint32_t k, int r, int q) {
     CircleData& d = data_[k];
-    if (d.sectors[r] >> q & 1u) return;
-    d.sectors[r] = std::uint8_t(d.sectors[r] | 1u << q);
+    const unsigned span = q == kWholeRing ? kAllSectors : 1u << q;
+    if (d.sectors[r] & span) return;
+    d.sectors[r] = std::uint8_t(d.sectors[r] | span);
     if (d.sectors[r] == kAllSectors) d.dirs_built = std::uint8_t(d.dirs_built | 1u << r);
     const std::uint32_t n = std::uint32_t(c_.size());
     if (!d.built) {
       d.built = true;
       ++stats_.circles_built;
-      d.los.assign(n, 0);
+      if (d.has_row) {
+        ++stats_.circles_reused;  // a row kept by the cache
+      } else {
+        d.los.assign(n, 0);
+        d.has_row = true;
+      }
+    }
+    const std::uint16_t done_bit = std::uint16_t(span << (r * kRingSectors));
+    if ((d.done & done_bit) == done_bit) {
+      cached_sector(k, r, q);
+      return;
     }
     const unsigned dirs = 1u << r;
-    // The slots whose departures from k turn in direction r: from the circle of the lower
-    // index slots 1 and 3 turn with increasing angle; from the higher one the bitangent is
-    // travelled backwards, which swaps the external slots' turn.
-    const unsigned want_lo = r == 0 ? 0xAu : 0x5u;
-    const unsigned want_hi = r == 0 ? 0x9u : 0x6u;
-    shade(c_[k], std::int32_t(k), dirs, q * kSectorBins - 1, kSectorBins + 2);
+    const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
+    why_ = cache_ ? &d.why : nullptr;
+    const std::size_t why_before = d.why.size();
+    if (q == kWholeRing)
+      shade(c_[k], std::int32_t(k), dirs);
+    else
+      shade(c_[k], std::int32_t(k), dirs, q * kSectorBins - 1, kSectorBins + 2);
     shaded_ = true;
     departures_.clear();
     std::uint8_t* los = d.los.data();
     for (std::uint32_t b : cand_) {
       const unsigned want = k < b ? want_lo : want_hi;
-      // Slots b's build decided (the same segments) need no test.
+      // Slots b's build decided (the same segments) need no test; with a cache, only the free
+      // ones are taken (see above).
       unsigned known = 0, free = 0;
-      if (data_[b].built) {
+      if (data_[b].has_row) {
         const unsigned e = data_[b].los[k];
         known = e >> 4 & want;
         free = e & known;
+        if (cache_) known = free;
       }
       unsigned need = want & ~known;
       if (need) need = surviving_slots(k, b, need);
       if (!(need | free)) continue;
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-      const Bitangents bt = bitangents(c_[lo], c_[hi], need | free);
+      bool whole = false;
+      const Bitangents bt = bt_cache_ ? cached_bitangents(lo, hi, free | (los[b] & 0x0Fu),
+                                                          need | free, whole)
+                                      : bitangents(c_[lo], c_[hi], need | free);
       unsigned mask = 0, decided = 0;
       for (int s = 0; s < 4; ++s) {
         if (!((need | free) >> s & 1u) || !bt.ok[size_t(s)]) continue;
         const Bitangent& t = bt.t[size_t(s)];
-        if (sector_of_angle(k == lo ? t.angle_a : t.angle_b) != q) continue;
+        if (q != kWholeRing && sector_of_angle(k == lo ? t.angle_a : t.angle_b) != q) continue;
         decided |= 1u << s;
         if (free >> s & 1u) {
           mask |= 1u << s;
@@ -1059,23 +1153,176 @@ class CircleGraph {
           ++stats_.surfing_culled;
           continue;
         }
-        const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
-        ++stats_.surfing_tests;
-        if (by == kNoCircle) {
-          mask |= 1u << s;
-          ++stats_.surfing_edges;
-        }
-        if (obs_) report_test(Shape::segment(t.a, t.b), by);
+        if (sees(t, lo, hi)) mask |= 1u << s;
       }
       los[b] = std::uint8_t(los[b] | decided << 4 | mask);
+      if (bt_cache_ && mask) keep_free(k, b, bt, whole, mask, r);
       pair_nodes(k, b, bt, mask);
+    }
+    if (cache_) {
+      d.done = std::uint16_t(d.done | done_bit);
+      settle_why(d, why_before);
     }
     goal_departures(k, dirs, q);
     make_rings(k, dirs);
   }
 
-  // Computes circle k's departure nodes once: its surfing edges toward every other circle that
-  // have line of sight, and its tangents to the goal; then sorts them into its two rings.
+  // Tests bitangent t of circles lo < hi for line of sight, and counts (and reports) the test.
+  bool sees(const Bitangent& t, std::uint32_t lo, std::uint32_t hi) {
+    const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
+    ++stats_.surfing_tests;
+    if (by == kNoCircle) ++stats_.surfing_edges;
+    if (obs_) report_test(Shape::segment(t.a, t.b), by);
+    return by == kNoCircle;
+  }
+
+  // The slots whose departures from k turn in direction r (0: +1), when k is the lower index of
+  // its pair or not: from the circle of the lower index slots 1 and 3 turn with increasing
+  // angle; from the higher one the bitangent is travelled backwards, which swaps the external
+  // slots' turn.
+  static unsigned want_slots(int r, bool k_is_lo) {
+    return k_is_lo ? (r == 0 ? 0xAu : 0x5u) : (r == 0 ? 0x9u : 0x6u);
+  }
+
+  // With a cache: pair (k, b) has free slots `mask` (of direction r from k) that k's row did
+  // not know free. The cache keeps the pair's bitangents, all four slots (bt when `whole`,
+  // else computed here: bt has the slots of `mask`, the same values), and the row lists the
+  // pair among the free pairs of each slot's sector. (Out of line, as the next one: the loop
+  // of a build without a cache stays as small as it was.)
+  PL_OUT_OF_LINE void keep_free(std::uint32_t k, std::uint32_t b, const Bitangents& bt,
+                                bool whole, unsigned mask, int r) {
+    const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
+    const std::uint64_t pair = std::uint64_t(lo) * c_.size() + hi;
+    if (whole)
+      bt_cache_->try_emplace(pair, bt);
+    else if (!bt_cache_->contains(pair))
+      bt_cache_->emplace(pair, bitangents(c_[lo], c_[hi]));
+    for (int s = 0; s < 4; ++s)
+      if (mask >> s & 1u) {
+        const Bitangent& t = bt.t[size_t(s)];
+        const int q = sector_of_angle(k == lo ? t.angle_a : t.angle_b);
+        data_[k].frees.push_back(b << 4 | std::uint32_t(r * kRingSectors + q));
+      }
+  }
+
+  // The bitangents of pair (lo, hi): the cache's whole set when a row says the pair has a free
+  // slot (`hint`) and the cache has it (whole = true), else the slots asked for, computed (a
+  // slot is the same whichever others are computed).
+  PL_OUT_OF_LINE Bitangents cached_bitangents(std::uint32_t lo, std::uint32_t hi, unsigned hint,
+                                              unsigned slots, bool& whole) const {
+    if (hint) {
+      const auto it = bt_cache_->find(std::uint64_t(lo) * c_.size() + hi);
+      if (it != bt_cache_->end()) {
+        whole = true;
+        return it->second;
+      }
+    }
+    whole = slots == 0x0Fu;
+    return bitangents(c_[lo], c_[hi], slots);
+  }
+
+  // A sector of k's row that an earlier query built (`done`): every slot of it not known free
+  // is blocked, except in the pairs the cache's update made pending. So the sector needs no
+  // shadow: its known free departures are made again, the pending pairs' slots in it are
+  // tested (line of sight alone), and so are its tangents to the goal (they are not kept). A
+  // pending pair leaves the list once no slot of it in a sector done is unknown.
+  void cached_sector(std::uint32_t k, int r, int q) {
+    CircleData& d = data_[k];
+    const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
+    why_ = &d.why;
+    const std::size_t why_before = d.why.size();
+    shaded_ = false;
+    departures_.clear();
+    ++now_;
+    look_.clear();
+    for (const std::uint32_t b : d.pending)
+      if (stamp_[b] != now_) {
+        stamp_[b] = now_;
+        look_.push_back(b);
+      }
+    const std::size_t pending = look_.size();
+    // (Sector index 8 r + q; a whole ring takes every sector of direction r.)
+    const bool whole_ring = q == kWholeRing;
+    const std::uint32_t here = std::uint32_t(r * kRingSectors + (whole_ring ? 0 : q));
+    for (const std::uint32_t f : d.frees)
+      if ((whole_ring ? (f & 15u) >> 3 == std::uint32_t(r) : (f & 15u) == here) &&
+          stamp_[f >> 4] != now_) {
+        stamp_[f >> 4] = now_;
+        look_.push_back(f >> 4);
+      }
+    std::size_t still = 0;  // pending pairs kept, moved to the front of d.pending
+    for (std::size_t i = 0; i < look_.size(); ++i) {
+      const std::uint32_t b = look_[i];
+      const bool pend = i < pending;
+      const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
+      const unsigned e = d.los[b];
+      const unsigned want = k < b ? want_lo : want_hi;
+      const unsigned todo = pend ? want & ~(e >> 4) : 0u, have = e & want;
+      bool whole = false;  // (all four slots: unknown_in_done reads them)
+      const Bitangents bt = cached_bitangents(lo, hi, e & 0x0Fu, 0x0Fu, whole);
+      unsigned other_free = 0;
+      if (todo && data_[b].has_row) {
+        const unsigned o = data_[b].los[k];
+        other_free = o & o >> 4 & todo;
+      }
+      unsigned mask = 0, decided = 0;
+      for (int s = 0; s < 4; ++s) {
+        if (!((todo | have) >> s & 1u) || !bt.ok[size_t(s)]) continue;
+        const Bitangent& t = bt.t[size_t(s)];
+        if (q != kWholeRing && sector_of_angle(k == lo ? t.angle_a : t.angle_b) != q) continue;
+        if (have >> s & 1u || other_free >> s & 1u) {
+          mask |= 1u << s;
+          decided |= 1u << s;
+          continue;
+        }
+        decided |= 1u << s;
+        if (sees(t, lo, hi)) mask |= 1u << s;
+      }
+      d.los[b] = std::uint8_t(d.los[b] | decided << 4 | mask);
+      if (mask & ~have) keep_free(k, b, bt, true, mask & ~have, r);
+      pair_nodes(k, b, bt, mask);
+      if (pend && unknown_in_done(k, b, bt)) d.pending[still++] = b;
+    }
+    d.pending.resize(still);
+    settle_why(d, why_before);
+    goal_departures(k, 1u << r, q);
+    make_rings(k, 1u << r);
+  }
+
+  // Whether some bitangent of k and b (bt: all four slots) departs from k in a sector of k's
+  // row that is done, and is not known there.
+  bool unknown_in_done(std::uint32_t k, std::uint32_t b, const Bitangents& bt) const {
+    const CircleData& d = data_[k];
+    for (int s = 0; s < 4; ++s) {
+      if (!bt.ok[size_t(s)] || d.los[b] >> (4 + s) & 1u) continue;
+      const int r = want_slots(0, k < b) >> s & 1u ? 0 : 1;
+      const double a = k < b ? bt.t[size_t(s)].angle_a : bt.t[size_t(s)].angle_b;
+      if (d.done >> (r * kRingSectors + sector_of_angle(a)) & 1u) return true;
+    }
+    return false;
+  }
+
+  // The cache's `why` of a row after a build added to it from `before` on: its repeats (a
+  // holder per bin, a blocker per test) dropped first, by stamp, so the sort sees each circle
+  // once. The rejections of tangents to the goal are not kept, so they are not listed: this
+  // runs before they are tested.
+  void settle_why(CircleData& d, std::size_t before) {
+    why_ = nullptr;
+    if (d.why.size() == before) return;
+    ++now_;
+    auto out = d.why.begin();
+    for (const std::uint32_t j : d.why)
+      if (stamp_[j] != now_) {
+        stamp_[j] = now_;
+        *out++ = j;
+      }
+    d.why.erase(out, d.why.end());
+    std::sort(d.why.begin(), d.why.end());
+  }
+
+  // Eager mode without a cache: computes circle k's departure nodes once, its surfing edges
+  // toward every other circle that have line of sight, and its tangents to the goal; then
+  // sorts them into its two rings.
   void build_whole(std::uint32_t k) {
     CircleData& d = data_[k];
     if (d.built) return;
@@ -1083,116 +1330,49 @@ class CircleGraph {
     d.dirs_built = 3;
     ++stats_.circles_built;
     const std::uint32_t n = std::uint32_t(c_.size());
-    const bool cached = cache_ && (*cache_)[k].size() == n;
-    why_ = cache_ ? &d.why : nullptr;  // only a cache needs to know
-    if (cached) {
-      // Known from an earlier query on (nearly) the same circles: the pairs with a free
-      // bitangent, and those the update reset (0: unknown), are all there is to look at.
-      d.los = std::move((*cache_)[k]);
-      d.why = std::move((*why_cache_)[k]);
-      ++stats_.circles_reused;
-      // Pairs the update made unknown are tested again; when there are many, culled by k's
-      // shadow first as in a first build (a shadow costs about as much as 30 pairs' tests).
-      // The pairs to look at (unknown, or with a free bitangent) in one pass; shade() fills
-      // cand_ with its own candidates, so they are gathered aside.
-      std::size_t unknown = 0;
-      look_.clear();
-      const std::uint8_t* los = d.los.data();
-      for (std::uint32_t b = 0; b < n; ++b) {
-        if ((los[b] & 0x8F) == 0x80 || b == k) continue;
-        look_.push_back(b);
-        unknown += !(los[b] & 0x80);
-      }
-      shaded_ = unknown > kShadeAbove;
-      if (shaded_) shade(k);
-      cand_.swap(look_);
-    } else {
-      // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
-      d.los.assign(n, 0x80);
-      shade(k);
-      shaded_ = true;
-    }
+    // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
+    d.los.assign(n, 0x80);
+    d.has_row = true;
+    shade(k);
+    shaded_ = true;
     departures_.clear();
     for (std::uint32_t b : cand_) {
-      // Known from b's build to have no bitangent with line of sight (most pairs in eager mode):
-      // nothing to compute.
-      if (!(cached && (d.los[b] & 0x80)) && data_[b].built && (data_[b].los[k] & 0x0F) == 0) {
-        d.los[b] = 0x80 | kCopied;
-        continue;
-      }
+      // Known from b's build to have no bitangent with line of sight (most pairs): nothing to
+      // compute.
+      if (data_[b].built && (data_[b].los[k] & 0x0F) == 0) continue;
       const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
-      // The slots whose bitangents are looked at: those not culled by their bins, those b found
-      // free, or (for the cache, which keeps whole sets) all four.
+      // The slots whose bitangents are looked at: those not culled by their bins, or those b
+      // found free.
       unsigned need = 0x0F;
-      if (!(cached && (d.los[b] & 0x80))) {
-        if (shaded_ && !data_[b].built) {
-          need = surviving_slots(k, b);
-          if (!need) {
-            d.los[b] = 0x80;
-            continue;
-          }
-        } else if (data_[b].built) {
-          need = data_[b].los[k] & 0x0Fu;
-        }
+      if (!data_[b].built) {
+        need = surviving_slots(k, b);
+        if (!need) continue;
+      } else {
+        need = data_[b].los[k] & 0x0Fu;
       }
-      if (bt_cache_) need = 0x0F;
-      const std::uint64_t pair = std::uint64_t(lo) * n + hi;
-      Bitangents made;
-      const Bitangents* known = nullptr;
-      if (bt_cache_) {
-        const auto it = bt_cache_->find(pair);
-        if (it != bt_cache_->end()) known = &it->second;
-      }
-      if (!known) made = bitangents(c_[lo], c_[hi], need);
-      const Bitangents& bt = known ? *known : made;
+      const Bitangents bt = bitangents(c_[lo], c_[hi], need);
       // None of the slots asked for exists (the others are culled): nothing free.
-      if (!(bt.ok[0] || bt.ok[1] || bt.ok[2] || bt.ok[3])) {
-        d.los[b] = 0x80;
-        continue;
-      }
+      if (!(bt.ok[0] || bt.ok[1] || bt.ok[2] || bt.ok[3])) continue;
       std::uint8_t mask = 0;
-      if (cached && (d.los[b] & 0x80)) {
-        mask = d.los[b];
-      } else if (data_[b].built) {
-        mask = data_[b].los[k] | kCopied;  // checked when b was built: the same segments
+      if (data_[b].built) {
+        mask = data_[b].los[k];  // checked when b was built: the same segments
       } else {
         for (int s = 0; s < 4; ++s) {
           if (!bt.ok[size_t(s)]) continue;
           const Bitangent& t = bt.t[size_t(s)];
-          if (shaded_ && (k == lo ? culled(k, t.a, t.angle_a, t.b, std::int32_t(b))
-                                  : culled(k, t.b, t.angle_b, t.a, std::int32_t(b)))) {
+          if (k == lo ? culled(k, t.a, t.angle_a, t.b, std::int32_t(b))
+                      : culled(k, t.b, t.angle_b, t.a, std::int32_t(b))) {
             ++stats_.surfing_culled;
             continue;
           }
-          const std::int32_t by = blocker(t.a, t.b, std::int32_t(lo), std::int32_t(hi));
-          ++stats_.surfing_tests;
-          if (by == kNoCircle) {
-            mask |= std::uint8_t(1u << s);
-            ++stats_.surfing_edges;
-          }
-          if (obs_) report_test(Shape::segment(t.a, t.b), by);
+          if (sees(t, lo, hi)) mask |= std::uint8_t(1u << s);
         }
         mask |= 0x80;
       }
       d.los[b] = mask;
-      if (bt_cache_ && !known && (mask & 0x0F)) bt_cache_->emplace(pair, made);
       pair_nodes(k, b, bt, mask);
     }
     goal_departures(k, 3);
-    if (why_) {
-      // The list has many repeats (a holder per bin, a blocker per test): they are dropped
-      // first, by stamp, so the sort sees each circle once.
-      ++now_;
-      auto out = d.why.begin();
-      for (const std::uint32_t j : d.why)
-        if (stamp_[j] != now_) {
-          stamp_[j] = now_;
-          *out++ = j;
-        }
-      d.why.erase(out, d.why.end());
-      std::sort(d.why.begin(), d.why.end());
-      why_ = nullptr;
-    }
     make_rings(k, 3);
   }
 
@@ -1275,7 +1455,6 @@ class CircleGraph {
   // tried): a wider square adds many neighbours that close no bin the first ring left open.
   static constexpr double kGatherCells = 1;
   static constexpr double kGatherFirst = 1;
-  static constexpr std::size_t kShadeAbove = 30;
 
   // Fills shadow_ with the shadows of k's neighbours and cand_ with the circles that it does
   // not wholly cull (culls_pair, and the reach of the largest bound), in the grid's order:
@@ -1437,6 +1616,11 @@ class CircleGraph {
   // trigonometry); 0 when it culls them all. Slots count as existing under looser conditions
   // than bitangents() uses, so none is missed. The slots culled here count as surfing_culled.
   // Only the slots of `want` are looked at (the others are not returned).
+  // (Flattened: GCC's inliner left bin_of out of it once circles.cpp grew, for 0.4% more
+  // instructions in a query; what it calls is small.)
+#if defined(__GNUC__)
+  [[gnu::flatten]]
+#endif
   unsigned surviving_slots(std::uint32_t k, std::uint32_t b, unsigned want = 15u) {
     const std::uint32_t lo = std::min(k, b), hi = std::max(k, b);
     const Circle &A = c_[lo], &B = c_[hi];
@@ -1622,10 +1806,9 @@ class CircleGraph {
   }
 
   bool cull_ = true;
-  // Line-of-sight masks of earlier queries, per circle (empty: none); a built circle takes its
-  // own, and gives it back (give_back) after the search.
-  std::vector<std::vector<std::uint8_t>>* cache_ = nullptr;
-  std::vector<std::vector<std::uint32_t>>* why_cache_ = nullptr;  // CircleData::why, likewise
+  // The rows of earlier queries: moved into data_ when the graph is made, and given back
+  // (give_back) after the search.
+  CircleGraphCache::State* cache_ = nullptr;
   std::vector<std::uint32_t>* why_ = nullptr;  // the `why` of the circle being built, if cached
   PairBitangents* bt_cache_ = nullptr;
   mutable std::int32_t partner_ = kNoCircle;  // blocks(): the other circle of a contact point
@@ -1646,9 +1829,9 @@ class CircleGraph {
   std::array<std::int32_t, 4> recent_ = {kNoCircle, kNoCircle, kNoCircle, kNoCircle};
   TangentShadow shadow_;
   std::vector<std::uint32_t> cand_;
-  std::vector<std::uint32_t> look_;        // build(): a cached circle's pairs to look at
+  std::vector<std::uint32_t> look_;        // cached_sector(): the pairs to look at
   std::vector<std::uint32_t> departures_;  // the departure nodes of the circle being built
-  bool partial_ = false;                   // circles are built a direction at a time
+  bool partial_ = true;  // rings are built a sector at a time (not in eager mode without a cache)
   double r_max_ = 0;
   std::uint32_t start_ = 0, goal_ = 0;
   bool cancelled_ = false;
@@ -1843,14 +2026,6 @@ void add_stats(PlanResult& r, const CircleGraphStats& s) {
 
 }  // namespace
 
-struct CircleGraphCache::State {
-  std::vector<Circle> kept;                     // grown circles kept, by internal index
-  std::vector<std::uint32_t> kept_index;        // their scene indices
-  std::vector<std::vector<std::uint8_t>> los;   // per circle: CircleData::los, or empty
-  std::vector<std::vector<std::uint32_t>> why;  // per circle: CircleData::why
-  PairBitangents bitangents;                    // pairs with a free bitangent
-};
-
 CircleGraphCache::CircleGraphCache() : state(std::make_unique<State>()) {}
 CircleGraphCache::~CircleGraphCache() = default;
 CircleGraphCache::CircleGraphCache(CircleGraphCache&&) noexcept = default;
@@ -1860,8 +2035,9 @@ void CircleGraphCache::clear() {
 }
 std::size_t CircleGraphCache::memory_bytes() const {
   std::size_t b = state->kept.capacity() * sizeof(Circle) + state->kept_index.capacity() * 4;
-  for (const auto& v : state->los) b += sizeof(v) + v.capacity();
-  for (const auto& v : state->why) b += sizeof(v) + v.capacity() * 4;
+  for (const auto& row : state->rows)
+    b += sizeof(row) + row.los.capacity() +
+         (row.why.capacity() + row.pending.capacity() + row.frees.capacity()) * 4;
   // Each entry of the map: key and value, and about two pointers of node and bucket.
   b += state->bitangents.size() * (sizeof(std::uint64_t) + sizeof(Bitangents) + 3 * sizeof(void*));
   return b;
@@ -1872,61 +2048,59 @@ namespace {
 // Brings the cache up to date with the circles of a new query: the same circles kept in the
 // same order, a few of them moved or resized, keeps what those moves cannot have changed.
 // A moved circle's old place can only unblock bitangents, and only those whose rejection rested
-// on it. Each row lists the circles its own rejections rest on (CircleData::why), so a row that
-// lists no moved circle keeps every blocked pair, and one that lists one is dropped, with the
-// other rows' entries that were copied from it (kCopied). The new place can only block, so it
-// matters for free bitangents alone: a pair with one is made unknown when a free bitangent
-// passes within the touching margin of it (a bound on the pair's hull, within max(r_a, r_b) of
-// the segment between the centres, first).
+// on it. Each row lists the circles its rejections rest on (CircleData::why), so a row that
+// lists no moved circle keeps every blocked pair, and one that lists one is dropped (a row
+// records no rejection that rests on another row's list). The moved circles have new
+// bitangents with every circle: in each row kept they become pending (its sectors done would
+// otherwise say their slots there are blocked). The new place can only block, so it matters
+// for free bitangents alone: a pair with one becomes pending when a free bitangent passes
+// within the touching margin of it (a bound on the pair's hull, within max(r_a, r_b) of the
+// segment between the centres, first).
 void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
                   const std::vector<std::uint32_t>& kept_index, CircleGraphStats& stats) {
   const std::size_t n = kept.size();
   std::vector<std::uint32_t> moved;
-  bool keep = st.kept_index == kept_index && st.los.size() == n && st.why.size() == n;
+  bool keep = st.kept_index == kept_index && st.rows.size() == n;
   for (std::uint32_t i = 0; keep && i < n; ++i)
     if (kept[i].x != st.kept[i].x || kept[i].y != st.kept[i].y || kept[i].r != st.kept[i].r) {
       moved.push_back(i);
       keep = moved.size() <= CircleGraphCache::kMaxMoved;
     }
   if (!keep) {
-    st.los.assign(n, {});
-    st.why.assign(n, {});
+    st.rows.assign(n, {});
     st.bitangents.clear();
     stats.cache_resets = 1;
   } else if (!moved.empty()) {
-    // Rows dropped: the moved circles' own, and those whose rejections rest on a moved circle.
-    std::vector<std::uint8_t> gone(n, 0);
-    for (std::uint32_t m : moved) gone[m] = 2;  // every entry toward it is unknown
+    std::vector<std::uint8_t> is_moved(n, 0);
+    for (std::uint32_t m : moved) is_moved[m] = 1;
     // The moved circles' pairs have new bitangents.
     for (auto it = st.bitangents.begin(); it != st.bitangents.end();)
-      it = gone[it->first / n] == 2 || gone[it->first % n] == 2 ? st.bitangents.erase(it)
-                                                                : std::next(it);
+      it = is_moved[it->first / n] || is_moved[it->first % n] ? st.bitangents.erase(it)
+                                                              : std::next(it);
     for (std::uint32_t k = 0; k < n; ++k) {
-      if (st.los[k].empty()) continue;
-      bool drop = gone[k] != 0;
+      CircleGraphCache::State::Row& row = st.rows[k];
+      if (row.los.empty()) continue;
+      // Rows dropped: the moved circles' own, and those whose rejections rest on one.
+      bool drop = is_moved[k] != 0;
       for (std::size_t i = 0; i < moved.size() && !drop; ++i)
-        drop = std::binary_search(st.why[k].begin(), st.why[k].end(), moved[i]);
-      if (!drop) continue;
-      gone[k] = std::max<std::uint8_t>(gone[k], 1);  // its entries that are not wholly free
-      st.los[k].clear();
-      st.why[k].clear();
-      ++stats.circles_reset;
-    }
-    std::vector<std::uint32_t> reset;  // the circles gone
-    for (std::uint32_t k = 0; k < n; ++k)
-      if (gone[k]) reset.push_back(k);
-    for (std::uint32_t k = 0; k < n; ++k) {
-      std::vector<std::uint8_t>& los = st.los[k];
-      if (los.empty()) continue;
-      for (std::uint32_t j : reset) {
-        // An entry k decided itself rests on k's list; one copied from j's row on j's.
-        if (!(los[j] & 0x80) || (gone[j] == 1 && !(los[j] & kCopied))) continue;
-        los[j] = 0;
-        ++stats.pairs_reset;
+        drop = std::binary_search(row.why.begin(), row.why.end(), moved[i]);
+      if (drop) {
+        row = {};
+        ++stats.circles_reset;
+        continue;
       }
+      std::vector<std::uint8_t>& los = row.los;
+      auto make_pending = [&](std::uint32_t b) {
+        if (los[b] & 0x0F) std::erase_if(row.frees, [&](std::uint32_t f) { return f >> 4 == b; });
+        los[b] = 0;
+        if (std::find(row.pending.begin(), row.pending.end(), b) == row.pending.end())
+          row.pending.push_back(b);
+        ++stats.pairs_reset;
+      };
+      for (std::uint32_t m : moved) make_pending(m);
       const Vec2 a = kept[k].center();
-      for (std::uint32_t b = 0; b < n; ++b) {
-        if ((los[b] & 0x8F) <= 0x80) continue;  // unknown, or no free bitangent
+      // The pairs with a free bitangent.
+      each_set(los.data(), 0, std::uint32_t(n), 0x0F, [&](std::uint32_t b) {
         const Vec2 ab = kept[b].center() - a;
         const double len2 = dot(ab, ab), wide = std::max(kept[k].r, kept[b].r) + 1e-6;
         for (std::uint32_t m : moved) {
@@ -1951,11 +2125,10 @@ void update_cache(CircleGraphCache::State& st, const std::vector<Circle>& kept,
             near = segment_point_distance(t.a, t.b, c.center()).distance <= c.r + 1e-6;
           }
           if (!near) continue;
-          los[b] = 0;
-          ++stats.pairs_reset;
+          make_pending(b);
           break;
         }
-      }
+      });
     }
   }
   st.kept = kept;
@@ -2062,15 +2235,10 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
     obs->frame();
   }
 
-  std::vector<std::vector<std::uint8_t>>* cached = nullptr;
   CircleGraphStats cache_stats;
-  if (cache) {
-    update_cache(*cache->state, kept, kept_index, cache_stats);
-    cached = &cache->state->los;
-  }
-  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull, cached,
-                    cache ? &cache->state->why : nullptr,
-                    cache ? &cache->state->bitangents : nullptr);
+  if (cache) update_cache(*cache->state, kept, kept_index, cache_stats);
+  CircleGraph graph(std::move(kept), std::move(kept_index), query, ctx, options.cull,
+                    cache ? cache->state.get() : nullptr);
   if (options.mode == CircleGraphMode::Eager) graph.build_all();
   const CircleSearchResult found = search_graph(graph, options, ctx);
   // Every built circle is whole (a cancel comes between circles), so its masks can be kept.

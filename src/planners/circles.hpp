@@ -29,10 +29,10 @@
 //
 // Modes. Eager builds the whole graph first (all circle pairs, O(n^2) bitangents each checked
 // against the circles along it through a uniform grid), then searches. Lazy builds a circle's
-// surfing edges when the search first needs them: without a cache one direction of travel and
-// one sector (an eighth of a turn) at a time, from the angle the search arrives at on to the
-// first sector with a departure beyond it (a search arrives at most circles turning one way
-// only, and uses about 2 of a ring's 8 sectors); with a cache, whole circles. Each hugging edge
+// surfing edges when the search first needs them: one direction of travel and one sector (an
+// eighth of a turn) at a time, from the angle the search arrives at on to the first sector with
+// a departure beyond it (a search arrives at most circles turning one way only, and uses about
+// 2 of a ring's 8 sectors); a cache keeps what each sector built found. Each hugging edge
 // is built when a node is expanded; a pair's line-of-sight results are shared by both its
 // circles. Lazy mode's
 // graph is the part of eager mode's that the search reaches, with the same canonical node keys
@@ -71,9 +71,9 @@ struct CircleGraphStats {
   std::size_t circles = 0;         // obstacles searched around (inflated, redundant ones dropped)
   std::size_t redundant = 0;       // circles inside another one (they never matter)
   std::size_t circles_built = 0;   // circles whose surfing edges were computed
-  std::size_t circles_reused = 0;  // ... of which known from a cache (CircleGraphCache)
+  std::size_t circles_reused = 0;  // ... of which a cache (CircleGraphCache) kept a row
   std::size_t cache_resets = 0;    // the cache was emptied (1) or updated in place (0)
-  std::size_t pairs_reset = 0;     // cached circle pairs the update made unknown again
+  std::size_t pairs_reset = 0;     // cached circle pairs the update made unknown (pending)
   std::size_t circles_reset = 0;   // cached circles dropped: their rejections may rest on a
                                    // moved circle
   std::size_t nodes = 0;           // graph nodes created (start and goal included)
