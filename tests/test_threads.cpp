@@ -221,6 +221,48 @@ TEST(Threads, BackgroundSeekShowsTheFrameAskedForAndNeverTheHalfDoneOne) {
   EXPECT_EQ(shown->frame(), 3u) << "a dropped jump is never shown";
 }
 
+// A big result's spare cursor is made with the result (app::Run, on the run's worker): the
+// view's first jump moves it, in memory already written, instead of a fresh cursor's (whose
+// page faults kept the first jump of a 1M-node scrub from landing for seconds on a busy
+// machine). A trace too small for a jump to go to the worker gets none.
+TEST(Threads, FirstJumpMovesTheSpareMadeWithTheResult) {
+  auto planner = Registry::builtin().create("dijkstra");
+  const auto at_end = [](const Trace& t) {
+    auto c = std::make_unique<TraceCursor>(t);
+    c->seek(c->last_frame());
+    return c;
+  };
+  {
+    const Scene small = open_map(160, 7);
+    WorkerRun run(*planner, small, corner_to_corner(160), true);
+    run.worker.join();
+    EXPECT_EQ(BackgroundSeek::make_spare(*at_end(*run.trace)), nullptr)
+        << "no jump of a 25k-node trace goes to the worker: no second frame state for it";
+  }
+  const Scene scene = open_map(512, 7);
+  WorkerRun run(*planner, scene, corner_to_corner(512), true);
+  run.worker.join();
+  ASSERT_TRUE(run.result.found);
+  const Trace& trace = *run.trace;
+  auto shown = at_end(trace);
+  const std::size_t target = trace.frame_count() / 3;
+  ASSERT_GE(shown->seek_cost(target), BackgroundSeek::kWorthIt) << "a jump for the worker";
+
+  auto spare = BackgroundSeek::make_spare(*shown);
+  ASSERT_NE(spare, nullptr);
+  expect_same_frame(spare->state(), shown->state());
+  const NodeState* const spare_memory = spare->state().nodes().data();
+  BackgroundSeek job;
+  job.adopt_spare(std::move(spare));
+  job.adopt_spare(nullptr);  // changes nothing
+  job.start(trace, target);
+  ASSERT_TRUE(job.finish(shown));
+  EXPECT_EQ(shown->state().nodes().data(), spare_memory) << "the jump landed in the spare";
+  TraceCursor reference(trace);
+  reference.seek(target);
+  expect_same_frame(shown->state(), reference.state());
+}
+
 TEST(Threads, AutosaveWritesOnItsOwnThreadAndDiscardWins) {
   iotest::TempDir tmp("autosave_threads");
   editor::Autosave a(tmp.path.string(), 0s);

@@ -60,6 +60,7 @@ Run::Run(const Scene& scene, std::string planner, std::map<std::string, std::str
       // A cancelled run's result is not shown: no need to get it ready.
       if (record && !cancel_.load(std::memory_order_relaxed)) {
         cursor = at_last_frame(*trace);  // the Trace stays where it is
+        spare = BackgroundSeek::make_spare(*cursor);
         search = std::make_unique<SearchTexture>();
         if (!search->prepare(*trace, 0, scene_.map.width(), scene_.map.height())) search.reset();
       }
@@ -129,6 +130,7 @@ void View::take(Run& finished, std::uint64_t doc_version) {
     cursor = std::move(finished.cursor);
     prepared_search = std::move(finished.search);
     if (!cursor) cursor = at_last_frame(*trace);
+    seek_job.adopt_spare(std::move(finished.spare));
   }
   has_run = true;
   shown_planner = finished.planner();

@@ -296,10 +296,10 @@ void render_views(App& app, const FrameSize& fb) {
       v.terrain_key = tkey;
     }
     update_heat(app, v, map);
-    // A view waiting for a jump (a scrub) will change when it lands, usually within a frame or
-    // two: keeping its picture (as costly as a copy back) would be paid for nothing.
+    // A view waiting for a jump (a scrub) keeps its picture too: it is kept on the third frame
+    // with the same inputs, so only a jump that has already waited two frames pays the copy,
+    // and the frames after it copy back instead of drawing until the jump lands.
     r.reuse_picture = !app.ui.redraw_views;
-    r.keep_picture = r.reuse_picture && !v.seek_job.busy();
     r.draw(v.camera, v.viewport, fb.height, v.draw_list);
   }
   write_view_export(app, fb);

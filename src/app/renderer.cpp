@@ -483,7 +483,7 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_SCISSOR_TEST);
-  if (same && picture_repeats_ >= 2 && keep_picture) copy_picture(vp, gl_y, true);
+  if (same && picture_repeats_ >= 2) copy_picture(vp, gl_y, true);
   else picture_cached_ = false;
 }
 

@@ -58,11 +58,11 @@ class MapRenderer {
     Rgba colour;
   };
   GridLines grid;
-  bool reuse_picture = true, keep_picture = true;
+  bool reuse_picture = true;
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
   // fb_height pixels tall. A view drawn from the same inputs three frames in a row keeps a copy
-  // of its picture (when keep_picture), and copies it back while its inputs stay the same
-  // (when reuse_picture; without it, no picture is kept either).
+  // of its picture, and copies it back while its inputs stay the same (when reuse_picture;
+  // without it, no picture is kept either).
   void draw(const editor::Camera& camera, const Viewport& vp, int fb_height, const DrawList& list);
   // The text labels of `list` (call before ImGui::Render and draw()), over everything else the
   // view draws; text_scale = framebuffer pixels per ImGui unit. A few go to `text_list` as

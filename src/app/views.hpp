@@ -59,6 +59,9 @@ class Run {
   std::unique_ptr<TraceCursor> cursor;
   // The search texture's stamps for this trace, made on the worker for the same reason.
   std::unique_ptr<SearchTexture> search;
+  // The spare cursor of the view's first jump (BackgroundSeek::make_spare; null for a trace too
+  // small to jump on a worker), made on the worker for the same reason.
+  std::unique_ptr<TraceCursor> spare;
   std::string error;  // exception text, if the planner threw
   // Why the run's agent cannot drive the path found (core/path_check.hpp), or empty.
   std::string path_problem;

@@ -33,6 +33,16 @@ void yield_to_the_frame() {
 
 }  // namespace
 
+std::unique_ptr<TraceCursor> BackgroundSeek::make_spare(const TraceCursor& shown) {
+  if (shown.seek_cost(shown.last_frame() / 2) < kWorthIt) return nullptr;
+  return std::make_unique<TraceCursor>(shown);
+}
+
+void BackgroundSeek::adopt_spare(std::unique_ptr<TraceCursor> spare) {
+  if (worker_.joinable()) worker_.join();  // callers check busy(); never move the worker's spare
+  if (spare) spare_ = std::move(spare);
+}
+
 void BackgroundSeek::start(const Trace& trace, std::size_t frame) {
   if (worker_.joinable()) worker_.join();  // callers check busy(); never leave a thread behind
   done_.store(false, std::memory_order_relaxed);

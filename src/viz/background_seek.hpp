@@ -11,6 +11,8 @@
 // waits. Requests made while a jump runs are kept (the latest wins) for when it ends.
 //
 // Memory: the spare holds a second frame state (about 48 bytes a node seen), kept until reset().
+// A result big enough that its jumps go to the worker gets its spare when the run ends
+// (make_spare, on the run's worker), not on the first jump: see make_spare.
 #include <atomic>
 #include <cstddef>
 #include <memory>
@@ -31,6 +33,17 @@ class BackgroundSeek {
 
   // Seeks shorter than this many events (seek_cost) are cheaper done at once than handed over.
   static constexpr double kWorthIt = 50'000;
+
+  // A spare for the jumps of a view showing `shown`, made now (a copy of it: every page of a
+  // frame state as big as the trace's last frame written once), or null when the trace is too
+  // small for a jump to go to the worker (a jump from `shown` to the middle frame costs less
+  // than kWorthIt). Made by a fresh cursor's first jump instead, that memory is faulted in
+  // while the user drags (~190 ms at a million nodes, seconds on the niced worker of a busy
+  // machine, during which the view shows the frame it had). Call it where a result is made
+  // ready off the frame loop; give it to the view's job with adopt_spare().
+  static std::unique_ptr<TraceCursor> make_spare(const TraceCursor& shown);
+  // The spare the next job moves (a null one changes nothing). Nothing may be running.
+  void adopt_spare(std::unique_ptr<TraceCursor> spare);
 
   // Starts moving a spare cursor over `trace` to `frame` on the worker. Nothing may be running
   // (busy() false). `trace` must outlive the job and the spare (reset() before replacing it).
