@@ -201,44 +201,100 @@ TEST(LineOfSight, EveryPairOnSmallMapsMatches) {
   }
 }
 
+// The open segment (x0, y0) - (x1, y1) meets the open square of cell (x, y) (rational).
+bool meets_cell(int x0, int y0, int x1, int y1, int x, int y) {
+  Frac a{0, 1}, b{1, 1};
+  return clip(x0, x1 - x0, x, x + 1, a, b) && clip(y0, y1 - y0, y, y + 1, a, b);
+}
+
+// A point on or next to the segment, within [0, mx] x [0, my].
+void near_segment(std::mt19937& rng, int x0, int y0, int x1, int y1, int mx, int my, int& x, int& y) {
+  const int t = int(rng() % 5);
+  x = std::clamp(x0 + (x1 - x0) * t / 4 + int(rng() % 3) - 1, 0, mx);
+  y = std::clamp(y0 + (y1 - y0) * t / 4 + int(rng() % 3) - 1, 0, my);
+}
+
+// Calls f(m, g, map, k, x0, y0, x1, y1) for 60 random segments between corners of each of
+// `maps` random maps (sides 1..size, up to density % blocked); stops at a fatal failure.
+template <class F>
+void random_segments(std::mt19937& rng, int maps, int size, int density, F f) {
+  for (int map = 0; map < maps; ++map) {
+    const int w = 1 + int(rng() % unsigned(size)), h = 1 + int(rng() % unsigned(size));
+    const World m = random_world(rng, w, h, int(rng() % unsigned(density)));
+    const CornerGrid g(w, h, m.cells);
+    for (int k = 0; k < 60; ++k) {
+      const int x0 = int(rng() % unsigned(w + 1)), y0 = int(rng() % unsigned(h + 1));
+      const int x1 = int(rng() % unsigned(w + 1)), y1 = int(rng() % unsigned(h + 1));
+      f(m, g, map, k, x0, y0, x1, y1);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
 // The constant-time test at a corner: exactly "the segment meets the open square of a blocked
 // cell around that corner" (brute force, rational), and so never true for a visible segment.
 TEST(LineOfSight, CrossesBlockedAtMatchesTheCellsAroundTheCorner) {
   std::mt19937 rng(4321);
   long crossing = 0, checked = 0;
-  for (int map = 0; map < 1500; ++map) {
-    const int w = 1 + int(rng() % 9), h = 1 + int(rng() % 9);
-    const World m = random_world(rng, w, h, int(rng() % 60));
-    const CornerGrid g(w, h, m.cells);
-    for (int k = 0; k < 60; ++k) {
-      const int x0 = int(rng() % unsigned(w + 1)), y0 = int(rng() % unsigned(h + 1));
-      const int x1 = int(rng() % unsigned(w + 1)), y1 = int(rng() % unsigned(h + 1));
-      // Mostly a corner on or next to the segment (where the test is meant to be used).
-      int cx = int(rng() % unsigned(w + 1)), cy = int(rng() % unsigned(h + 1));
-      if (k % 2 == 0) {
-        const int t = int(rng() % 5);
-        cx = std::clamp(x0 + (x1 - x0) * t / 4 + int(rng() % 3) - 1, 0, w);
-        cy = std::clamp(y0 + (y1 - y0) * t / 4 + int(rng() % 3) - 1, 0, h);
-      }
-      bool want = false;
-      for (int c = 0; c < 4; ++c) {
-        const int x = cx - 1 + (c & 1), y = cy - 1 + (c >> 1);
-        Frac a{0, 1}, b{1, 1};
-        if (m.blocked(x, y) && clip(x0, x1 - x0, x, x + 1, a, b) &&
-            clip(y0, y1 - y0, y, y + 1, a, b))
-          want = true;
-      }
-      const bool got = g.crosses_blocked_at(x0, y0, x1, y1, cx, cy);
-      ASSERT_EQ(got, want) << "map " << map << " (" << x0 << "," << y0 << ") -> (" << x1 << ","
-                           << y1 << ") at " << cx << "," << cy;
-      ASSERT_EQ(g.crosses_blocked_at(x1, y1, x0, y0, cx, cy), want) << "reversed";
-      if (got) {
-        ASSERT_FALSE(brute_visible(m, x0, y0, x1, y1));
-      }
-      crossing += got;
-      ++checked;
+  random_segments(rng, 1500, 9, 60, [&](const World& m, const CornerGrid& g, int map, int k, int x0,
+                                        int y0, int x1, int y1) {
+    const int w = g.width(), h = g.height();
+    // Mostly a corner on or next to the segment (where the test is meant to be used).
+    int cx = int(rng() % unsigned(w + 1)), cy = int(rng() % unsigned(h + 1));
+    if (k % 2 == 0) near_segment(rng, x0, y0, x1, y1, w, h, cx, cy);
+    bool want = false;
+    for (int c = 0; c < 4; ++c) {
+      const int x = cx - 1 + (c & 1), y = cy - 1 + (c >> 1);
+      if (m.blocked(x, y) && meets_cell(x0, y0, x1, y1, x, y)) want = true;
     }
-  }
+    const bool got = g.crosses_blocked_at(x0, y0, x1, y1, cx, cy);
+    ASSERT_EQ(got, want) << "map " << map << " (" << x0 << "," << y0 << ") -> (" << x1 << ","
+                         << y1 << ") at " << cx << "," << cy;
+    ASSERT_EQ(g.crosses_blocked_at(x1, y1, x0, y0, cx, cy), want) << "reversed";
+    if (got) {
+      ASSERT_FALSE(brute_visible(m, x0, y0, x1, y1));
+    }
+    crossing += got;
+    ++checked;
+  });
+  EXPECT_GT(crossing, checked / 10);
+  EXPECT_GT(checked - crossing, checked / 5);
+}
+
+// visible_or_blocker(): visible()'s answer, and when it reports a cell, a blocked cell the
+// open segment meets (brute force, rational), so that crosses_cell() with that cell settles
+// other segments; crosses_cell() itself matches the brute force for any cell.
+TEST(LineOfSight, VisibleOrBlockerReportsACellTheSegmentCrosses) {
+  std::mt19937 rng(2468);
+  long reported = 0, blocked_segments = 0, crossing = 0, checked = 0;
+  random_segments(rng, 1500, 12, 50, [&](const World& m, const CornerGrid& g, int map, int k,
+                                         int x0, int y0, int x1, int y1) {
+    const int w = g.width(), h = g.height();
+    int cx = -2, cy = -2;
+    const bool got = g.visible_or_blocker(x0, y0, x1, y1, &cx, &cy);
+    const std::string at = "map " + std::to_string(map) + " (" + std::to_string(x0) + "," +
+                           std::to_string(y0) + ") -> (" + std::to_string(x1) + "," +
+                           std::to_string(y1) + ")";
+    ASSERT_EQ(got, brute_visible(m, x0, y0, x1, y1)) << at;
+    if (!got) ++blocked_segments;
+    if (cx != -2) {
+      ASSERT_FALSE(got) << at;
+      ASSERT_TRUE(m.blocked(cx, cy)) << at << " reported " << cx << "," << cy;
+      ASSERT_TRUE(meets_cell(x0, y0, x1, y1, cx, cy)) << at << " reported " << cx << "," << cy;
+      ASSERT_TRUE(CornerGrid::crosses_cell(x0, y0, x1, y1, cx, cy)) << at;
+      ASSERT_TRUE(CornerGrid::crosses_cell(x1, y1, x0, y0, cx, cy)) << at << " reversed";
+      ++reported;
+    }
+    // Any cell, blocked or not, mostly near the segment.
+    int x = int(rng() % unsigned(w)), y = int(rng() % unsigned(h));
+    if (k % 2 == 0) near_segment(rng, x0, y0, x1, y1, w - 1, h - 1, x, y);
+    const bool want = meets_cell(x0, y0, x1, y1, x, y);
+    ASSERT_EQ(CornerGrid::crosses_cell(x0, y0, x1, y1, x, y), want) << at << " cell " << x << "," << y;
+    crossing += want;
+    ++checked;
+  });
+  // Most blocked segments run into a cell (the rest: pinches and grid lines).
+  EXPECT_GT(reported, blocked_segments / 2);
   EXPECT_GT(crossing, checked / 10);
   EXPECT_GT(checked - crossing, checked / 5);
 }

@@ -452,6 +452,96 @@ TEST(Subgoal, DirectHReachableCornersSee) {
   EXPECT_GT(pairs, 100000u);
 }
 
+// The programme's diagonal walks read copies of the clearances laid out along the diagonals
+// (SubgoalGraph::DiagStep). Against the programme written from the definitions alone (legal
+// moves and subgoals through the public interface, every clear run walked out): the same
+// subgoals with the same octile counts in the same order, from every usable vertex of random
+// maps in both forms (odd sizes, rectangles both ways, so both diagonal orders' line starts
+// are exercised), with and without skip masks.
+TEST(Subgoal, ProgrammeWalksMatchTheDefinition) {
+  std::mt19937 rng(41);
+  std::size_t found = 0, diagonal = 0;
+  static constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
+  static constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  static constexpr int kCa[4] = {0, 2, 2, 0}, kCb[4] = {1, 1, 3, 3};
+  struct Hit {
+    std::uint32_t t, s, d;
+    bool operator==(const Hit&) const = default;
+  };
+  for (int map = 0; map < 160; ++map) {
+    const int w = 2 + int(rng() % 30), h = 2 + int(rng() % 30);
+    std::vector<std::uint8_t> blocked(std::size_t(w * h));
+    const unsigned pct = 3 + rng() % 45;
+    for (auto& b : blocked) b = rng() % 100 < pct ? 1 : 0;
+    const bool corners = map % 2 == 0;
+    SubgoalGraph g;
+    g.build(corners ? SubgoalGraph::Form::Corners : SubgoalGraph::Form::Cells, w, h, blocked,
+            map % 3 == 0 ? 0 : 1);
+    const CornerGrid& cg = g.corners();
+    const auto cell_blocked = [&](int x, int y) {
+      return x < 0 || y < 0 || x >= w || y >= h || blocked[std::size_t(y * w + x)] != 0;
+    };
+    const auto legal = [&](int x, int y, int d) {
+      const int tx = x + kDx[d], ty = y + kDy[d];
+      if (corners) return cg.in_corners(tx, ty) && cg.step_ok(x, y, kDx[d], kDy[d]) && !cg.pinch(tx, ty);
+      return !cell_blocked(x, y) && !cell_blocked(tx, ty) && !cell_blocked(tx, y) && !cell_blocked(x, ty);
+    };
+    const auto sub = [&](int x, int y) { return g.subgoal_at(x, y); };
+    const auto clear = [&](int x, int y, int c) {
+      std::uint32_t n = 0;
+      while (legal(x, y, c) && sub(x + kDx[c], y + kDy[c]) == kNoNode) x += kDx[c], y += kDy[c], ++n;
+      return n;
+    };
+    // The subgoal a run of n moves along c from (x, y) ends at, else kNoNode.
+    const auto run_end = [&](int x, int y, int c, std::uint32_t n) {
+      const int ex = x + int(n) * kDx[c], ey = y + int(n) * kDy[c];
+      return legal(ex, ey, c) ? sub(ex + kDx[c], ey + kDy[c]) : kNoNode;
+    };
+    for (int y = 0; y < g.vh(); ++y)
+      for (int x = 0; x < g.vw(); ++x) {
+        if (!g.usable(x, y)) continue;
+        const unsigned skip = rng() % 3 == 0 ? unsigned(rng() % 256) : 0u;
+        std::vector<Hit> want, got;
+        std::uint32_t maxc[4];
+        for (int c = 0; c < 4; ++c) {
+          maxc[c] = clear(x, y, c);
+          const std::uint32_t t = run_end(x, y, c, maxc[c]);
+          if (!((skip >> c) & 1u) && t != kNoNode) want.push_back({t, maxc[c] + 1, 0});
+        }
+        for (int q = 0; q < 4; ++q) {
+          if ((skip >> (4 + q)) & 1u) continue;
+          const int d = 4 + q, a = kCa[q], b = kCb[q];
+          std::uint32_t ma = maxc[a], mb = maxc[b], i = 0;
+          for (int px = x, py = y; legal(px, py, d);) {
+            px += kDx[d], py += kDy[d], ++i;
+            if (sub(px, py) != kNoNode) {
+              want.push_back({sub(px, py), 0, i});
+              break;
+            }
+            for (const auto& [c, m] : {std::pair{a, &ma}, std::pair{b, &mb}}) {
+              const std::uint32_t j = clear(px, py, c);
+              if (j >= *m) continue;
+              const std::uint32_t t = run_end(px, py, c, j);
+              if (t != kNoNode) want.push_back({t, j + 1, i});
+              *m = j;
+            }
+          }
+        }
+        g.direct_h_reachable(
+            x, y, [&](std::uint32_t t, OctileCost oc) { got.push_back({t, oc.straight, oc.diagonal}); },
+            skip);
+        ASSERT_EQ(got.size(), want.size()) << "map " << map << " vertex " << x << "," << y;
+        for (std::size_t k = 0; k < got.size(); ++k) {
+          ASSERT_EQ(got[k], want[k]) << "map " << map << " vertex " << x << "," << y << " hit " << k;
+          diagonal += got[k].d > 0 ? 1 : 0;
+        }
+        found += got.size();
+      }
+  }
+  EXPECT_GT(found, 50000u);
+  EXPECT_GT(diagonal, found / 4);
+}
+
 // A point inside a cell connects from the cell's four corners; each corner leaves out the
 // routes toward another corner of the cell when that corner's leg is less than 1 longer
 // (SubgoalGraph::cell_corner_skip). Per subgoal the shortest connection and the corner it leaves

@@ -56,6 +56,15 @@ bool CornerGrid::visible_axis(int x0, int y0, int x1, int y1) const {
 }
 
 bool CornerGrid::visible(int x0, int y0, int x1, int y1) const {
+  return walk<false>(x0, y0, x1, y1, nullptr, nullptr);
+}
+
+bool CornerGrid::visible_or_blocker(int x0, int y0, int x1, int y1, int* cx, int* cy) const {
+  return walk<true>(x0, y0, x1, y1, cx, cy);
+}
+
+template <bool kReport>
+bool CornerGrid::walk(int x0, int y0, int x1, int y1, int* bx, int* by) const {
   if (!in_corners(x0, y0) || !in_corners(x1, y1)) return false;
   if (x0 == x1 && y0 == y1) return true;
   if (x0 == x1 || y0 == y1) return visible_axis(x0, y0, x1, y1);
@@ -87,7 +96,13 @@ bool CornerGrid::visible(int x0, int y0, int x1, int y1) const {
     const int last = rem > 0 ? q : q - 1;
     const std::uint8_t* c = base + std::ptrdiff_t(qa) * stride + cx;
     for (int r = qa; r <= last; ++r, c += stride)
-      if (*c) return false;
+      if (*c) {
+        if constexpr (kReport) {
+          *bx = cx;
+          *by = flip ? -r - 1 : r;
+        }
+        return false;
+      }
     // A lattice point strictly inside: the segment goes from the cell NW' to the cell SE' of it
     // (both checked above); the other two, NE' and SW', must not both be blocked.
     if (rem == 0 && cx + 1 < x1) {

@@ -54,28 +54,37 @@ class CornerGrid {
   // Line of sight between corners (x0, y0) and (x1, y1) under the rules above. Corners outside
   // [0, w] x [0, h] are never visible.
   bool visible(int x0, int y0, int x1, int y1) const;
+  // visible(), and when the answer is no because the open segment meets the interior of a
+  // blocked cell, that cell in (*cx, *cy) (the first one the walk met); otherwise (*cx, *cy) is
+  // left alone and false returned for another reason (a pinch, a grid line, out of range). Lets
+  // a caller that tests many nearly parallel segments skip the walks of those that cross the
+  // same cell (crosses_cell()).
+  bool visible_or_blocker(int x0, int y0, int x1, int y1, int* cx, int* cy) const;
 
   // Whether the segment (x0, y0) - (x1, y1) passes through the open square of a blocked cell
   // among the four that meet at corner (cx, cy): then it is not visible. A constant-time test
   // that settles most failing sight lines between corners of a bent path (the cells at the bend
   // are the obstacle the bend went round) before visible() walks them. False says nothing.
   bool crosses_blocked_at(int x0, int y0, int x1, int y1, int cx, int cy) const {
+    for (int k = 0; k < 4; ++k) {
+      const int x = cx - 1 + (k & 1), y = cy - 1 + (k >> 1);
+      if (blocked(x, y) && crosses_cell(x0, y0, x1, y1, x, y)) return true;
+    }
+    return false;
+  }
+  // Whether the open segment (x0, y0) - (x1, y1) meets the open square of cell (x, y), blocked
+  // or not. Constant time, exact.
+  static bool crosses_cell(int x0, int y0, int x1, int y1, int x, int y) {
     const std::int64_t dx = x1 - x0, dy = y1 - y0;
     if (dx == 0 || dy == 0) return false;  // along a grid line: inside no cell
     const std::int64_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-    for (int k = 0; k < 4; ++k) {
-      const int x = cx - 1 + (k & 1), y = cy - 1 + (k >> 1);
-      if (!blocked(x, y)) continue;
-      // The segment is inside the cell's column for t in (lx, lx + 1) / adx and inside its row
-      // for t in (ly, ly + 1) / ady (mirrored so that both grow with t); it meets the open
-      // square when the two open intervals overlap within [0, 1]. Exact: cross-multiplied.
-      const std::int64_t lx = dx > 0 ? x - x0 : x0 - x - 1;
-      const std::int64_t ly = dy > 0 ? y - y0 : y0 - y - 1;
-      if (lx >= 0 && lx < adx && ly >= 0 && ly < ady && lx * ady < (ly + 1) * adx &&
-          ly * adx < (lx + 1) * ady)
-        return true;
-    }
-    return false;
+    // The segment is inside the cell's column for t in (lx, lx + 1) / adx and inside its row
+    // for t in (ly, ly + 1) / ady (mirrored so that both grow with t); it meets the open
+    // square when the two open intervals overlap within [0, 1]. Exact: cross-multiplied.
+    const std::int64_t lx = dx > 0 ? x - x0 : x0 - x - 1;
+    const std::int64_t ly = dy > 0 ? y - y0 : y0 - y - 1;
+    return lx >= 0 && lx < adx && ly >= 0 && ly < ady && lx * ady < (ly + 1) * adx &&
+           ly * adx < (lx + 1) * ady;
   }
 
   // Corner (x, y) is one where two blocked cells touch diagonally (NW and SE, or NE and SW): a
@@ -109,6 +118,9 @@ class CornerGrid {
  private:
   std::size_t idx(int x, int y) const { return std::size_t(y + 1) * std::size_t(pw_) + std::size_t(x + 1); }
   bool visible_axis(int x0, int y0, int x1, int y1) const;
+  // visible() (cx == nullptr) or visible_or_blocker().
+  template <bool kReport>
+  bool walk(int x0, int y0, int x1, int y1, int* cx, int* cy) const;
 
   int w_ = 0, h_ = 0, pw_ = 2;
   std::vector<std::uint8_t> pad_ = std::vector<std::uint8_t>(4, 1);  // (w+2) x (h+2), 1 = blocked

@@ -831,15 +831,29 @@ PlanResult SubgoalSearch::search(const Endpoint& s, const Endpoint& g, const Run
       best = euclid(s.px, s.py, g.px, g.py);  // inside one open cell
       dsx = dgx = -1;
     } else {
+      // Up to 16 corner pairs, nearly parallel segments that nearly always run into the same
+      // wall: a blocked cell a walk stopped at settles each later pair whose segment crosses it
+      // in constant time (crosses_cell(); then the pair is not visible, as its walk would say).
+      const CornerGrid& cg = graph_.corners();
+      int wall_x[16], wall_y[16], walls = 0;
       for (int a = 0; a < (s.vertex ? 1 : 4); ++a)
         for (int b = 0; b < (g.vertex ? 1 : 4); ++b) {
           const int ax = s.x + (s.vertex ? 0 : a & 1), ay = s.y + (s.vertex ? 0 : a >> 1);
           const int bx = g.x + (g.vertex ? 0 : b & 1), by = g.y + (g.vertex ? 0 : b >> 1);
           if (!graph_.usable(ax, ay) || !graph_.usable(bx, by)) continue;
           const double len = euclid(s.px, s.py, ax, ay) + euclid(ax, ay, bx, by) + euclid(bx, by, g.px, g.py);
-          if (len < best && graph_.corners().visible(ax, ay, bx, by)) {
+          if (!(len < best)) continue;
+          bool walled = false;
+          for (int k = walls - 1; k >= 0 && !walled; --k)
+            walled = CornerGrid::crosses_cell(ax, ay, bx, by, wall_x[k], wall_y[k]);
+          if (walled) continue;
+          int wx = -2, wy = -2;  // -2: no cell reported (cells start at -1, the padding)
+          if (cg.visible_or_blocker(ax, ay, bx, by, &wx, &wy)) {
             best = len;
             dsx = ax, dsy = ay, dgx = bx, dgy = by;
+          } else if (wx != -2) {
+            wall_x[walls] = wx;
+            wall_y[walls++] = wy;
           }
         }
     }

@@ -110,6 +110,7 @@ void SubgoalGraph::build(
         v_[p].clear[c] = std::uint16_t(std::min<std::uint32_t>(65535u, 1u + v_[n].clear[c]));
       }
   }
+  build_diagonal_steps();
   stats_.subgoals_ms = t_sub.ms();
 
   // S_1: every direct-h-reachable pair, made symmetric (the programme walks diagonals first, so
@@ -516,6 +517,36 @@ const SubgoalGraph::Edge* SubgoalGraph::find_edge(std::uint32_t s, std::uint32_t
   return best;
 }
 
+void SubgoalGraph::build_diagonal_steps() {
+  const std::size_t ph = std::size_t(vh_ + 2), pw = std::size_t(pw_);
+  // Line starts: line lengths counted over the padded grid, then summed.
+  for (int o = 0; o < 2; ++o) dline_[o].assign(pw + ph, 0);
+  for (std::size_t Y = 0; Y < ph; ++Y)
+    for (std::size_t X = 0; X < pw; ++X) {
+      ++dline_[0][X + ph - 1 - Y + 1];
+      ++dline_[1][X + Y + 1];
+    }
+  for (int o = 0; o < 2; ++o)
+    for (std::size_t c = 1; c < dline_[o].size(); ++c) dline_[o][c] += dline_[o][c - 1];
+  for (int q = 0; q < 4; ++q) {
+    const int a = kCa[q], b = kCb[q];
+    // Whether the clear run along direction c from p ends at a subgoal (as the walk asks it).
+    const auto run_sub = [&](std::size_t p, int c) {
+      const std::size_t e = p + std::size_t(std::ptrdiff_t(v_[p].clear[c]) * off8_[c]);
+      return can(e, c) && is_sub(e + std::size_t(off8_[c]));
+    };
+    dg_[q].assign(v_.size(), DiagStep{0, 0, 0});
+    for (std::size_t p = 0; p < v_.size(); ++p) {
+      std::uint8_t fl = 0;
+      if (can(p, 4 + q)) fl |= kStepOn;
+      if (is_sub(p)) fl |= kStepSub;
+      if (run_sub(p, a)) fl |= kRunASub;
+      if (run_sub(p, b)) fl |= kRunBSub;
+      dg_[q][diag_index(q, p)] = {v_[p].clear[a], v_[p].clear[b], fl};
+    }
+  }
+}
+
 std::size_t SubgoalGraph::memory_bytes() const {
   std::size_t m =
       v_.capacity() * sizeof(Vertex) + sx_.capacity() * 4 + sy_.capacity() * 4 +
@@ -524,6 +555,8 @@ std::size_t SubgoalGraph::memory_bytes() const {
       up_oc_.capacity() * sizeof(OctileCost) + up_w_.capacity() * 8 +
       (down_off_.capacity() + down_from_.capacity()) * 4 + down_w_.capacity() * 8 +
       order_.capacity() + halves_.capacity() * 4 + lm_.capacity() * 4 + lmd_.capacity() * 8 + cg_.memory_bytes();
+  for (const auto& d : dg_) m += d.capacity() * sizeof(DiagStep);
+  for (const auto& l : dline_) m += l.capacity() * 4;
   return m;
 }
 
