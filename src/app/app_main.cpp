@@ -56,6 +56,7 @@ int pl::app::app_main(int argc, char** argv) {
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
       const FrameSize fb = frame_size(window);
+      match_font_filter(fb);
 
       // Panels, the map views' input and what they draw.
       const ImGuiIO& io = ImGui::GetIO();

@@ -1,5 +1,6 @@
 #include "app/window.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -99,6 +100,31 @@ FrameSize frame_size(GLFWwindow* window) {
   const ImGuiIO& io = ImGui::GetIO();
   f.scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.f;
   return f;
+}
+
+// At one framebuffer pixel per ImGui unit, every glyph quad of the pixel-snapped default font
+// covers its atlas rectangle texel for texel, and fills sample the atlas's white texel at its
+// centre: a pixel's centre samples a texel's centre, where linear filtering returns that texel,
+// so nearest draws the same text and fills. Only the outlines ImGui draws from its baked line
+// texture can differ, by a few levels at their edges (at most 23 of 255 on the sample scene's
+// legend swatches). Under a software rasteriser nearest costs a texel load a pixel where linear
+// costs four and a blend: 2.3 of 54.4 M instructions a frame of a 1024x1024 view drawn anew
+// every frame (docs/traces-and-frames.md, tenth round). Scaled (a HiDPI framebuffer), quads no
+// longer meet texels one to one and the backend's linear filtering stays.
+void match_font_filter(const FrameSize& fb) {
+  static GLint current = 0;
+  static ImTextureID texture = nullptr;
+  const ImTextureID id = ImGui::GetIO().Fonts->TexID;
+  if (!id) return;
+  const GLint want = fb.scale == 1.f ? GL_NEAREST : GL_LINEAR;
+  if (id == texture && want == current) return;
+  GLint bound = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+  glBindTexture(GL_TEXTURE_2D, GLuint(reinterpret_cast<std::intptr_t>(id)));
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, want);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, want);
+  glBindTexture(GL_TEXTURE_2D, GLuint(bound));
+  texture = id, current = want;
 }
 
 void shutdown(GLFWwindow* window) {

@@ -21,6 +21,10 @@ void init_imgui(GLFWwindow* window, bool headless);
 // The callbacks act on `app` from now on.
 void install_callbacks(GLFWwindow* window, App& app);
 FrameSize frame_size(GLFWwindow* window);
+// Samples ImGui's font atlas texel for texel (nearest) while the framebuffer has one pixel per
+// ImGui unit, and smoothly (linear, the backend's choice) otherwise. Call after the backend's
+// NewFrame (which makes the atlas). See window.cpp for why.
+void match_font_filter(const FrameSize& fb);
 void shutdown(GLFWwindow* window);
 
 }  // namespace pl::app
