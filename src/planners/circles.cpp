@@ -5,6 +5,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <limits>
@@ -357,7 +358,7 @@ class TangentShadow {
     if (bound == kUnknown) {
       far_used_.push_back(std::uint16_t(t * kSectors + q));
       const Runs& r = windows()[size_t(t)][size_t(q)];
-      bound = std::max(window_max(r[0].first, r[0].second), window_max(r[1].first, r[1].second));
+      bound = std::max(window_max(r[0].first, r[0].count), window_max(r[1].first, r[1].count));
     }
     return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
   }
@@ -467,16 +468,7 @@ class TangentShadow {
 
   // How many levels of the sparse table windows() can read: window_max(first, count) reads
   // level bit_width(count) - 1, and the last level for a whole turn.
-  static int levels_used() {
-    static const int used = [] {
-      int widest = 1;
-      for (const auto& tier : windows())
-        for (const Runs& r : tier)
-          for (const auto& run : r) widest = std::max(widest, run.second);
-      return widest >= kBins ? kLevels : int(std::bit_width(unsigned(widest)));
-    }();
-    return used;
-  }
+  static int levels_used() { return tables().levels_used; }
 
   // The largest first bound over `count` bins from `first` (circular).
   double window_max(int first, int count) const {
@@ -546,58 +538,63 @@ class TangentShadow {
     std::array<Vec2, kBins + 1> edge;
     std::array<Vec2, kBins> middle;  // u((i + 0.5) w): close_open_bins walks these rays
   };
-  static const BinTable& bin_table() {
-    static const BinTable table = [] {
-      BinTable b{};
-      const double w = kTwoPi / kBins;
-      for (int f = 0; f < kFine; ++f) {
-        const double a = true_angle(double(f) / (kFine / 4)) - 1e-9;
-        b.first[size_t(f)] = std::clamp(int(std::floor(a / w)), 0, kBins - 1);
-      }
-      for (int i = 0; i <= kBins; ++i) b.edge[size_t(i)] = {std::cos(i * w), std::sin(i * w)};
-      for (int i = 0; i < kBins; ++i) {
-        const double a = (i + 0.5) * w;
-        b.middle[size_t(i)] = {std::cos(a), std::sin(a)};
-      }
-      return b;
-    }();
-    return table;
-  }
-  // True angles of the sector boundaries.
-  static const std::array<double, kSectors + 1>& sector_angles() {
-    static const std::array<double, kSectors + 1> a = [] {
-      std::array<double, kSectors + 1> r{};
-      for (int i = 0; i <= kSectors; ++i) r[size_t(i)] = true_angle(double(i) / (kSectors / 4));
-      return r;
-    }();
-    return a;
-  }
+  static const BinTable& bin_table() { return tables().bins; }
 
   // Per tier and sector, the two runs of bins (first, count; first < kBins) where the
   // shadowed circle can be touched by a bitangent toward a circle in that sector and tier: the
-  // sector's angles turned by +-pi/2, widened by asin(1 / kTierSpan[tier]) (and a hair).
-  using Runs = std::array<std::pair<int, int>, 2>;
-  static const std::array<std::array<Runs, kSectors>, kTiers>& windows() {
-    static const auto table = [] {
-      std::array<std::array<Runs, kSectors>, kTiers> r{};
-      const auto& sec = sector_angles();
-      const double bw = kTwoPi / kBins;
-      for (int t = 0; t < kTiers; ++t) {
-        const double w = std::asin(1.0 / kTierSpan[size_t(t)]) + 1e-9;
-        for (int q = 0; q < kSectors; ++q)
-          for (int side = 0; side < 2; ++side) {
-            const double turn = side == 0 ? kPi / 2 : -kPi / 2;
-            const double lo = sec[size_t(q)] - 1e-9 + turn - w;
-            const double hi = sec[size_t(q) + 1] + 1e-9 + turn + w;
-            const long first = long(std::floor(lo / bw)), last = long(std::floor(hi / bw));
-            const int f = int(((first % kBins) + kBins) % kBins);
-            r[size_t(t)][size_t(q)][size_t(side)] = {f,
-                                                     int(std::min<long>(last - first + 1, kBins))};
-          }
-      }
-      return r;
-    }();
-    return table;
+  // sector's angles turned by +-pi/2 (side 0: +pi/2, where the departures of s = -1 lie; side
+  // 1: -pi/2, those of s = +1), widened by asin(1 / kTierSpan[tier]) (and a hair). A run is
+  // at most about 60 bins (a byte each; make_tables checks).
+  struct Run {
+    std::uint8_t first, count;
+  };
+  using Runs = std::array<Run, 2>;
+  static const std::array<std::array<Runs, kSectors>, kTiers>& windows() { return tables().windows; }
+
+  // The tables above, made once when the program starts (no guard to check on every use:
+  // bin_of and culls_pair read them for every pair looked at).
+  struct Tables {
+    BinTable bins;
+    std::array<std::array<Runs, kSectors>, kTiers> windows;
+    int levels_used;
+  };
+  static const Tables& tables() { return kTables; }
+  static const Tables kTables;
+  static Tables make_tables() {
+    Tables tb{};
+    BinTable& b = tb.bins;
+    const double w = kTwoPi / kBins;
+    for (int f = 0; f < kFine; ++f) {
+      const double a = true_angle(double(f) / (kFine / 4)) - 1e-9;
+      b.first[size_t(f)] = std::clamp(int(std::floor(a / w)), 0, kBins - 1);
+    }
+    for (int i = 0; i <= kBins; ++i) b.edge[size_t(i)] = {std::cos(i * w), std::sin(i * w)};
+    for (int i = 0; i < kBins; ++i) {
+      const double a = (i + 0.5) * w;
+      b.middle[size_t(i)] = {std::cos(a), std::sin(a)};
+    }
+    // True angles of the sector boundaries.
+    std::array<double, kSectors + 1> sec{};
+    for (int i = 0; i <= kSectors; ++i) sec[size_t(i)] = true_angle(double(i) / (kSectors / 4));
+    int widest = 1;
+    for (int t = 0; t < kTiers; ++t) {
+      const double wt = std::asin(1.0 / kTierSpan[size_t(t)]) + 1e-9;
+      for (int q = 0; q < kSectors; ++q)
+        for (int side = 0; side < 2; ++side) {
+          const double turn = side == 0 ? kPi / 2 : -kPi / 2;
+          const double lo = sec[size_t(q)] - 1e-9 + turn - wt;
+          const double hi = sec[size_t(q) + 1] + 1e-9 + turn + wt;
+          const long first = long(std::floor(lo / w)), last = long(std::floor(hi / w));
+          const int f = int(((first % kBins) + kBins) % kBins);
+          const int count = int(std::min<long>(last - first + 1, kBins));
+          if (count > 255) std::abort();  // a run wider than a byte holds (none: about 60)
+          tb.windows[size_t(t)][size_t(q)][size_t(side)] = {std::uint8_t(f),
+                                                            std::uint8_t(count)};
+          widest = std::max(widest, count);
+        }
+    }
+    tb.levels_used = widest >= kBins ? kLevels : int(std::bit_width(unsigned(widest)));
+    return tb;
   }
 
   double rk_ = 0, r_max_ = 0;
@@ -613,6 +610,8 @@ class TangentShadow {
   int wfirst_ = 0, wcount_ = kBins;           // the window of bins served (clear())
   std::vector<Mark>* log_ = nullptr;          // record()
 };
+
+const TangentShadow::Tables TangentShadow::kTables = TangentShadow::make_tables();
 
 enum class NodeType : std::uint8_t { Start, Goal, Arrival, Departure };
 
