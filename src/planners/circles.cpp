@@ -348,6 +348,10 @@ class TangentShadow {
   // bound serves even when its circle is the other circle of the pair (where bound() takes
   // the second): that circle's bound is its centre distance, more than any such bitangent's
   // length, so when every bitangent is longer than the bounds, none of them is that circle's.
+  // A bitangent that leaves in direction s has the other circle's centre ahead (its length is
+  // the centres' offset along it), s sin(phi - a) > 0: so the departures of s = +1 touch at
+  // phi - theta and those of s = -1 at phi + theta, and a shadow of one direction (lazy mode's
+  // sectors) reads only that side's run (the other side's slots are not asked for).
   bool culls_pair(Vec2 v, double rb) const {
     const double d2 = dot(v, v);
     if (d2 < tier2_[0]) return false;
@@ -358,7 +362,12 @@ class TangentShadow {
     if (bound == kUnknown) {
       far_used_.push_back(std::uint16_t(t * kSectors + q));
       const Runs& r = windows()[size_t(t)][size_t(q)];
-      bound = std::max(window_max(r[0].first, r[0].count), window_max(r[1].first, r[1].count));
+      // A shadow of one direction reads only its side: the departures of s = +1 toward b
+      // touch the circle at phi - theta (run 1), those of s = -1 at phi + theta (run 0).
+      bound = dirs_ == 1   ? window_max(r[1].first, r[1].count)
+              : dirs_ == 2 ? window_max(r[0].first, r[0].count)
+                           : std::max(window_max(r[0].first, r[0].count),
+                                      window_max(r[1].first, r[1].count));
     }
     return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
   }
