@@ -240,19 +240,14 @@ class TangentShadow {
     wfirst_ = first & kMask;
     wcount_ = std::min(count, kBins);
     if (count >= kBins) {
-      j1_.fill(kNoCircle);
-      j2_.fill(kNoCircle);
-      t1_.fill(kInf);
-      t2_.fill(kInf);
+      bin_.fill(Bin{});
       open_ = {kBins, kBins};
       return;
     }
+    // Only the directions served: nothing reads the other's bins.
     for (int s = 0; s < 2; ++s)
-      for (int i = 0; i < count; ++i) {
-        const size_t b = size_t(s * kBins + ((first + i) & kMask));
-        t1_[b] = t2_[b] = kInf;
-        j1_[b] = j2_[b] = kNoCircle;
-      }
+      if (serves(s))
+        for (int i = 0; i < count; ++i) bin_[size_t(s * kBins + ((first + i) & kMask))] = Bin{};
     open_ = {count, count};
   }
   // An angle interval of one neighbour, as add() marks it (both directions, whatever the
@@ -308,12 +303,24 @@ class TangentShadow {
     // Per bin, the larger first bound of its two directions (infinite while either is open),
     // and a sparse table of its maxima over runs of 2^l bins (circular), so that the largest
     // bound over any window of bins is two lookups.
-    std::array<std::array<double, kBins>, kLevels>& sp = sparse_;
     auto first_bound = [&](int i) {
-      return dirs_ == 3   ? std::max(t1_[size_t(i)], t1_[size_t(kBins + i)])
-             : dirs_ == 1 ? t1_[size_t(i)]
-                          : t1_[size_t(kBins + i)];
+      return dirs_ == 3   ? std::max(bin_[size_t(i)].t1, bin_[size_t(kBins + i)].t1)
+             : dirs_ == 1 ? bin_[size_t(i)].t1
+                          : bin_[size_t(kBins + i)].t1;
     };
+    if (wcount_ < kBins) {
+      // A window: a table over its own bins (index x = bin wfirst_ + x), not circular; a
+      // window of a sector (34 bins) writes a small table, not rows 2 KB apart. culls_pair
+      // reads it directly (no whole-pair table): a sector's shadow meets few repeats.
+      stride_ = wcount_ <= kSmall ? kSmall : kBins;
+      sp_ = wcount_ <= kSmall ? small_.data() : sparse_.data();
+      for (int x = 0; x < wcount_; ++x) sp_[x] = first_bound((wfirst_ + x) & kMask);
+      for (int l = 1; (2 << (l - 1)) <= wcount_; ++l)
+        for (int x = 0; x + (1 << l) <= wcount_; ++x)
+          sp_[l * stride_ + x] =
+              std::max(sp_[(l - 1) * stride_ + x], sp_[(l - 1) * stride_ + x + (1 << (l - 1))]);
+      return;
+    }
     // The whole-pair table is filled as culls_pair asks (a query meets a few hundred entries);
     // the entries the last shadow filled are reset.
     if (!far_ready_) {
@@ -322,21 +329,14 @@ class TangentShadow {
     }
     for (std::uint16_t e : far_used_) far_[e / kSectors][e % kSectors] = kUnknown;
     far_used_.clear();
-    if (wcount_ < kBins) {
-      // A window: a table over its own bins (index x = bin wfirst_ + x), not circular.
-      for (int x = 0; x < wcount_; ++x) sp[0][size_t(x)] = first_bound((wfirst_ + x) & kMask);
-      for (int l = 1; (2 << (l - 1)) <= wcount_; ++l)
-        for (int x = 0; x + (1 << l) <= wcount_; ++x)
-          sp[size_t(l)][size_t(x)] =
-              std::max(sp[size_t(l - 1)][size_t(x)], sp[size_t(l - 1)][size_t(x + (1 << (l - 1)))]);
-      return;
-    }
-    for (int i = 0; i < kBins; ++i) sp[0][size_t(i)] = first_bound(i);
+    stride_ = kBins;
+    sp_ = sparse_.data();
+    for (int i = 0; i < kBins; ++i) sp_[i] = first_bound(i);
     // Only the levels a window can ask for (the widest window is about 60 bins).
     for (int l = 1; l < levels_used(); ++l)
       for (int i = 0; i < kBins; ++i)
-        sp[size_t(l)][size_t(i)] = std::max(
-            sp[size_t(l - 1)][size_t(i)], sp[size_t(l - 1)][size_t((i + (1 << (l - 1))) & kMask)]);
+        sp_[l * kBins + i] =
+            std::max(sp_[(l - 1) * kBins + i], sp_[(l - 1) * kBins + ((i + (1 << (l - 1))) & kMask)]);
   }
 
   // Whether every bitangent between the shadowed circle and a circle of radius rb at centre
@@ -358,18 +358,27 @@ class TangentShadow {
     int t = 0;
     while (t + 1 < kTiers && d2 >= tier2_[size_t(t + 1)]) ++t;
     const int q = sector_of(v);
+    if (wcount_ < kBins) {
+      const double bound = runs_max(t, q);
+      return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
+    }
     double& bound = far_[size_t(t)][size_t(q)];
     if (bound == kUnknown) {
       far_used_.push_back(std::uint16_t(t * kSectors + q));
-      const Runs& r = windows()[size_t(t)][size_t(q)];
-      // A shadow of one direction reads only its side: the departures of s = +1 toward b
-      // touch the circle at phi - theta (run 1), those of s = -1 at phi + theta (run 0).
-      bound = dirs_ == 1   ? window_max(r[1].first, r[1].count)
-              : dirs_ == 2 ? window_max(r[0].first, r[0].count)
-                           : std::max(window_max(r[0].first, r[0].count),
-                                      window_max(r[1].first, r[1].count));
+      bound = runs_max(t, q);
     }
     return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
+  }
+
+  // The largest first bound over the runs of tier t and sector q that the shadow reads. A
+  // shadow of one direction reads only its side: the departures of s = +1 toward b touch
+  // the circle at phi - theta (run 1), those of s = -1 at phi + theta (run 0).
+  double runs_max(int t, int q) const {
+    const Runs& r = windows()[size_t(t)][size_t(q)];
+    return dirs_ == 1   ? window_max(r[1].first, r[1].count)
+           : dirs_ == 2 ? window_max(r[0].first, r[0].count)
+                        : std::max(window_max(r[0].first, r[0].count),
+                                   window_max(r[1].first, r[1].count));
   }
 
   bool covered() const { return (dirs_ & 1 ? open_[0] : 0) + (dirs_ & 2 ? open_[1] : 0) == 0; }
@@ -379,15 +388,15 @@ class TangentShadow {
   // repeats; the bins outside a window hold what an earlier shadow left there).
   void holders(std::vector<std::uint32_t>& out) const {
     std::int32_t last = kNoCircle;
-    for (const auto* js : {&j1_, &j2_})
+    for (const auto js : {&Bin::j1, &Bin::j2})
       for (int s = 0; s < 2; ++s)
-        for (int x = 0; x < wcount_; ++x) {
-          const std::int32_t j = (*js)[size_t(s * kBins + ((wfirst_ + x) & kMask))];
+        for (int x = 0; x < wcount_ && serves(s); ++x) {
+          const std::int32_t j = bin_[size_t(s * kBins + ((wfirst_ + x) & kMask))].*js;
           if (j != kNoCircle && j != last) out.push_back(std::uint32_t(last = j));
         }
   }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
-  bool open(int s, int i) const { return in_window(i) && t1_[size_t(s * kBins + i)] == kInf; }
+  bool open(int s, int i) const { return in_window(i) && bin_[size_t(s * kBins + i)].t1 == kInf; }
   // The window of bins served (clear()): its first bin and its size.
   int window_first() const { return wfirst_; }
   int window_count() const { return wcount_; }
@@ -397,7 +406,7 @@ class TangentShadow {
   // and every surfing edge does (its ends do, and the box is convex). So it culls no segment
   // the graph has, and a cull that reads it still rests only on the circles of other bins.
   void close_unblocked(int s, int i, double t) {
-    t1_[size_t(s * kBins + i)] = t;
+    bin_[size_t(s * kBins + i)].t1 = t;
     --open_[size_t(s)];
   }
   // The largest bound over the bins of the directions served (infinite while one is open).
@@ -406,7 +415,7 @@ class TangentShadow {
     for (int s = 0; s < 2; ++s)
       if (serves(s))
         for (int x = 0; x < wcount_; ++x)
-          r = std::max(r, t1_[size_t(s * kBins + ((wfirst_ + x) & kMask))]);
+          r = std::max(r, bin_[size_t(s * kBins + ((wfirst_ + x) & kMask))].t1);
     return r;
   }
   // The bound for a segment leaving at angle `a` in direction s (+1 / -1) toward circle `to`.
@@ -460,17 +469,18 @@ class TangentShadow {
   void bins(int s, long first, long last, double t, std::int32_t j) {
     for (long k = first; k <= last; ++k) {
       const size_t i = size_t(s * kBins + int(((k % kBins) + kBins) % kBins));
-      if (j1_[i] == j) {
-        t1_[i] = std::min(t1_[i], t);
-      } else if (t < t1_[i]) {
-        if (t1_[i] == kInf) --open_[size_t(s)];
-        t2_[i] = t1_[i];
-        j2_[i] = j1_[i];
-        t1_[i] = t;
-        j1_[i] = j;
-      } else if (t < t2_[i]) {
-        t2_[i] = t;
-        j2_[i] = j;
+      Bin& e = bin_[i];
+      if (e.j1 == j) {
+        e.t1 = std::min(e.t1, t);
+      } else if (t < e.t1) {
+        if (e.t1 == kInf) --open_[size_t(s)];
+        e.t2 = e.t1;
+        e.j2 = e.j1;
+        e.t1 = t;
+        e.j1 = j;
+      } else if (t < e.t2) {
+        e.t2 = t;
+        e.j2 = j;
       }
     }
   }
@@ -493,8 +503,7 @@ class TangentShadow {
         // The largest level within the run (b - a + 1 >= 1 bins; "| 1" changes no width of
         // one or more, and tells GCC's -Warray-bounds under the sanitizers that l >= 0).
         const int l = std::bit_width(unsigned(b - a + 1) | 1u) - 1;
-        m = std::max(m, std::max(sparse_[size_t(l)][size_t(a)],
-                                 sparse_[size_t(l)][size_t(b - (1 << l) + 1)]));
+        m = std::max(m, std::max(sp_[l * stride_ + a], sp_[l * stride_ + b - (1 << l) + 1]));
       };
       const int rs = (first - wfirst_) & kMask;
       if (count >= kBins) {
@@ -505,16 +514,16 @@ class TangentShadow {
       }
       return m;
     }
-    if (count >= kBins) return sparse_[kLevels - 1][0];  // the whole turn
+    if (count >= kBins) return sp_[(kLevels - 1) * kBins];  // the whole turn
     const int l = std::bit_width(unsigned(count)) - 1;
-    return std::max(sparse_[size_t(l)][size_t(first)],
-                    sparse_[size_t(l)][size_t((first + count - (1 << l)) & kMask)]);
+    return std::max(sp_[l * kBins + first], sp_[l * kBins + ((first + count - (1 << l)) & kMask)]);
   }
 
   double bound_in(int bin, int s, std::int32_t to) const {
     if (!in_window(bin)) return kOutside;
     const int i = (s > 0 ? 0 : kBins) + bin;
-    return j1_[size_t(i)] != to ? t1_[size_t(i)] : t2_[size_t(i)];
+    const Bin& e = bin_[size_t(i)];
+    return e.j1 != to ? e.t1 : e.t2;
   }
 
   // Whole-pair tables: sectors of directions, and tiers of distance in units of rk + r_max.
@@ -608,12 +617,23 @@ class TangentShadow {
 
   double rk_ = 0, r_max_ = 0;
   std::array<double, kTiers> tier2_{};  // squared distances where the tiers begin
-  mutable std::array<std::array<double, kSectors>, kTiers> far_{};
+  mutable std::array<std::array<double, kSectors>, kTiers> far_;  // (reset at first use)
   mutable std::vector<std::uint16_t> far_used_;  // the far_ entries filled since finish()
   bool far_ready_ = false;                       // far_ has been reset once
-  std::array<std::array<double, kBins>, kLevels> sparse_;
-  std::array<double, 2 * kBins> t1_, t2_;
-  std::array<std::int32_t, 2 * kBins> j1_, j2_;
+  // The sparse tables: level l, index x at sp_[l * stride_ + x]; a whole turn's in sparse_,
+  // a window of at most kSmall bins in small_.
+  static constexpr int kSmall = 64;
+  std::array<double, kLevels * kBins> sparse_;
+  std::array<double, 7 * kSmall> small_;  // 2^6 = kSmall
+  double* sp_ = sparse_.data();
+  int stride_ = kBins;
+  // Per direction slot s and bin i (index s kBins + i): the two smallest bounds, from
+  // different circles, together (a bin's update and a bound's lookup read one line).
+  struct Bin {
+    double t1 = kInf, t2 = kInf;
+    std::int32_t j1 = kNoCircle, j2 = kNoCircle;
+  };
+  std::array<Bin, 2 * kBins> bin_;
   std::array<int, 2> open_ = {kBins, kBins};  // open bins per direction slot
   unsigned dirs_ = 3;                         // the direction slots served (bit s)
   int wfirst_ = 0, wcount_ = kBins;           // the window of bins served (clear())
