@@ -122,10 +122,8 @@ class CircleGrid {
   bool walk(Vec2 a, Vec2 b, F&& f) const {
     const double x0 = (a.x - origin_.x) * inv_, y0 = (a.y - origin_.y) * inv_;
     const double x1 = (b.x - origin_.x) * inv_, y1 = (b.y - origin_.y) * inv_;
-    int x = std::clamp(int(std::floor(x0)), 0, nx_ - 1),
-        y = std::clamp(int(std::floor(y0)), 0, ny_ - 1);
-    const int ex = std::clamp(int(std::floor(x1)), 0, nx_ - 1);
-    const int ey = std::clamp(int(std::floor(y1)), 0, ny_ - 1);
+    int x = index(x0, nx_), y = index(y0, ny_);
+    const int ex = index(x1, nx_), ey = index(y1, ny_);
     const double dx = x1 - x0, dy = y1 - y0;
     const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
     const double tdx = dx != 0 ? 1 / std::abs(dx) : kInf, tdy = dy != 0 ? 1 / std::abs(dy) : kInf;
@@ -187,12 +185,11 @@ class CircleGrid {
         f(items[i]);
   }
 
-  int cx(double x) const {
-    return int(std::clamp(std::floor((x - origin_.x) * inv_), 0.0, double(nx_ - 1)));
-  }
-  int cy(double y) const {
-    return int(std::clamp(std::floor((y - origin_.y) * inv_), 0.0, double(ny_ - 1)));
-  }
+  int cx(double x) const { return index((x - origin_.x) * inv_, nx_); }
+  int cy(double y) const { return index((y - origin_.y) * inv_, ny_); }
+  // floor(v) clamped to [0, n - 1], without a call to floor: clamped first, in [0, n - 1]
+  // truncation is floor, and a v below 0 gives 0 either way.
+  static int index(double v, int n) { return int(std::clamp(v, 0.0, double(n - 1))); }
   Vec2 origin_;
   double cell_ = 1, inv_ = 1;
   int nx_ = 1, ny_ = 1;
@@ -240,28 +237,30 @@ class TangentShadow {
     wfirst_ = first & kMask;
     wcount_ = std::min(count, kBins);
     if (count >= kBins) {
-      bin_.fill(Bin{});
+      bin_.fill(kEmptyBin);
       open_ = {kBins, kBins};
       return;
     }
     // Only the directions served: nothing reads the other's bins.
     for (int s = 0; s < 2; ++s)
       if (serves(s))
-        for (int i = 0; i < count; ++i) bin_[size_t(s * kBins + ((first + i) & kMask))] = Bin{};
+        for (int i = 0; i < count; ++i) bin_[size_t(s * kBins + ((first + i) & kMask))] = kEmptyBin;
     open_ = {count, count};
   }
   // An angle interval of one neighbour, as add() marks it (both directions, whatever the
   // shadow serves): a circle built a sector at a time keeps its neighbours' intervals from its
   // first sector, and replays them for the next ones instead of computing them again.
+  // Kept as the range of bins it covers (from `first` to `last`, unwrapped), so a replay
+  // divides and rounds nothing.
   struct Mark {
-    double lo, hi, t;
-    std::int32_t j;
-    int s;
+    double t;
+    std::int32_t j, s;
+    std::int32_t first, last;
   };
   // Where mark() records what it marks from now on (nullptr: nowhere).
   void record(std::vector<Mark>* log) { log_ = log; }
   void replay(const std::vector<Mark>& marks) {
-    for (const Mark& m : marks) apply(m.s, m.lo, m.hi, m.t, m.j);
+    for (const Mark& m : marks) apply(m.s, m.first, m.last, m.t, m.j);
   }
   // Whether bound t is a window's "not asked for" (see clear()).
   static bool outside(double t) { return t == 0 && std::signbit(t); }
@@ -446,29 +445,32 @@ class TangentShadow {
  private:
   // Bins wholly inside the angle interval [lo, hi] of direction slot s get bound t from j.
   void mark(int s, double lo, double hi, double t, std::int32_t j) {
-    if (!(hi > lo)) return;
-    if (log_) log_->push_back({lo, hi, t, j, s});
-    apply(s, lo, hi, t, j);
-  }
-  // The bins of the window (all of them without one) that lie wholly inside [lo, hi].
-  void apply(int s, double lo, double hi, double t, std::int32_t j) {
-    if (!serves(s)) return;
+    if (!(hi > lo) || !(log_ || serves(s))) return;
+    // The bins wholly inside [lo, hi], unwrapped (at most a turn of them).
     const double w = kTwoPi / kBins;
     const long first = long(std::ceil(lo / w));
     const long last = std::min(long(std::floor(hi / w)) - 1, first + kBins - 1);
+    if (log_) log_->push_back({t, j, s, std::int32_t(first), std::int32_t(last)});
+    apply(s, first, last, t, j);
+  }
+  // Bins first..last (unwrapped) of direction slot s, those of the window (all of them
+  // without one).
+  void apply(int s, long first, long last, double t, std::int32_t j) {
+    if (!serves(s)) return;
     if (wcount_ >= kBins) {
       bins(s, first, last, t, j);
       return;
     }
-    // The window's copies, one a turn, from the one that starts at or before `first`.
+    // The window's copies, one a turn, from the one that starts at or before `first`
+    // (off >> 8: off / kBins rounded down).
+    static_assert(kBins == 256);
     const long off = first - wfirst_;
-    const long m0 = off >= 0 ? off / kBins : -((-off + kBins - 1) / kBins);
-    for (long b0 = wfirst_ + m0 * kBins; b0 <= last; b0 += kBins)
+    for (long b0 = wfirst_ + (off >> 8) * kBins; b0 <= last; b0 += kBins)
       bins(s, std::max(first, b0), std::min(last, b0 + wcount_ - 1), t, j);
   }
   void bins(int s, long first, long last, double t, std::int32_t j) {
     for (long k = first; k <= last; ++k) {
-      const size_t i = size_t(s * kBins + int(((k % kBins) + kBins) % kBins));
+      const size_t i = size_t(s * kBins + int(k & kMask));  // k mod kBins
       Bin& e = bin_[i];
       if (e.j1 == j) {
         e.t1 = std::min(e.t1, t);
@@ -630,9 +632,10 @@ class TangentShadow {
   // Per direction slot s and bin i (index s kBins + i): the two smallest bounds, from
   // different circles, together (a bin's update and a bound's lookup read one line).
   struct Bin {
-    double t1 = kInf, t2 = kInf;
-    std::int32_t j1 = kNoCircle, j2 = kNoCircle;
+    double t1, t2;
+    std::int32_t j1, j2;
   };
+  static constexpr Bin kEmptyBin = {kInf, kInf, kNoCircle, kNoCircle};
   std::array<Bin, 2 * kBins> bin_;
   std::array<int, 2> open_ = {kBins, kBins};  // open bins per direction slot
   unsigned dirs_ = 3;                         // the direction slots served (bit s)
