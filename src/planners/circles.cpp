@@ -395,7 +395,10 @@ class TangentShadow {
         }
   }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
-  bool open(int s, int i) const { return in_window(i) && bin_[size_t(s * kBins + i)].t1 == kInf; }
+  bool open(int s, int i) const { return in_window(i) && open_in_window(s, i); }
+  bool open_in_window(int s, int i) const { return bin_[size_t(s * kBins + i)].t1 == kInf; }
+  // How many bins of direction slot s are open.
+  int open_bins(int s) const { return open_[size_t(s)]; }
   // The window of bins served (clear()): its first bin and its size.
   int window_first() const { return wfirst_; }
   int window_count() const { return wcount_; }
@@ -1605,9 +1608,10 @@ class CircleGraph {
     constexpr double half = kPi / TangentShadow::kBins + 1e-6;
     static const double slack = 1 / std::cos(half);
     for (int s = 0; s < 2; ++s)
-      for (int x = 0; x < shadow_.window_count() && shadow_.serves(s); ++x) {
+      for (int x = 0; x < shadow_.window_count() && shadow_.serves(s) && shadow_.open_bins(s);
+           ++x) {
         const int i = (shadow_.window_first() + x) & (TangentShadow::kBins - 1);
-        if (!shadow_.open(s, i)) continue;
+        if (!shadow_.open_in_window(s, i)) continue;
         const Vec2 u = TangentShadow::bin_middle(i);
         const Vec2 p = c.center() + u * c.r;
         const Vec2 dir = s == 0 ? Vec2{-u.y, u.x} : Vec2{u.y, -u.x};  // s u(a + pi / 2)
@@ -1615,9 +1619,9 @@ class CircleGraph {
           if (stamp_[j] == now_) return false;
           stamp_[j] = now_;
           shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
-          return !shadow_.open(s, i);
+          return !shadow_.open_in_window(s, i);
         });
-        if (!shadow_.open(s, i)) continue;
+        if (!shadow_.open_in_window(s, i)) continue;
         // The box's support in direction dir, from the circle's nearest point along it; and
         // per axis the room ahead over the least speed along it (a ray of the bin leaves
         // the box through a side once it has gone that far).
@@ -2206,7 +2210,10 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
   }
   for (const auto& [p, what] : {std::pair{s, "start"}, std::pair{g, "goal"}}) {
     for (size_t i = 0; i < grown.size(); ++i)
-      if (distance(p, grown[i].center()) < grown[i].r - kCircleEps) {
+      // (hypot is at least the larger of |dx| and |dy|: most circles are ruled out by them.)
+      if (std::max(std::abs(p.x - grown[i].x), std::abs(p.y - grown[i].y)) <
+              grown[i].r - kCircleEps &&
+          distance(p, grown[i].center()) < grown[i].r - kCircleEps) {
         result.message = std::string(what) + " is inside obstacle " + std::to_string(index[i]);
         return finish(result);
       }
