@@ -738,6 +738,9 @@ class CircleGraph {
         data_[k].done = row.done;
         data_[k].has_row = !data_[k].los.empty();
       }
+    row_.assign(n, nullptr);
+    for (std::size_t k = 0; k < n; ++k)
+      if (data_[k].has_row) row_[k] = data_[k].los.data();
     stamp_.assign(n, 0);
     Vec2 lo = start_p_, hi = start_p_;
     auto grow = [&](double x0, double y0, double x1, double y1) {
@@ -750,6 +753,9 @@ class CircleGraph {
     box_hi_ = hi + Vec2{1, 1};
     grid_.build(c_, box_lo_, box_hi_);
     for (const Circle& k : c_) r_max_ = std::max(r_max_, k.r);
+    // Lazy queries make about 3 nodes a circle (a few per circle built, and its arrivals):
+    // room for most of them at once, not a vector doubled and copied through fresh memory.
+    nodes_.reserve(3 * n + 64);
     start_ = add_node(0, NodeType::Start, kNoCircle, start_p_, 0, 0);
     goal_ = add_node(1, NodeType::Goal, kNoCircle, goal_p_, 0, 0);
   }
@@ -1135,6 +1141,7 @@ class CircleGraph {
       } else {
         d.los.assign(n, 0);
         d.has_row = true;
+        row_[k] = d.los.data();
       }
     }
     const std::uint16_t done_bit = std::uint16_t(span << (r * kRingSectors));
@@ -1158,8 +1165,8 @@ class CircleGraph {
       // Slots b's build decided (the same segments) need no test; with a cache, only the free
       // ones are taken (see above).
       unsigned known = 0, free = 0;
-      if (data_[b].has_row) {
-        const unsigned e = data_[b].los[k];
+      if (const std::uint8_t* other = row_[b]) {
+        const unsigned e = other[k];
         known = e >> 4 & want;
         free = e & known;
         if (cache_) known = free;
@@ -1295,8 +1302,8 @@ class CircleGraph {
       bool whole = false;  // (all four slots: unknown_in_done reads them)
       const Bitangents bt = cached_bitangents(lo, hi, e & 0x0Fu, 0x0Fu, whole);
       unsigned other_free = 0;
-      if (todo && data_[b].has_row) {
-        const unsigned o = data_[b].los[k];
+      if (todo && row_[b]) {
+        const unsigned o = row_[b][k];
         other_free = o & o >> 4 & todo;
       }
       unsigned mask = 0, decided = 0;
@@ -1367,6 +1374,7 @@ class CircleGraph {
     // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
     d.los.assign(n, 0x80);
     d.has_row = true;
+    row_[k] = d.los.data();
     shade(k);
     shaded_ = true;
     departures_.clear();
@@ -1856,6 +1864,9 @@ class CircleGraph {
   CircleGrid grid_;
   Vec2 box_lo_, box_hi_;  // holds every circle, the start and the goal
   std::vector<CircleData> data_;
+  // Per circle, its `los` row while it has one, else nullptr: a build looks up the other
+  // circle's entry for every candidate, and a CircleData is about 200 bytes.
+  std::vector<const std::uint8_t*> row_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> start_targets_;
   bool start_done_ = false;
