@@ -1475,6 +1475,10 @@ class CircleGraph {
   // no departure ever lands between two whose link is known (ensure() built what lies between).
   void make_rings(std::uint32_t k, unsigned dirs) {
     CircleData& d = data_[k];
+    std::size_t fwd = 0;
+    for (std::uint32_t v : departures_) fwd += nodes_[v].dir > 0;
+    d.ring[0].nodes.reserve(d.ring[0].nodes.size() + fwd);
+    d.ring[1].nodes.reserve(d.ring[1].nodes.size() + departures_.size() - fwd);
     for (std::uint32_t v : departures_) d.ring[nodes_[v].dir > 0 ? 0 : 1].nodes.push_back(v);
     departures_.clear();
     for (int ri = 0; ri < 2; ++ri) {
@@ -1521,6 +1525,9 @@ class CircleGraph {
     // A circle built a sector at a time records its neighbours' intervals once, and replays
     // them for its later sectors (the same neighbours and more: any set of them is exact).
     CircleData* rec = partial_ && self != kNoCircle ? &data_[size_t(self)] : nullptr;
+    // (A circle's first sector records about 50 intervals, and its walks a few more: room for
+    // them at once, not a vector regrown six times.)
+    if (rec && !rec->gathered) rec->marks.reserve(96);
     shadow_.record(rec ? &rec->marks : nullptr);
     if (rec && rec->gathered) {
       for (const TangentShadow::Mark& m : rec->marks) stamp_[size_t(m.j)] = now_;
