@@ -26,12 +26,27 @@ namespace pl {
 using PairBitangents = std::unordered_map<std::uint64_t, Bitangents>;
 
 struct CircleGraphCache::State {
-  // What a query leaves of a circle's build (CircleData has the same fields).
+  // What a query leaves of a circle's build. A query moves `los` into its CircleData and
+  // back; it reads and writes the other fields here, in place.
   struct Row {
+    // Per other circle: bit s = bitangent slot s has line of sight, bit 4 + s = slot s known
+    // (CircleData::los).
     std::vector<std::uint8_t> los;
+    // Every circle a rejection of this row rests on (the shadows' neighbours, the blockers
+    // that line of sight found, the partners of contact points), sorted. A moved circle not
+    // in this list cannot have unblocked anything the row says is blocked.
     std::vector<std::uint32_t> why;
+    // Pairs the cache's update made unknown (a moved circle, or one whose free bitangent
+    // passes its new place): their slots in the sectors done are tested again when those are
+    // built.
     std::vector<std::uint32_t> pending;
+    // The pairs known free, each with a sector it is free in, as (other circle << 4 | 8 r +
+    // q), a pair once per sector: a sector done looks at its own instead of the whole row. A
+    // pair made pending leaves it.
     std::vector<std::uint32_t> frees;
+    // The sectors (bit 8 r + q) this row has decided for every pair: in them a slot not known
+    // is blocked (its pair was culled whole by this circle's shadow), unless its pair is
+    // pending.
     std::uint16_t done = 0;
   };
   std::vector<Circle> kept;               // grown circles kept, by internal index
@@ -683,24 +698,11 @@ struct CircleData {
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
   // Built circles, per other circle: bit s = bitangent slot s has line of sight; built whole
   // (eager mode without a cache) bit 7 = known, else bit 4 + s = slot s known (decided by this
-  // circle or, within a query, by the other one).
+  // circle or, within a query, by the other one). With a cache, the rest of a circle's row
+  // (why, pending, frees, done) stays in the cache's State::Row and is used there: a
+  // CircleData is made and destroyed for every circle of every query, and those fields were
+  // 80 of its 208 bytes.
   std::vector<std::uint8_t> los;
-  // With a cache (which keeps the last four fields between queries): every circle a rejection
-  // of this row rests on (the shadows' neighbours, the blockers that line of sight found, the
-  // partners of contact points), sorted. A moved circle not in this list cannot have unblocked
-  // anything the row says is blocked.
-  std::vector<std::uint32_t> why;
-  // With a cache: the sectors (bit 8 r + q) this row has decided for every pair: in them a slot
-  // not known is blocked (its pair was culled whole by this circle's shadow), unless its pair
-  // is pending.
-  std::uint16_t done = 0;
-  // Pairs the cache's update made unknown (a moved circle, or one whose free bitangent passes
-  // its new place): their slots in the sectors done are tested again when those are built.
-  std::vector<std::uint32_t> pending;
-  // With a cache: the pairs known free, each with a sector it is free in, as
-  // (other circle << 4 | 8 r + q), a pair once per sector: a sector done looks at its own
-  // instead of the whole row. A pair made pending leaves it.
-  std::vector<std::uint32_t> frees;
 };
 
 struct Edge {
@@ -731,12 +733,12 @@ class CircleGraph {
     if (cache_)
       for (std::size_t k = 0; k < n; ++k) {
         CircleGraphCache::State::Row& row = cache_->rows[k];
+        if (row.los.empty()) {
+          row = {};  // nothing known (the rest of a row means nothing without its los)
+          continue;
+        }
         data_[k].los = std::move(row.los);
-        data_[k].why = std::move(row.why);
-        data_[k].pending = std::move(row.pending);
-        data_[k].frees = std::move(row.frees);
-        data_[k].done = row.done;
-        data_[k].has_row = !data_[k].los.empty();
+        data_[k].has_row = true;
       }
     row_.assign(n, nullptr);
     for (std::size_t k = 0; k < n; ++k)
@@ -801,12 +803,7 @@ class CircleGraph {
   void give_back() {
     if (!cache_) return;
     for (std::uint32_t k = 0; k < data_.size(); ++k) {
-      CircleGraphCache::State::Row& row = cache_->rows[k];
-      row.los = std::move(data_[k].los);
-      row.why = std::move(data_[k].why);
-      row.pending = std::move(data_[k].pending);
-      row.frees = std::move(data_[k].frees);
-      row.done = data_[k].done;
+      cache_->rows[k].los = std::move(data_[k].los);
     }
   }
 
@@ -1058,7 +1055,7 @@ class CircleGraph {
       if (!(dirs >> r & 1u)) continue;
       // A ring built whole at once (eager mode): one shadow for its 256 bins, when its row has
       // none of its sectors done or all of them.
-      const unsigned all = kAllSectors << (r * kRingSectors), done = data_[k].done & all;
+      const unsigned all = kAllSectors << (r * kRingSectors), done = cache_->rows[k].done & all;
       if (data_[k].sectors[r] == 0 && (done == 0 || done == all)) {
         build_sector(k, r, kWholeRing);
         continue;
@@ -1145,14 +1142,14 @@ class CircleGraph {
       }
     }
     const std::uint16_t done_bit = std::uint16_t(span << (r * kRingSectors));
-    if ((d.done & done_bit) == done_bit) {
+    if (cache_ && (cache_->rows[k].done & done_bit) == done_bit) {
       cached_sector(k, r, q);
       return;
     }
     const unsigned dirs = 1u << r;
     const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
-    why_ = cache_ ? &d.why : nullptr;
-    const std::size_t why_before = d.why.size();
+    why_ = cache_ ? &cache_->rows[k].why : nullptr;
+    const std::size_t why_before = why_ ? why_->size() : 0;
     if (q == kWholeRing)
       shade(c_[k], std::int32_t(k), dirs);
     else
@@ -1201,8 +1198,9 @@ class CircleGraph {
       pair_nodes(k, b, bt, mask);
     }
     if (cache_) {
-      d.done = std::uint16_t(d.done | done_bit);
-      settle_why(d, why_before);
+      CircleGraphCache::State::Row& row = cache_->rows[k];
+      row.done = std::uint16_t(row.done | done_bit);
+      settle_why(row.why, why_before);
     }
     goal_departures(k, dirs, q);
     make_rings(k, dirs);
@@ -1242,7 +1240,7 @@ class CircleGraph {
       if (mask >> s & 1u) {
         const Bitangent& t = bt.t[size_t(s)];
         const int q = sector_of_angle(k == lo ? t.angle_a : t.angle_b);
-        data_[k].frees.push_back(b << 4 | std::uint32_t(r * kRingSectors + q));
+        cache_->rows[k].frees.push_back(b << 4 | std::uint32_t(r * kRingSectors + q));
       }
   }
 
@@ -1269,14 +1267,15 @@ class CircleGraph {
   // pending pair leaves the list once no slot of it in a sector done is unknown.
   void cached_sector(std::uint32_t k, int r, int q) {
     CircleData& d = data_[k];
+    CircleGraphCache::State::Row& row = cache_->rows[k];
     const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
-    why_ = &d.why;
-    const std::size_t why_before = d.why.size();
+    why_ = &row.why;
+    const std::size_t why_before = row.why.size();
     shaded_ = false;
     departures_.clear();
     ++now_;
     look_.clear();
-    for (const std::uint32_t b : d.pending)
+    for (const std::uint32_t b : row.pending)
       if (stamp_[b] != now_) {
         stamp_[b] = now_;
         look_.push_back(b);
@@ -1285,13 +1284,13 @@ class CircleGraph {
     // (Sector index 8 r + q; a whole ring takes every sector of direction r.)
     const bool whole_ring = q == kWholeRing;
     const std::uint32_t here = std::uint32_t(r * kRingSectors + (whole_ring ? 0 : q));
-    for (const std::uint32_t f : d.frees)
+    for (const std::uint32_t f : row.frees)
       if ((whole_ring ? (f & 15u) >> 3 == std::uint32_t(r) : (f & 15u) == here) &&
           stamp_[f >> 4] != now_) {
         stamp_[f >> 4] = now_;
         look_.push_back(f >> 4);
       }
-    std::size_t still = 0;  // pending pairs kept, moved to the front of d.pending
+    std::size_t still = 0;  // pending pairs kept, moved to the front of row.pending
     for (std::size_t i = 0; i < look_.size(); ++i) {
       const std::uint32_t b = look_[i];
       const bool pend = i < pending;
@@ -1322,10 +1321,10 @@ class CircleGraph {
       d.los[b] = std::uint8_t(d.los[b] | decided << 4 | mask);
       if (mask & ~have) keep_free(k, b, bt, true, mask & ~have, r);
       pair_nodes(k, b, bt, mask);
-      if (pend && unknown_in_done(k, b, bt)) d.pending[still++] = b;
+      if (pend && unknown_in_done(k, b, bt)) row.pending[still++] = b;
     }
-    d.pending.resize(still);
-    settle_why(d, why_before);
+    row.pending.resize(still);
+    settle_why(row.why, why_before);
     goal_departures(k, 1u << r, q);
     make_rings(k, 1u << r);
   }
@@ -1334,11 +1333,12 @@ class CircleGraph {
   // row that is done, and is not known there.
   bool unknown_in_done(std::uint32_t k, std::uint32_t b, const Bitangents& bt) const {
     const CircleData& d = data_[k];
+    const unsigned done = cache_->rows[k].done;
     for (int s = 0; s < 4; ++s) {
       if (!bt.ok[size_t(s)] || d.los[b] >> (4 + s) & 1u) continue;
       const int r = want_slots(0, k < b) >> s & 1u ? 0 : 1;
       const double a = k < b ? bt.t[size_t(s)].angle_a : bt.t[size_t(s)].angle_b;
-      if (d.done >> (r * kRingSectors + sector_of_angle(a)) & 1u) return true;
+      if (done >> (r * kRingSectors + sector_of_angle(a)) & 1u) return true;
     }
     return false;
   }
@@ -1347,18 +1347,18 @@ class CircleGraph {
   // holder per bin, a blocker per test) dropped first, by stamp, so the sort sees each circle
   // once. The rejections of tangents to the goal are not kept, so they are not listed: this
   // runs before they are tested.
-  void settle_why(CircleData& d, std::size_t before) {
+  void settle_why(std::vector<std::uint32_t>& why, std::size_t before) {
     why_ = nullptr;
-    if (d.why.size() == before) return;
+    if (why.size() == before) return;
     ++now_;
-    auto out = d.why.begin();
-    for (const std::uint32_t j : d.why)
+    auto out = why.begin();
+    for (const std::uint32_t j : why)
       if (stamp_[j] != now_) {
         stamp_[j] = now_;
         *out++ = j;
       }
-    d.why.erase(out, d.why.end());
-    std::sort(d.why.begin(), d.why.end());
+    why.erase(out, why.end());
+    std::sort(why.begin(), why.end());
   }
 
   // Eager mode without a cache: computes circle k's departure nodes once, its surfing edges
