@@ -283,8 +283,10 @@ class TangentShadow {
   // Adds neighbour j (centre offset w from k's centre, radius rj) to the shadow of k (radius rk).
   // The angles come from atan2_fast (a few units in the last place, against the C library's
   // correctly rounded ones at about twice the cost): the angle margin is 1e-7 rad, so a bin is
-  // never marked that the exact angles would leave out.
-  void add(double rk, Vec2 w, double rj, std::int32_t j) {
+  // never marked that the exact angles would leave out. (Out of line, as close_open_bins: a
+  // sector build's code was about 60 KB with both inlined into shade and the walks, more
+  // than the 32 KB instruction cache holds.)
+  PL_OUT_OF_LINE void add(double rk, Vec2 w, double rj, std::int32_t j) {
     const double d = std::sqrt(dot(w, w));
     if (d <= 0) return;
     const double m = 1e-7 + 1e-9 * (d + rk + rj);  // radius margin against rounding
@@ -1619,7 +1621,7 @@ class CircleGraph {
   // of the bin's half width (with its 1e-7 rad margin), exceeds the length of every segment of
   // the bin inside the box. Its reach is then finite, so the circles beyond it are culled by
   // distance instead of all being looked at.
-  void close_open_bins(const Circle& c) {
+  PL_OUT_OF_LINE void close_open_bins(const Circle& c) {
     const double len = grid_.diagonal();
     // The bin's half width h (with the margin); a ray of the bin differs from dir by at most
     // h, so each component of its direction by at most 2 sin(h / 2) < h.
