@@ -546,6 +546,10 @@ class TangentShadow {
 
   double bound_in(int bin, int s, std::int32_t to) const {
     if (!in_window(bin)) return kOutside;
+    // A direction not served culls nothing (its bins hold what an earlier shadow left: clear()
+    // resets only the directions served). A tangent of no length (a goal on the circle) has
+    // no direction to read, and culled() takes it as s = -1 whatever its departure's dir.
+    if (!serves(s > 0 ? 0 : 1)) return kInf;
     const int i = (s > 0 ? 0 : kBins) + bin;
     const Bin& e = bin_[size_t(i)];
     return e.j1 != to ? e.t1 : e.t2;
