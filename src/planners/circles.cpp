@@ -256,7 +256,8 @@ class TangentShadow {
       open_ = {kBins, kBins};
       return;
     }
-    // Only the directions served: nothing reads the other's bins.
+    // Only the directions served: bound_in() answers "culls nothing" for the other's bins,
+    // and nothing else reads them.
     for (int s = 0; s < 2; ++s)
       if (serves(s))
         for (int i = 0; i < count; ++i) bin_[size_t(s * kBins + ((first + i) & kMask))] = kEmptyBin;
