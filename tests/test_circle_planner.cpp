@@ -524,6 +524,48 @@ TEST(CirclePlanner, CullingChangesNoGraphAndNoPath) {
   EXPECT_GT(culled, compared / 2);  // the culling does cull
 }
 
+// A goal exactly on a circle's boundary has tangents of no length from that circle: their
+// direction of departure cannot be read off the segment, and a sector's shadow serves one
+// direction. Whatever the other direction's bins hold (other sectors, other circles), such a
+// departure must not be culled: lazy mode (sector shadows) against eager mode (whole ones)
+// and against no culling, on overlapping integer forests, where shadows hold many bounds of
+// length 0 (points inside a neighbour).
+TEST(CirclePlanner, AGoalOnABoundaryKeepsItsDepartures) {
+  std::mt19937 rng(1313);
+  int on_boundary = 0;
+  const int forests = 400 / kScale;
+  for (int it = 0; it < forests; ++it) {
+    const int side = 12 + int(rng() % 20);
+    const int n = 10 + int(rng() % 60);
+    std::vector<Circle> cs;
+    for (int i = 0; i < n; ++i)
+      cs.push_back({double(rng() % unsigned(side)), double(rng() % unsigned(side)),
+                    double(1 + rng() % 3)});
+    // The goal on the boundary of a circle at one of its four axis points (exact).
+    const Circle& c = cs[rng() % cs.size()];
+    const int axis = int(rng() % 4);
+    const Vec2 g{c.x + (axis == 0 ? c.r : axis == 1 ? -c.r : 0.0),
+                 c.y + (axis == 2 ? c.r : axis == 3 ? -c.r : 0.0)};
+    const Query q = query({-3.0, double(rng() % unsigned(side))}, g, 0);
+    SCOPED_TRACE("forest " + std::to_string(it) + ", " + std::to_string(n) + " circles");
+    CirclePlanOptions lazy, eager, plain;
+    eager.mode = CircleGraphMode::Eager;
+    plain.cull = false;
+    const PlanResult a = plan_among_circles(cs, q, lazy);
+    const PlanResult b = plan_among_circles(cs, q, eager);
+    const PlanResult x = plan_among_circles(cs, q, plain);
+    ASSERT_EQ(a.found, b.found);
+    ASSERT_EQ(a.found, x.found);
+    EXPECT_EQ(a.message, b.message);
+    EXPECT_EQ(a.length, b.length);
+    EXPECT_EQ(a.length, x.length);
+    EXPECT_EQ(a.points, b.points);
+    EXPECT_EQ(a.expanded, x.expanded);
+    on_boundary += a.found;
+  }
+  EXPECT_GT(on_boundary, forests / 4);  // most goals are reachable
+}
+
 TEST(CirclePlanner, RandomForestProperties) {
   std::mt19937 rng(77);
   int found = 0, detours = 0;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <limits>
@@ -25,12 +26,27 @@ namespace pl {
 using PairBitangents = std::unordered_map<std::uint64_t, Bitangents>;
 
 struct CircleGraphCache::State {
-  // What a query leaves of a circle's build (CircleData has the same fields).
+  // What a query leaves of a circle's build. A query moves `los` into its CircleData and
+  // back; it reads and writes the other fields here, in place.
   struct Row {
+    // Per other circle: bit s = bitangent slot s has line of sight, bit 4 + s = slot s known
+    // (CircleData::los).
     std::vector<std::uint8_t> los;
+    // Every circle a rejection of this row rests on (the shadows' neighbours, the blockers
+    // that line of sight found, the partners of contact points), sorted. A moved circle not
+    // in this list cannot have unblocked anything the row says is blocked.
     std::vector<std::uint32_t> why;
+    // Pairs the cache's update made unknown (a moved circle, or one whose free bitangent
+    // passes its new place): their slots in the sectors done are tested again when those are
+    // built.
     std::vector<std::uint32_t> pending;
+    // The pairs known free, each with a sector it is free in, as (other circle << 4 | 8 r +
+    // q), a pair once per sector: a sector done looks at its own instead of the whole row. A
+    // pair made pending leaves it.
     std::vector<std::uint32_t> frees;
+    // The sectors (bit 8 r + q) this row has decided for every pair: in them a slot not known
+    // is blocked (its pair was culled whole by this circle's shadow), unless its pair is
+    // pending.
     std::uint16_t done = 0;
   };
   std::vector<Circle> kept;               // grown circles kept, by internal index
@@ -121,10 +137,8 @@ class CircleGrid {
   bool walk(Vec2 a, Vec2 b, F&& f) const {
     const double x0 = (a.x - origin_.x) * inv_, y0 = (a.y - origin_.y) * inv_;
     const double x1 = (b.x - origin_.x) * inv_, y1 = (b.y - origin_.y) * inv_;
-    int x = std::clamp(int(std::floor(x0)), 0, nx_ - 1),
-        y = std::clamp(int(std::floor(y0)), 0, ny_ - 1);
-    const int ex = std::clamp(int(std::floor(x1)), 0, nx_ - 1);
-    const int ey = std::clamp(int(std::floor(y1)), 0, ny_ - 1);
+    int x = index(x0, nx_), y = index(y0, ny_);
+    const int ex = index(x1, nx_), ey = index(y1, ny_);
     const double dx = x1 - x0, dy = y1 - y0;
     const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
     const double tdx = dx != 0 ? 1 / std::abs(dx) : kInf, tdy = dy != 0 ? 1 / std::abs(dy) : kInf;
@@ -186,12 +200,11 @@ class CircleGrid {
         f(items[i]);
   }
 
-  int cx(double x) const {
-    return int(std::clamp(std::floor((x - origin_.x) * inv_), 0.0, double(nx_ - 1)));
-  }
-  int cy(double y) const {
-    return int(std::clamp(std::floor((y - origin_.y) * inv_), 0.0, double(ny_ - 1)));
-  }
+  int cx(double x) const { return index((x - origin_.x) * inv_, nx_); }
+  int cy(double y) const { return index((y - origin_.y) * inv_, ny_); }
+  // floor(v) clamped to [0, n - 1], without a call to floor: clamped first, in [0, n - 1]
+  // truncation is floor, and a v below 0 gives 0 either way.
+  static int index(double v, int n) { return int(std::clamp(v, 0.0, double(n - 1))); }
   Vec2 origin_;
   double cell_ = 1, inv_ = 1;
   int nx_ = 1, ny_ = 1;
@@ -239,33 +252,31 @@ class TangentShadow {
     wfirst_ = first & kMask;
     wcount_ = std::min(count, kBins);
     if (count >= kBins) {
-      j1_.fill(kNoCircle);
-      j2_.fill(kNoCircle);
-      t1_.fill(kInf);
-      t2_.fill(kInf);
+      bin_.fill(kEmptyBin);
       open_ = {kBins, kBins};
       return;
     }
+    // Only the directions served: bound_in() answers "culls nothing" for the other's bins,
+    // and nothing else reads them.
     for (int s = 0; s < 2; ++s)
-      for (int i = 0; i < count; ++i) {
-        const size_t b = size_t(s * kBins + ((first + i) & kMask));
-        t1_[b] = t2_[b] = kInf;
-        j1_[b] = j2_[b] = kNoCircle;
-      }
+      if (serves(s))
+        for (int i = 0; i < count; ++i) bin_[size_t(s * kBins + ((first + i) & kMask))] = kEmptyBin;
     open_ = {count, count};
   }
   // An angle interval of one neighbour, as add() marks it (both directions, whatever the
   // shadow serves): a circle built a sector at a time keeps its neighbours' intervals from its
   // first sector, and replays them for the next ones instead of computing them again.
+  // Kept as the range of bins it covers (from `first` to `last`, unwrapped), so a replay
+  // divides and rounds nothing.
   struct Mark {
-    double lo, hi, t;
-    std::int32_t j;
-    int s;
+    double t;
+    std::int32_t j, s;
+    std::int32_t first, last;
   };
   // Where mark() records what it marks from now on (nullptr: nowhere).
   void record(std::vector<Mark>* log) { log_ = log; }
   void replay(const std::vector<Mark>& marks) {
-    for (const Mark& m : marks) apply(m.s, m.lo, m.hi, m.t, m.j);
+    for (const Mark& m : marks) apply(m.s, m.first, m.last, m.t, m.j);
   }
   // Whether bound t is a window's "not asked for" (see clear()).
   static bool outside(double t) { return t == 0 && std::signbit(t); }
@@ -273,8 +284,10 @@ class TangentShadow {
   // Adds neighbour j (centre offset w from k's centre, radius rj) to the shadow of k (radius rk).
   // The angles come from atan2_fast (a few units in the last place, against the C library's
   // correctly rounded ones at about twice the cost): the angle margin is 1e-7 rad, so a bin is
-  // never marked that the exact angles would leave out.
-  void add(double rk, Vec2 w, double rj, std::int32_t j) {
+  // never marked that the exact angles would leave out. (Out of line, as close_open_bins: a
+  // sector build's code was about 60 KB with both inlined into shade and the walks, more
+  // than the 32 KB instruction cache holds.)
+  PL_OUT_OF_LINE void add(double rk, Vec2 w, double rj, std::int32_t j) {
     const double d = std::sqrt(dot(w, w));
     if (d <= 0) return;
     const double m = 1e-7 + 1e-9 * (d + rk + rj);  // radius margin against rounding
@@ -307,12 +320,24 @@ class TangentShadow {
     // Per bin, the larger first bound of its two directions (infinite while either is open),
     // and a sparse table of its maxima over runs of 2^l bins (circular), so that the largest
     // bound over any window of bins is two lookups.
-    std::array<std::array<double, kBins>, kLevels>& sp = sparse_;
     auto first_bound = [&](int i) {
-      return dirs_ == 3   ? std::max(t1_[size_t(i)], t1_[size_t(kBins + i)])
-             : dirs_ == 1 ? t1_[size_t(i)]
-                          : t1_[size_t(kBins + i)];
+      return dirs_ == 3   ? std::max(bin_[size_t(i)].t1, bin_[size_t(kBins + i)].t1)
+             : dirs_ == 1 ? bin_[size_t(i)].t1
+                          : bin_[size_t(kBins + i)].t1;
     };
+    if (wcount_ < kBins) {
+      // A window: a table over its own bins (index x = bin wfirst_ + x), not circular; a
+      // window of a sector (34 bins) writes a small table, not rows 2 KB apart. culls_pair
+      // reads it directly (no whole-pair table): a sector's shadow meets few repeats.
+      stride_ = wcount_ <= kSmall ? kSmall : kBins;
+      sp_ = wcount_ <= kSmall ? small_.data() : sparse_.data();
+      for (int x = 0; x < wcount_; ++x) sp_[x] = first_bound((wfirst_ + x) & kMask);
+      for (int l = 1; (2 << (l - 1)) <= wcount_; ++l)
+        for (int x = 0; x + (1 << l) <= wcount_; ++x)
+          sp_[l * stride_ + x] =
+              std::max(sp_[(l - 1) * stride_ + x], sp_[(l - 1) * stride_ + x + (1 << (l - 1))]);
+      return;
+    }
     // The whole-pair table is filled as culls_pair asks (a query meets a few hundred entries);
     // the entries the last shadow filled are reset.
     if (!far_ready_) {
@@ -321,21 +346,14 @@ class TangentShadow {
     }
     for (std::uint16_t e : far_used_) far_[e / kSectors][e % kSectors] = kUnknown;
     far_used_.clear();
-    if (wcount_ < kBins) {
-      // A window: a table over its own bins (index x = bin wfirst_ + x), not circular.
-      for (int x = 0; x < wcount_; ++x) sp[0][size_t(x)] = first_bound((wfirst_ + x) & kMask);
-      for (int l = 1; (2 << (l - 1)) <= wcount_; ++l)
-        for (int x = 0; x + (1 << l) <= wcount_; ++x)
-          sp[size_t(l)][size_t(x)] =
-              std::max(sp[size_t(l - 1)][size_t(x)], sp[size_t(l - 1)][size_t(x + (1 << (l - 1)))]);
-      return;
-    }
-    for (int i = 0; i < kBins; ++i) sp[0][size_t(i)] = first_bound(i);
+    stride_ = kBins;
+    sp_ = sparse_.data();
+    for (int i = 0; i < kBins; ++i) sp_[i] = first_bound(i);
     // Only the levels a window can ask for (the widest window is about 60 bins).
     for (int l = 1; l < levels_used(); ++l)
       for (int i = 0; i < kBins; ++i)
-        sp[size_t(l)][size_t(i)] = std::max(
-            sp[size_t(l - 1)][size_t(i)], sp[size_t(l - 1)][size_t((i + (1 << (l - 1))) & kMask)]);
+        sp_[l * kBins + i] =
+            std::max(sp_[(l - 1) * kBins + i], sp_[(l - 1) * kBins + ((i + (1 << (l - 1))) & kMask)]);
   }
 
   // Whether every bitangent between the shadowed circle and a circle of radius rb at centre
@@ -347,19 +365,40 @@ class TangentShadow {
   // bound serves even when its circle is the other circle of the pair (where bound() takes
   // the second): that circle's bound is its centre distance, more than any such bitangent's
   // length, so when every bitangent is longer than the bounds, none of them is that circle's.
+  // A bitangent that leaves in direction s has the other circle's centre ahead (its length is
+  // the centres' offset along it), s sin(phi - a) > 0: so the departures of s = +1 touch at
+  // phi - theta and those of s = -1 at phi + theta, and a shadow of one direction (lazy mode's
+  // sectors) reads only that side's run (the other side's slots are not asked for).
   bool culls_pair(Vec2 v, double rb) const {
     const double d2 = dot(v, v);
     if (d2 < tier2_[0]) return false;
-    int t = 0;
-    while (t + 1 < kTiers && d2 >= tier2_[size_t(t + 1)]) ++t;
+    // The tier: how many of the later tiers' thresholds (increasing) d2 reaches, counted
+    // without branches (a loop here mispredicted about once a call).
+    static_assert(kTiers == 6);
+    const int t = int(d2 >= tier2_[1]) + int(d2 >= tier2_[2]) + int(d2 >= tier2_[3]) +
+                  int(d2 >= tier2_[4]) + int(d2 >= tier2_[5]);
     const int q = sector_of(v);
+    if (wcount_ < kBins) {
+      const double bound = runs_max(t, q);
+      return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
+    }
     double& bound = far_[size_t(t)][size_t(q)];
     if (bound == kUnknown) {
       far_used_.push_back(std::uint16_t(t * kSectors + q));
-      const Runs& r = windows()[size_t(t)][size_t(q)];
-      bound = std::max(window_max(r[0].first, r[0].second), window_max(r[1].first, r[1].second));
+      bound = runs_max(t, q);
     }
     return bound != kInf && d2 - sq(rk_ + rb) > sq(bound);
+  }
+
+  // The largest first bound over the runs of tier t and sector q that the shadow reads. A
+  // shadow of one direction reads only its side: the departures of s = +1 toward b touch
+  // the circle at phi - theta (run 1), those of s = -1 at phi + theta (run 0).
+  double runs_max(int t, int q) const {
+    const Runs& r = windows()[size_t(t)][size_t(q)];
+    return dirs_ == 1   ? window_max(r[1].first, r[1].count)
+           : dirs_ == 2 ? window_max(r[0].first, r[0].count)
+                        : std::max(window_max(r[0].first, r[0].count),
+                                   window_max(r[1].first, r[1].count));
   }
 
   bool covered() const { return (dirs_ & 1 ? open_[0] : 0) + (dirs_ & 2 ? open_[1] : 0) == 0; }
@@ -369,15 +408,18 @@ class TangentShadow {
   // repeats; the bins outside a window hold what an earlier shadow left there).
   void holders(std::vector<std::uint32_t>& out) const {
     std::int32_t last = kNoCircle;
-    for (const auto* js : {&j1_, &j2_})
+    for (const auto js : {&Bin::j1, &Bin::j2})
       for (int s = 0; s < 2; ++s)
-        for (int x = 0; x < wcount_; ++x) {
-          const std::int32_t j = (*js)[size_t(s * kBins + ((wfirst_ + x) & kMask))];
+        for (int x = 0; x < wcount_ && serves(s); ++x) {
+          const std::int32_t j = bin_[size_t(s * kBins + ((wfirst_ + x) & kMask))].*js;
           if (j != kNoCircle && j != last) out.push_back(std::uint32_t(last = j));
         }
   }
   // Whether no neighbour added blocks bin i of direction slot s (0: s = +1, 1: s = -1).
-  bool open(int s, int i) const { return in_window(i) && t1_[size_t(s * kBins + i)] == kInf; }
+  bool open(int s, int i) const { return in_window(i) && open_in_window(s, i); }
+  bool open_in_window(int s, int i) const { return bin_[size_t(s * kBins + i)].t1 == kInf; }
+  // How many bins of direction slot s are open.
+  int open_bins(int s) const { return open_[size_t(s)]; }
   // The window of bins served (clear()): its first bin and its size.
   int window_first() const { return wfirst_; }
   int window_count() const { return wcount_; }
@@ -387,7 +429,7 @@ class TangentShadow {
   // and every surfing edge does (its ends do, and the box is convex). So it culls no segment
   // the graph has, and a cull that reads it still rests only on the circles of other bins.
   void close_unblocked(int s, int i, double t) {
-    t1_[size_t(s * kBins + i)] = t;
+    bin_[size_t(s * kBins + i)].t1 = t;
     --open_[size_t(s)];
   }
   // The largest bound over the bins of the directions served (infinite while one is open).
@@ -396,7 +438,7 @@ class TangentShadow {
     for (int s = 0; s < 2; ++s)
       if (serves(s))
         for (int x = 0; x < wcount_; ++x)
-          r = std::max(r, t1_[size_t(s * kBins + ((wfirst_ + x) & kMask))]);
+          r = std::max(r, bin_[size_t(s * kBins + ((wfirst_ + x) & kMask))].t1);
     return r;
   }
   // The bound for a segment leaving at angle `a` in direction s (+1 / -1) toward circle `to`.
@@ -427,56 +469,51 @@ class TangentShadow {
  private:
   // Bins wholly inside the angle interval [lo, hi] of direction slot s get bound t from j.
   void mark(int s, double lo, double hi, double t, std::int32_t j) {
-    if (!(hi > lo)) return;
-    if (log_) log_->push_back({lo, hi, t, j, s});
-    apply(s, lo, hi, t, j);
-  }
-  // The bins of the window (all of them without one) that lie wholly inside [lo, hi].
-  void apply(int s, double lo, double hi, double t, std::int32_t j) {
-    if (!serves(s)) return;
+    if (!(hi > lo) || !(log_ || serves(s))) return;
+    // The bins wholly inside [lo, hi], unwrapped (at most a turn of them).
     const double w = kTwoPi / kBins;
     const long first = long(std::ceil(lo / w));
     const long last = std::min(long(std::floor(hi / w)) - 1, first + kBins - 1);
+    if (log_) log_->push_back({t, j, s, std::int32_t(first), std::int32_t(last)});
+    apply(s, first, last, t, j);
+  }
+  // Bins first..last (unwrapped) of direction slot s, those of the window (all of them
+  // without one).
+  void apply(int s, long first, long last, double t, std::int32_t j) {
+    if (!serves(s)) return;
     if (wcount_ >= kBins) {
       bins(s, first, last, t, j);
       return;
     }
-    // The window's copies, one a turn, from the one that starts at or before `first`.
+    // The window's copies, one a turn, from the one that starts at or before `first`
+    // (off >> 8: off / kBins rounded down).
+    static_assert(kBins == 256);
     const long off = first - wfirst_;
-    const long m0 = off >= 0 ? off / kBins : -((-off + kBins - 1) / kBins);
-    for (long b0 = wfirst_ + m0 * kBins; b0 <= last; b0 += kBins)
+    for (long b0 = wfirst_ + (off >> 8) * kBins; b0 <= last; b0 += kBins)
       bins(s, std::max(first, b0), std::min(last, b0 + wcount_ - 1), t, j);
   }
   void bins(int s, long first, long last, double t, std::int32_t j) {
     for (long k = first; k <= last; ++k) {
-      const size_t i = size_t(s * kBins + int(((k % kBins) + kBins) % kBins));
-      if (j1_[i] == j) {
-        t1_[i] = std::min(t1_[i], t);
-      } else if (t < t1_[i]) {
-        if (t1_[i] == kInf) --open_[size_t(s)];
-        t2_[i] = t1_[i];
-        j2_[i] = j1_[i];
-        t1_[i] = t;
-        j1_[i] = j;
-      } else if (t < t2_[i]) {
-        t2_[i] = t;
-        j2_[i] = j;
+      const size_t i = size_t(s * kBins + int(k & kMask));  // k mod kBins
+      Bin& e = bin_[i];
+      if (e.j1 == j) {
+        e.t1 = std::min(e.t1, t);
+      } else if (t < e.t1) {
+        if (e.t1 == kInf) --open_[size_t(s)];
+        e.t2 = e.t1;
+        e.j2 = e.j1;
+        e.t1 = t;
+        e.j1 = j;
+      } else if (t < e.t2) {
+        e.t2 = t;
+        e.j2 = j;
       }
     }
   }
 
   // How many levels of the sparse table windows() can read: window_max(first, count) reads
   // level bit_width(count) - 1, and the last level for a whole turn.
-  static int levels_used() {
-    static const int used = [] {
-      int widest = 1;
-      for (const auto& tier : windows())
-        for (const Runs& r : tier)
-          for (const auto& run : r) widest = std::max(widest, run.second);
-      return widest >= kBins ? kLevels : int(std::bit_width(unsigned(widest)));
-    }();
-    return used;
-  }
+  static int levels_used() { return tables().levels_used; }
 
   // The largest first bound over `count` bins from `first` (circular).
   double window_max(int first, int count) const {
@@ -492,8 +529,7 @@ class TangentShadow {
         // The largest level within the run (b - a + 1 >= 1 bins; "| 1" changes no width of
         // one or more, and tells GCC's -Warray-bounds under the sanitizers that l >= 0).
         const int l = std::bit_width(unsigned(b - a + 1) | 1u) - 1;
-        m = std::max(m, std::max(sparse_[size_t(l)][size_t(a)],
-                                 sparse_[size_t(l)][size_t(b - (1 << l) + 1)]));
+        m = std::max(m, std::max(sp_[l * stride_ + a], sp_[l * stride_ + b - (1 << l) + 1]));
       };
       const int rs = (first - wfirst_) & kMask;
       if (count >= kBins) {
@@ -504,16 +540,20 @@ class TangentShadow {
       }
       return m;
     }
-    if (count >= kBins) return sparse_[kLevels - 1][0];  // the whole turn
+    if (count >= kBins) return sp_[(kLevels - 1) * kBins];  // the whole turn
     const int l = std::bit_width(unsigned(count)) - 1;
-    return std::max(sparse_[size_t(l)][size_t(first)],
-                    sparse_[size_t(l)][size_t((first + count - (1 << l)) & kMask)]);
+    return std::max(sp_[l * kBins + first], sp_[l * kBins + ((first + count - (1 << l)) & kMask)]);
   }
 
   double bound_in(int bin, int s, std::int32_t to) const {
     if (!in_window(bin)) return kOutside;
+    // A direction not served culls nothing (its bins hold what an earlier shadow left: clear()
+    // resets only the directions served). A tangent of no length (a goal on the circle) has
+    // no direction to read, and culled() takes it as s = -1 whatever its departure's dir.
+    if (!serves(s > 0 ? 0 : 1)) return kInf;
     const int i = (s > 0 ? 0 : kBins) + bin;
-    return j1_[size_t(i)] != to ? t1_[size_t(i)] : t2_[size_t(i)];
+    const Bin& e = bin_[size_t(i)];
+    return e.j1 != to ? e.t1 : e.t2;
   }
 
   // Whole-pair tables: sectors of directions, and tiers of distance in units of rk + r_max.
@@ -546,73 +586,92 @@ class TangentShadow {
     std::array<Vec2, kBins + 1> edge;
     std::array<Vec2, kBins> middle;  // u((i + 0.5) w): close_open_bins walks these rays
   };
-  static const BinTable& bin_table() {
-    static const BinTable table = [] {
-      BinTable b{};
-      const double w = kTwoPi / kBins;
-      for (int f = 0; f < kFine; ++f) {
-        const double a = true_angle(double(f) / (kFine / 4)) - 1e-9;
-        b.first[size_t(f)] = std::clamp(int(std::floor(a / w)), 0, kBins - 1);
-      }
-      for (int i = 0; i <= kBins; ++i) b.edge[size_t(i)] = {std::cos(i * w), std::sin(i * w)};
-      for (int i = 0; i < kBins; ++i) {
-        const double a = (i + 0.5) * w;
-        b.middle[size_t(i)] = {std::cos(a), std::sin(a)};
-      }
-      return b;
-    }();
-    return table;
-  }
-  // True angles of the sector boundaries.
-  static const std::array<double, kSectors + 1>& sector_angles() {
-    static const std::array<double, kSectors + 1> a = [] {
-      std::array<double, kSectors + 1> r{};
-      for (int i = 0; i <= kSectors; ++i) r[size_t(i)] = true_angle(double(i) / (kSectors / 4));
-      return r;
-    }();
-    return a;
-  }
+  static const BinTable& bin_table() { return tables().bins; }
 
   // Per tier and sector, the two runs of bins (first, count; first < kBins) where the
   // shadowed circle can be touched by a bitangent toward a circle in that sector and tier: the
-  // sector's angles turned by +-pi/2, widened by asin(1 / kTierSpan[tier]) (and a hair).
-  using Runs = std::array<std::pair<int, int>, 2>;
-  static const std::array<std::array<Runs, kSectors>, kTiers>& windows() {
-    static const auto table = [] {
-      std::array<std::array<Runs, kSectors>, kTiers> r{};
-      const auto& sec = sector_angles();
-      const double bw = kTwoPi / kBins;
-      for (int t = 0; t < kTiers; ++t) {
-        const double w = std::asin(1.0 / kTierSpan[size_t(t)]) + 1e-9;
-        for (int q = 0; q < kSectors; ++q)
-          for (int side = 0; side < 2; ++side) {
-            const double turn = side == 0 ? kPi / 2 : -kPi / 2;
-            const double lo = sec[size_t(q)] - 1e-9 + turn - w;
-            const double hi = sec[size_t(q) + 1] + 1e-9 + turn + w;
-            const long first = long(std::floor(lo / bw)), last = long(std::floor(hi / bw));
-            const int f = int(((first % kBins) + kBins) % kBins);
-            r[size_t(t)][size_t(q)][size_t(side)] = {f,
-                                                     int(std::min<long>(last - first + 1, kBins))};
-          }
-      }
-      return r;
-    }();
-    return table;
+  // sector's angles turned by +-pi/2 (side 0: +pi/2, where the departures of s = -1 lie; side
+  // 1: -pi/2, those of s = +1), widened by asin(1 / kTierSpan[tier]) (and a hair). A run is
+  // at most about 60 bins (a byte each; make_tables checks).
+  struct Run {
+    std::uint8_t first, count;
+  };
+  using Runs = std::array<Run, 2>;
+  static const std::array<std::array<Runs, kSectors>, kTiers>& windows() { return tables().windows; }
+
+  // The tables above, made once when the program starts (no guard to check on every use:
+  // bin_of and culls_pair read them for every pair looked at).
+  struct Tables {
+    BinTable bins;
+    std::array<std::array<Runs, kSectors>, kTiers> windows;
+    int levels_used;
+  };
+  static const Tables& tables() { return kTables; }
+  static const Tables kTables;
+  static Tables make_tables() {
+    Tables tb{};
+    BinTable& b = tb.bins;
+    const double w = kTwoPi / kBins;
+    for (int f = 0; f < kFine; ++f) {
+      const double a = true_angle(double(f) / (kFine / 4)) - 1e-9;
+      b.first[size_t(f)] = std::clamp(int(std::floor(a / w)), 0, kBins - 1);
+    }
+    for (int i = 0; i <= kBins; ++i) b.edge[size_t(i)] = {std::cos(i * w), std::sin(i * w)};
+    for (int i = 0; i < kBins; ++i) {
+      const double a = (i + 0.5) * w;
+      b.middle[size_t(i)] = {std::cos(a), std::sin(a)};
+    }
+    // True angles of the sector boundaries.
+    std::array<double, kSectors + 1> sec{};
+    for (int i = 0; i <= kSectors; ++i) sec[size_t(i)] = true_angle(double(i) / (kSectors / 4));
+    int widest = 1;
+    for (int t = 0; t < kTiers; ++t) {
+      const double wt = std::asin(1.0 / kTierSpan[size_t(t)]) + 1e-9;
+      for (int q = 0; q < kSectors; ++q)
+        for (int side = 0; side < 2; ++side) {
+          const double turn = side == 0 ? kPi / 2 : -kPi / 2;
+          const double lo = sec[size_t(q)] - 1e-9 + turn - wt;
+          const double hi = sec[size_t(q) + 1] + 1e-9 + turn + wt;
+          const long first = long(std::floor(lo / w)), last = long(std::floor(hi / w));
+          const int f = int(((first % kBins) + kBins) % kBins);
+          const int count = int(std::min<long>(last - first + 1, kBins));
+          if (count > 255) std::abort();  // a run wider than a byte holds (none: about 60)
+          tb.windows[size_t(t)][size_t(q)][size_t(side)] = {std::uint8_t(f),
+                                                            std::uint8_t(count)};
+          widest = std::max(widest, count);
+        }
+    }
+    tb.levels_used = widest >= kBins ? kLevels : int(std::bit_width(unsigned(widest)));
+    return tb;
   }
 
   double rk_ = 0, r_max_ = 0;
   std::array<double, kTiers> tier2_{};  // squared distances where the tiers begin
-  mutable std::array<std::array<double, kSectors>, kTiers> far_{};
+  mutable std::array<std::array<double, kSectors>, kTiers> far_;  // (reset at first use)
   mutable std::vector<std::uint16_t> far_used_;  // the far_ entries filled since finish()
   bool far_ready_ = false;                       // far_ has been reset once
-  std::array<std::array<double, kBins>, kLevels> sparse_;
-  std::array<double, 2 * kBins> t1_, t2_;
-  std::array<std::int32_t, 2 * kBins> j1_, j2_;
+  // The sparse tables: level l, index x at sp_[l * stride_ + x]; a whole turn's in sparse_,
+  // a window of at most kSmall bins in small_.
+  static constexpr int kSmall = 64;
+  std::array<double, kLevels * kBins> sparse_;
+  std::array<double, 7 * kSmall> small_;  // 2^6 = kSmall
+  double* sp_ = sparse_.data();
+  int stride_ = kBins;
+  // Per direction slot s and bin i (index s kBins + i): the two smallest bounds, from
+  // different circles, together (a bin's update and a bound's lookup read one line).
+  struct Bin {
+    double t1, t2;
+    std::int32_t j1, j2;
+  };
+  static constexpr Bin kEmptyBin = {kInf, kInf, kNoCircle, kNoCircle};
+  std::array<Bin, 2 * kBins> bin_;
   std::array<int, 2> open_ = {kBins, kBins};  // open bins per direction slot
   unsigned dirs_ = 3;                         // the direction slots served (bit s)
   int wfirst_ = 0, wcount_ = kBins;           // the window of bins served (clear())
   std::vector<Mark>* log_ = nullptr;          // record()
 };
+
+const TangentShadow::Tables TangentShadow::kTables = TangentShadow::make_tables();
 
 enum class NodeType : std::uint8_t { Start, Goal, Arrival, Departure };
 
@@ -649,24 +708,11 @@ struct CircleData {
   Ring ring[2];                         // [0]: dir +1, [1]: dir -1
   // Built circles, per other circle: bit s = bitangent slot s has line of sight; built whole
   // (eager mode without a cache) bit 7 = known, else bit 4 + s = slot s known (decided by this
-  // circle or, within a query, by the other one).
+  // circle or, within a query, by the other one). With a cache, the rest of a circle's row
+  // (why, pending, frees, done) stays in the cache's State::Row and is used there: a
+  // CircleData is made and destroyed for every circle of every query, and those fields were
+  // 80 of its 208 bytes.
   std::vector<std::uint8_t> los;
-  // With a cache (which keeps the last four fields between queries): every circle a rejection
-  // of this row rests on (the shadows' neighbours, the blockers that line of sight found, the
-  // partners of contact points), sorted. A moved circle not in this list cannot have unblocked
-  // anything the row says is blocked.
-  std::vector<std::uint32_t> why;
-  // With a cache: the sectors (bit 8 r + q) this row has decided for every pair: in them a slot
-  // not known is blocked (its pair was culled whole by this circle's shadow), unless its pair
-  // is pending.
-  std::uint16_t done = 0;
-  // Pairs the cache's update made unknown (a moved circle, or one whose free bitangent passes
-  // its new place): their slots in the sectors done are tested again when those are built.
-  std::vector<std::uint32_t> pending;
-  // With a cache: the pairs known free, each with a sector it is free in, as
-  // (other circle << 4 | 8 r + q), a pair once per sector: a sector done looks at its own
-  // instead of the whole row. A pair made pending leaves it.
-  std::vector<std::uint32_t> frees;
 };
 
 struct Edge {
@@ -697,13 +743,16 @@ class CircleGraph {
     if (cache_)
       for (std::size_t k = 0; k < n; ++k) {
         CircleGraphCache::State::Row& row = cache_->rows[k];
+        if (row.los.empty()) {
+          row = {};  // nothing known (the rest of a row means nothing without its los)
+          continue;
+        }
         data_[k].los = std::move(row.los);
-        data_[k].why = std::move(row.why);
-        data_[k].pending = std::move(row.pending);
-        data_[k].frees = std::move(row.frees);
-        data_[k].done = row.done;
-        data_[k].has_row = !data_[k].los.empty();
+        data_[k].has_row = true;
       }
+    row_.assign(n, nullptr);
+    for (std::size_t k = 0; k < n; ++k)
+      if (data_[k].has_row) row_[k] = data_[k].los.data();
     stamp_.assign(n, 0);
     Vec2 lo = start_p_, hi = start_p_;
     auto grow = [&](double x0, double y0, double x1, double y1) {
@@ -716,6 +765,9 @@ class CircleGraph {
     box_hi_ = hi + Vec2{1, 1};
     grid_.build(c_, box_lo_, box_hi_);
     for (const Circle& k : c_) r_max_ = std::max(r_max_, k.r);
+    // Lazy queries make about 3 nodes a circle (a few per circle built, and its arrivals):
+    // room for most of them at once, not a vector doubled and copied through fresh memory.
+    nodes_.reserve(3 * n + 64);
     start_ = add_node(0, NodeType::Start, kNoCircle, start_p_, 0, 0);
     goal_ = add_node(1, NodeType::Goal, kNoCircle, goal_p_, 0, 0);
   }
@@ -761,12 +813,7 @@ class CircleGraph {
   void give_back() {
     if (!cache_) return;
     for (std::uint32_t k = 0; k < data_.size(); ++k) {
-      CircleGraphCache::State::Row& row = cache_->rows[k];
-      row.los = std::move(data_[k].los);
-      row.why = std::move(data_[k].why);
-      row.pending = std::move(data_[k].pending);
-      row.frees = std::move(data_[k].frees);
-      row.done = data_[k].done;
+      cache_->rows[k].los = std::move(data_[k].los);
     }
   }
 
@@ -1018,7 +1065,7 @@ class CircleGraph {
       if (!(dirs >> r & 1u)) continue;
       // A ring built whole at once (eager mode): one shadow for its 256 bins, when its row has
       // none of its sectors done or all of them.
-      const unsigned all = kAllSectors << (r * kRingSectors), done = data_[k].done & all;
+      const unsigned all = kAllSectors << (r * kRingSectors), done = cache_->rows[k].done & all;
       if (data_[k].sectors[r] == 0 && (done == 0 || done == all)) {
         build_sector(k, r, kWholeRing);
         continue;
@@ -1101,17 +1148,18 @@ class CircleGraph {
       } else {
         d.los.assign(n, 0);
         d.has_row = true;
+        row_[k] = d.los.data();
       }
     }
     const std::uint16_t done_bit = std::uint16_t(span << (r * kRingSectors));
-    if ((d.done & done_bit) == done_bit) {
+    if (cache_ && (cache_->rows[k].done & done_bit) == done_bit) {
       cached_sector(k, r, q);
       return;
     }
     const unsigned dirs = 1u << r;
     const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
-    why_ = cache_ ? &d.why : nullptr;
-    const std::size_t why_before = d.why.size();
+    why_ = cache_ ? &cache_->rows[k].why : nullptr;
+    const std::size_t why_before = why_ ? why_->size() : 0;
     if (q == kWholeRing)
       shade(c_[k], std::int32_t(k), dirs);
     else
@@ -1124,8 +1172,8 @@ class CircleGraph {
       // Slots b's build decided (the same segments) need no test; with a cache, only the free
       // ones are taken (see above).
       unsigned known = 0, free = 0;
-      if (data_[b].has_row) {
-        const unsigned e = data_[b].los[k];
+      if (const std::uint8_t* other = row_[b]) {
+        const unsigned e = other[k];
         known = e >> 4 & want;
         free = e & known;
         if (cache_) known = free;
@@ -1160,8 +1208,9 @@ class CircleGraph {
       pair_nodes(k, b, bt, mask);
     }
     if (cache_) {
-      d.done = std::uint16_t(d.done | done_bit);
-      settle_why(d, why_before);
+      CircleGraphCache::State::Row& row = cache_->rows[k];
+      row.done = std::uint16_t(row.done | done_bit);
+      settle_why(row.why, why_before);
     }
     goal_departures(k, dirs, q);
     make_rings(k, dirs);
@@ -1201,7 +1250,7 @@ class CircleGraph {
       if (mask >> s & 1u) {
         const Bitangent& t = bt.t[size_t(s)];
         const int q = sector_of_angle(k == lo ? t.angle_a : t.angle_b);
-        data_[k].frees.push_back(b << 4 | std::uint32_t(r * kRingSectors + q));
+        cache_->rows[k].frees.push_back(b << 4 | std::uint32_t(r * kRingSectors + q));
       }
   }
 
@@ -1228,14 +1277,15 @@ class CircleGraph {
   // pending pair leaves the list once no slot of it in a sector done is unknown.
   void cached_sector(std::uint32_t k, int r, int q) {
     CircleData& d = data_[k];
+    CircleGraphCache::State::Row& row = cache_->rows[k];
     const unsigned want_lo = want_slots(r, true), want_hi = want_slots(r, false);
-    why_ = &d.why;
-    const std::size_t why_before = d.why.size();
+    why_ = &row.why;
+    const std::size_t why_before = row.why.size();
     shaded_ = false;
     departures_.clear();
     ++now_;
     look_.clear();
-    for (const std::uint32_t b : d.pending)
+    for (const std::uint32_t b : row.pending)
       if (stamp_[b] != now_) {
         stamp_[b] = now_;
         look_.push_back(b);
@@ -1244,13 +1294,13 @@ class CircleGraph {
     // (Sector index 8 r + q; a whole ring takes every sector of direction r.)
     const bool whole_ring = q == kWholeRing;
     const std::uint32_t here = std::uint32_t(r * kRingSectors + (whole_ring ? 0 : q));
-    for (const std::uint32_t f : d.frees)
+    for (const std::uint32_t f : row.frees)
       if ((whole_ring ? (f & 15u) >> 3 == std::uint32_t(r) : (f & 15u) == here) &&
           stamp_[f >> 4] != now_) {
         stamp_[f >> 4] = now_;
         look_.push_back(f >> 4);
       }
-    std::size_t still = 0;  // pending pairs kept, moved to the front of d.pending
+    std::size_t still = 0;  // pending pairs kept, moved to the front of row.pending
     for (std::size_t i = 0; i < look_.size(); ++i) {
       const std::uint32_t b = look_[i];
       const bool pend = i < pending;
@@ -1261,8 +1311,8 @@ class CircleGraph {
       bool whole = false;  // (all four slots: unknown_in_done reads them)
       const Bitangents bt = cached_bitangents(lo, hi, e & 0x0Fu, 0x0Fu, whole);
       unsigned other_free = 0;
-      if (todo && data_[b].has_row) {
-        const unsigned o = data_[b].los[k];
+      if (todo && row_[b]) {
+        const unsigned o = row_[b][k];
         other_free = o & o >> 4 & todo;
       }
       unsigned mask = 0, decided = 0;
@@ -1281,10 +1331,10 @@ class CircleGraph {
       d.los[b] = std::uint8_t(d.los[b] | decided << 4 | mask);
       if (mask & ~have) keep_free(k, b, bt, true, mask & ~have, r);
       pair_nodes(k, b, bt, mask);
-      if (pend && unknown_in_done(k, b, bt)) d.pending[still++] = b;
+      if (pend && unknown_in_done(k, b, bt)) row.pending[still++] = b;
     }
-    d.pending.resize(still);
-    settle_why(d, why_before);
+    row.pending.resize(still);
+    settle_why(row.why, why_before);
     goal_departures(k, 1u << r, q);
     make_rings(k, 1u << r);
   }
@@ -1293,11 +1343,12 @@ class CircleGraph {
   // row that is done, and is not known there.
   bool unknown_in_done(std::uint32_t k, std::uint32_t b, const Bitangents& bt) const {
     const CircleData& d = data_[k];
+    const unsigned done = cache_->rows[k].done;
     for (int s = 0; s < 4; ++s) {
       if (!bt.ok[size_t(s)] || d.los[b] >> (4 + s) & 1u) continue;
       const int r = want_slots(0, k < b) >> s & 1u ? 0 : 1;
       const double a = k < b ? bt.t[size_t(s)].angle_a : bt.t[size_t(s)].angle_b;
-      if (d.done >> (r * kRingSectors + sector_of_angle(a)) & 1u) return true;
+      if (done >> (r * kRingSectors + sector_of_angle(a)) & 1u) return true;
     }
     return false;
   }
@@ -1306,18 +1357,18 @@ class CircleGraph {
   // holder per bin, a blocker per test) dropped first, by stamp, so the sort sees each circle
   // once. The rejections of tangents to the goal are not kept, so they are not listed: this
   // runs before they are tested.
-  void settle_why(CircleData& d, std::size_t before) {
+  void settle_why(std::vector<std::uint32_t>& why, std::size_t before) {
     why_ = nullptr;
-    if (d.why.size() == before) return;
+    if (why.size() == before) return;
     ++now_;
-    auto out = d.why.begin();
-    for (const std::uint32_t j : d.why)
+    auto out = why.begin();
+    for (const std::uint32_t j : why)
       if (stamp_[j] != now_) {
         stamp_[j] = now_;
         *out++ = j;
       }
-    d.why.erase(out, d.why.end());
-    std::sort(d.why.begin(), d.why.end());
+    why.erase(out, why.end());
+    std::sort(why.begin(), why.end());
   }
 
   // Eager mode without a cache: computes circle k's departure nodes once, its surfing edges
@@ -1333,6 +1384,7 @@ class CircleGraph {
     // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
     d.los.assign(n, 0x80);
     d.has_row = true;
+    row_[k] = d.los.data();
     shade(k);
     shaded_ = true;
     departures_.clear();
@@ -1433,6 +1485,10 @@ class CircleGraph {
   // no departure ever lands between two whose link is known (ensure() built what lies between).
   void make_rings(std::uint32_t k, unsigned dirs) {
     CircleData& d = data_[k];
+    std::size_t fwd = 0;
+    for (std::uint32_t v : departures_) fwd += nodes_[v].dir > 0;
+    d.ring[0].nodes.reserve(d.ring[0].nodes.size() + fwd);
+    d.ring[1].nodes.reserve(d.ring[1].nodes.size() + departures_.size() - fwd);
     for (std::uint32_t v : departures_) d.ring[nodes_[v].dir > 0 ? 0 : 1].nodes.push_back(v);
     departures_.clear();
     for (int ri = 0; ri < 2; ++ri) {
@@ -1479,6 +1535,9 @@ class CircleGraph {
     // A circle built a sector at a time records its neighbours' intervals once, and replays
     // them for its later sectors (the same neighbours and more: any set of them is exact).
     CircleData* rec = partial_ && self != kNoCircle ? &data_[size_t(self)] : nullptr;
+    // (A circle's first sector records about 50 intervals, and its walks a few more: room for
+    // them at once, not a vector regrown six times.)
+    if (rec && !rec->gathered) rec->marks.reserve(96);
     shadow_.record(rec ? &rec->marks : nullptr);
     if (rec && rec->gathered) {
       for (const TangentShadow::Mark& m : rec->marks) stamp_[size_t(m.j)] = now_;
@@ -1567,16 +1626,17 @@ class CircleGraph {
   // of the bin's half width (with its 1e-7 rad margin), exceeds the length of every segment of
   // the bin inside the box. Its reach is then finite, so the circles beyond it are culled by
   // distance instead of all being looked at.
-  void close_open_bins(const Circle& c) {
+  PL_OUT_OF_LINE void close_open_bins(const Circle& c) {
     const double len = grid_.diagonal();
     // The bin's half width h (with the margin); a ray of the bin differs from dir by at most
     // h, so each component of its direction by at most 2 sin(h / 2) < h.
     constexpr double half = kPi / TangentShadow::kBins + 1e-6;
     static const double slack = 1 / std::cos(half);
     for (int s = 0; s < 2; ++s)
-      for (int x = 0; x < shadow_.window_count() && shadow_.serves(s); ++x) {
+      for (int x = 0; x < shadow_.window_count() && shadow_.serves(s) && shadow_.open_bins(s);
+           ++x) {
         const int i = (shadow_.window_first() + x) & (TangentShadow::kBins - 1);
-        if (!shadow_.open(s, i)) continue;
+        if (!shadow_.open_in_window(s, i)) continue;
         const Vec2 u = TangentShadow::bin_middle(i);
         const Vec2 p = c.center() + u * c.r;
         const Vec2 dir = s == 0 ? Vec2{-u.y, u.x} : Vec2{u.y, -u.x};  // s u(a + pi / 2)
@@ -1584,9 +1644,9 @@ class CircleGraph {
           if (stamp_[j] == now_) return false;
           stamp_[j] = now_;
           shadow_.add(c.r, c_[j].center() - c.center(), c_[j].r, std::int32_t(j));
-          return !shadow_.open(s, i);
+          return !shadow_.open_in_window(s, i);
         });
-        if (!shadow_.open(s, i)) continue;
+        if (!shadow_.open_in_window(s, i)) continue;
         // The box's support in direction dir, from the circle's nearest point along it; and
         // per axis the room ahead over the least speed along it (a ray of the bin leaves
         // the box through a side once it has gone that far).
@@ -1821,6 +1881,9 @@ class CircleGraph {
   CircleGrid grid_;
   Vec2 box_lo_, box_hi_;  // holds every circle, the start and the goal
   std::vector<CircleData> data_;
+  // Per circle, its `los` row while it has one, else nullptr: a build looks up the other
+  // circle's entry for every candidate, and a CircleData is about 200 bytes.
+  std::vector<const std::uint8_t*> row_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> start_targets_;
   bool start_done_ = false;
@@ -2175,7 +2238,10 @@ PlanResult plan_among_circles(std::span<const Circle> circles, const Query& quer
   }
   for (const auto& [p, what] : {std::pair{s, "start"}, std::pair{g, "goal"}}) {
     for (size_t i = 0; i < grown.size(); ++i)
-      if (distance(p, grown[i].center()) < grown[i].r - kCircleEps) {
+      // (hypot is at least the larger of |dx| and |dy|: most circles are ruled out by them.)
+      if (std::max(std::abs(p.x - grown[i].x), std::abs(p.y - grown[i].y)) <
+              grown[i].r - kCircleEps &&
+          distance(p, grown[i].center()) < grown[i].r - kCircleEps) {
         result.message = std::string(what) + " is inside obstacle " + std::to_string(index[i]);
         return finish(result);
       }
