@@ -698,7 +698,6 @@ struct Ring {
 
 struct CircleData {
   bool built = false;
-  bool has_row = false;  // `los` holds a row (built now, or kept by the cache)
   std::uint8_t dirs_built = 0;       // the rings built whole (bit 0: dir +1, bit 1: dir -1)
   std::uint8_t sectors[2] = {0, 0};  // lazy mode: the sectors of each ring built (bit q)
   bool overlaps_known = false;
@@ -739,6 +738,7 @@ class CircleGraph {
         goal_p_(q.goal.position()) {
     const std::size_t n = c_.size();
     data_.resize(n);
+    row_.assign(n, nullptr);
     // The cache's rows (update_cache made them as many as the circles).
     if (cache_)
       for (std::size_t k = 0; k < n; ++k) {
@@ -748,11 +748,8 @@ class CircleGraph {
           continue;
         }
         data_[k].los = std::move(row.los);
-        data_[k].has_row = true;
+        row_[k] = data_[k].los.data();
       }
-    row_.assign(n, nullptr);
-    for (std::size_t k = 0; k < n; ++k)
-      if (data_[k].has_row) row_[k] = data_[k].los.data();
     stamp_.assign(n, 0);
     Vec2 lo = start_p_, hi = start_p_;
     auto grow = [&](double x0, double y0, double x1, double y1) {
@@ -1143,11 +1140,10 @@ class CircleGraph {
     if (!d.built) {
       d.built = true;
       ++stats_.circles_built;
-      if (d.has_row) {
+      if (row_[k]) {
         ++stats_.circles_reused;  // a row kept by the cache
       } else {
         d.los.assign(n, 0);
-        d.has_row = true;
         row_[k] = d.los.data();
       }
     }
@@ -1383,7 +1379,6 @@ class CircleGraph {
     const std::uint32_t n = std::uint32_t(c_.size());
     // Circles out of the shadow's reach have every bitangent culled: known, no line of sight.
     d.los.assign(n, 0x80);
-    d.has_row = true;
     row_[k] = d.los.data();
     shade(k);
     shaded_ = true;
@@ -1881,8 +1876,9 @@ class CircleGraph {
   CircleGrid grid_;
   Vec2 box_lo_, box_hi_;  // holds every circle, the start and the goal
   std::vector<CircleData> data_;
-  // Per circle, its `los` row while it has one, else nullptr: a build looks up the other
-  // circle's entry for every candidate, and a CircleData is about 200 bytes.
+  // Per circle, its `los` row while it holds one (built now, or kept by the cache), else
+  // nullptr: a build looks up the other circle's entry for every candidate, and a CircleData
+  // is about 130 bytes.
   std::vector<const std::uint8_t*> row_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> start_targets_;
