@@ -14,8 +14,9 @@ in vec2 v_map;  // map units
 uniform sampler2D u_terrain;
 uniform sampler2D u_heat;
 uniform sampler2D u_search;
-// The search cells as stamps (SearchTexture::stamps): per cell the frame it turned open and
-// the frame it turned closed; u_frame is the frame on screen.
+// The search cells as stamps (SearchTexture::texels): per cell the bucket of frames it turned
+// open in and the one it turned closed in, each decided for the frame on screen where it is
+// that frame's own bucket; u_frame is the bucket of the frame on screen.
 uniform usampler2D u_stamps;
 uniform uint u_frame;
 uniform vec4 u_open_colour;    // alpha 0: open cells not shown

@@ -382,6 +382,35 @@ TEST(AppScreenshot, FirstUsesPaidInTheFirstFrameLeaveNoMark) {
   expect_same_view(first, later);
 }
 
+TEST(AppScreenshot, ScrubbedFrameEqualsTheSameFrameOpenedStill) {
+  // A scrub shows a large search from its stamps: 16-bit texels, buckets of 2^shift frames
+  // (about 160k frames here: buckets of 4) whose undecided cells each move decides and uploads
+  // (SearchTexture::texels). The frame a scrub ends on must look exactly as that frame opened
+  // still, which is drawn from a painted image. The last frame of a bucket has no undecided
+  // cell, so a scrub is repeated (a few frames shorter) until it ends on another one.
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const auto file = scene_file("scrubbed", 400, 400, "[0.5, 0.5, 0]", "[399.5, 399.5, 0]");
+  const std::string scene = "--scene '" + file.string() + "' --planner dijkstra ";
+  bool compared = false;
+  for (int frames = 30; frames > 20 && !compared; frames -= 3) {
+    const std::string n = std::to_string(frames);
+    const Shot scrubbed = take(
+        scene + "--frame end --bench-frames " + n + " --bench-scrub --shot-frame " + n, "scrubbed");
+    ASSERT_EQ(scrubbed.w, kWidth);
+    const std::size_t frame = scrubbed.views.at(0).frame;
+    ASSERT_GT(frame, 0u);
+    if (frame % 4 == 3) continue;  // the last of its bucket (of 4 frames, or of more)
+    const Shot still = take(
+        scene + "--frame " + std::to_string(frame) + " --shot-frame 6 --redraw-views", "still");
+    ASSERT_EQ(still.w, kWidth);
+    ASSERT_EQ(still.views.at(0).frame, frame);
+    SCOPED_TRACE("frame " + std::to_string(frame));
+    expect_same_view(scrubbed, still);
+    compared = true;
+  }
+  EXPECT_TRUE(compared) << "every scrub ended on the last frame of a bucket";
+}
+
 TEST(AppScreenshot, BenchLogSaysWhichFramesShowedAJump) {
   // --bench-log writes one line per frame: its wall, main-thread and process CPU times and
   // whether it showed a landed background jump (a scrub). The column must add up to the jumps

@@ -87,7 +87,7 @@ void expect_same(const Image& a, const Image& b, const char* what, std::size_t f
                                             << y;
 }
 
-// What the texture shows: its image, or in stamp mode each cell by the shader's rule.
+// What the texture shows: its image, or in stamp mode each cell by the exact rule.
 Image shown(const SearchTexture& tex, int w, int h) {
   if (!tex.stamped()) return tex.image();
   Image img(w, h);
@@ -96,23 +96,39 @@ Image shown(const SearchTexture& tex, int w, int h) {
   return img;
 }
 
+// What a shader shows from `texels` (a renderer's copy of SearchTexture::texels) by the texel
+// rule, for the frame the texture was last brought to.
+Image shown_from_texels(const SearchTexture& tex, const std::vector<std::uint16_t>& texels, int w,
+                        int h) {
+  Image img(w, h);
+  for (std::size_t i = 0; i < std::size_t(w) * std::size_t(h); ++i)
+    img.set_index(i, tex.texel_colour(texels[2 * i], texels[2 * i + 1]));
+  return img;
+}
+
 // stamps: the texture may switch to stamps (SearchTexture::allow_stamps); `expect_stamps` says
 // whether it must have by the end. prepared: the stamps are made first (SearchTexture::prepare,
-// as a run's worker does), which must succeed exactly when stamps are expected.
+// as a run's worker does), which must succeed exactly when stamps are expected. texel_bits:
+// narrower texels put many frames in a bucket; *shift_out: the texel shift (-1: no stamps).
 void scrub(const Trace& t, int w, int h, unsigned seed, bool stamps = false,
-           bool expect_stamps = false, bool prepared = false) {
+           bool expect_stamps = false, bool prepared = false, int texel_bits = 16,
+           int* shift_out = nullptr) {
   const Style& style = Style::standard();
   TraceCursor c(t);
   SearchTexture tex;
+  tex.allow_stamps(stamps, texel_bits);
   if (prepared) {
     EXPECT_EQ(tex.prepare(t, 1, w, h), expect_stamps);
     EXPECT_FALSE(tex.stamped());  // the first update paints the image
   }
-  tex.allow_stamps(stamps);
   Image uploaded;  // what a renderer holds: only the dirty rectangles are copied in
+  // In stamp mode: the texels a renderer holds, sent whole by a prepare (as the app adopts a
+  // prepared texture) or a full update, then only the touched cells.
+  std::vector<std::uint16_t> texels;
+  if (prepared && expect_stamps) texels = tex.texels();
   std::mt19937 rng(seed);
   bool open = true, closed = true;
-  std::size_t incremental = 0;
+  std::size_t incremental = 0, touched = 0;
   for (int i = 0; i < 400; ++i) {
     const int what = int(rng() % 10);
     if (what < 5)
@@ -127,10 +143,19 @@ void scrub(const Trace& t, int w, int h, unsigned seed, bool stamps = false,
       closed = !closed;
     const SearchTexture::Dirty d = tex.update(c.state(), 1, w, h, style, open, closed);
     if (tex.stamped()) {
-      // Stamps are uploaded once (full) and never change with the frame.
+      // Texels are uploaded whole once (full), then only those a move touched.
       EXPECT_TRUE(d.empty() || d.full);
+      if (d.full && !(prepared && expect_stamps)) texels = tex.texels();
+      ASSERT_EQ(texels.size(), tex.texels().size());
+      for (std::size_t k = 0; k + 1 < tex.touched().size(); ++k)
+        EXPECT_LT(tex.touched()[k], tex.touched()[k + 1]);
+      for (const std::uint32_t cell : tex.touched()) {
+        texels[2 * std::size_t(cell)] = tex.texels()[2 * std::size_t(cell)];
+        texels[2 * std::size_t(cell) + 1] = tex.texels()[2 * std::size_t(cell) + 1];
+      }
+      touched += tex.touched().size();
       ++incremental;
-      uploaded = shown(tex, w, h);
+      uploaded = shown_from_texels(tex, texels, w, h);
     } else if (d.full) {
       uploaded = tex.image();
     } else {
@@ -148,6 +173,11 @@ void scrub(const Trace& t, int w, int h, unsigned seed, bool stamps = false,
   }
   EXPECT_GT(incremental, 200u);  // most moves did not rebuild
   EXPECT_EQ(tex.stamped(), expect_stamps);
+  if (shift_out) *shift_out = tex.stamped() ? tex.texel_shift() : -1;
+  // Buckets of several frames leave texels to decide on most moves.
+  if (tex.stamped() && tex.texel_shift() > 0) {
+    EXPECT_GT(touched, 0u);
+  }
 }
 
 TEST(SearchTexture, CellsScrubbedEqualsFresh) {
@@ -172,6 +202,26 @@ TEST(SearchTexture, StampsEqualFresh) {
 TEST(SearchTexture, PreparedStampsEqualFresh) {
   const Trace t = grid_trace(48, 32, 0, false, 10);
   scrub(t, 48, 32, 11, true, true, true);
+}
+
+// Texels too narrow for a frame index each (a million frames in 16 bits): buckets of 2^shift
+// frames, the undecided cells of the frame's bucket decided on every move, and the texels a
+// renderer holds (whole once, then the touched cells) show every frame exactly.
+TEST(SearchTexture, BucketedTexelsEqualFresh) {
+  const Trace t = grid_trace(48, 32, 0, false, 14);
+  ASSERT_GT(t.frame_count(), 1000u);
+  int shift = -1;
+  scrub(t, 48, 32, 15, true, true, false, 16, &shift);
+  EXPECT_EQ(shift, 0);  // 16 bits: every frame its own bucket
+  for (const int bits : {3, 5, 8}) {
+    SCOPED_TRACE(bits);
+    scrub(t, 48, 32, 16 + unsigned(bits), true, true, false, bits, &shift);
+    ASSERT_GT(shift, 0);
+    // The narrowest buckets that fit: one shift less would not.
+    EXPECT_LE(((t.frame_count() - 1) >> shift) + 1, (1u << bits) - 2);
+    EXPECT_GT(((t.frame_count() - 1) >> (shift - 1)) + 1, (1u << bits) - 2);
+    scrub(t, 48, 32, 30 + unsigned(bits), true, true, true, bits);  // prepared
+  }
 }
 
 // A trace that cannot be stamped is refused by prepare() and then shown from its image.

@@ -204,9 +204,29 @@ void MapRenderer::upload_stamps(int width, int height, std::uint64_t generation)
   stamps_generation_ = generation, stamps_width_ = width, stamps_height_ = height;
   glBindTexture(GL_TEXTURE_2D, stamps_texture_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, width, height, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
-               search_cells_.stamps().data());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RG16UI, width, height, 0, GL_RG_INTEGER, GL_UNSIGNED_SHORT,
+               search_cells_.texels().data());
   ++revision_;
+}
+
+void MapRenderer::upload_touched_texels() {
+  const std::vector<std::uint32_t>& cells = search_cells_.touched();
+  if (cells.empty()) return;
+  const auto w = std::uint32_t(search_cells_.width());
+  glBindTexture(GL_TEXTURE_2D, stamps_texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, GLint(w));
+  // The cells come in increasing order: a run of them along a row (gaps of a few texels
+  // included, re-sent unchanged) goes up in one call.
+  const std::uint16_t* texels = search_cells_.texels().data();
+  for (std::size_t i = 0; i < cells.size();) {
+    const std::uint32_t first = cells[i], row = first / w;
+    std::uint32_t last = first;
+    for (++i; i < cells.size() && cells[i] / w == row && cells[i] - last <= 16; ++i) last = cells[i];
+    glTexSubImage2D(GL_TEXTURE_2D, 0, GLint(first % w), GLint(row), GLsizei(last - first + 1), 1,
+                    GL_RG_INTEGER, GL_UNSIGNED_SHORT, texels + 2 * std::size_t(first));
+  }
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
 }
 
 void MapRenderer::adopt_search(SearchTexture&& prepared, std::uint64_t generation) {
@@ -230,11 +250,13 @@ void MapRenderer::update_search(const FrameState& state, std::uint64_t generatio
       search_cells_.update(state, generation, width, height, style, open, closed);
   search_stamped_ = search_cells_.stamped();
   if (search_stamped_) {
-    // Uploaded once per trace; the frame and the colours are uniforms (draw_texture).
+    // Uploaded once per trace, then the few texels a move decides (SearchTexture::touched);
+    // the frame and the colours are uniforms (draw_texture).
     if (d.full) {
       upload_stamps(width, height, generation);
       search_width_ = width, search_height_ = height;
     }
+    upload_touched_texels();  // after a full upload, those the prepared texels had undecided
     return;
   }
   const Image& image = search_cells_.image();
@@ -567,7 +589,7 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   colour("u_grid_colour", grid.colour);
   if (search_mode == 2) {
     const SearchTexture& s = search_cells_;
-    glUniform1ui(loc("u_frame"), GLuint(s.frame()));
+    glUniform1ui(loc("u_frame"), GLuint(s.texel_frame()));
     colour("u_open_colour", s.shows_open() ? s.open_colour() : Rgba{0, 0, 0, 0});
     colour("u_closed_colour", s.shows_closed() ? s.closed_colour() : Rgba{0, 0, 0, 0});
   }

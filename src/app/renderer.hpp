@@ -102,9 +102,11 @@ class MapRenderer {
   // picture_texture_ (keep) or back into the window; picture_cached_ says whether it holds it.
   // pixels > 0: only the pixels x pixels square at the viewport's lower left corner.
   void copy_picture(const Viewport& vp, int gl_y, bool keep, int pixels = 0);
-  // SearchTexture's stamps into stamps_texture_ (a width x height map, the trace `generation`
+  // SearchTexture's texels into stamps_texture_ (a width x height map, the trace `generation`
   // names), unless they are there already.
   void upload_stamps(int width, int height, std::uint64_t generation);
+  // The texels SearchTexture's last update decided (touched()) into stamps_texture_.
+  void upload_touched_texels();
   // Composes the terrain with the heat map over it (same size, at heat_opacity) into
   // base_texture_, on the GPU; base_ready_ says whether it worked.
   void bake_base();
@@ -135,7 +137,7 @@ class MapRenderer {
   bool base_changed_ = true;  // the terrain, the heat map or its opacity changed since a draw
   bool base_changed_before_ = false;  // ... and had changed before the last draw too
   float base_opacity_ = -1;   // heat_opacity at the last draw
-  // SearchTexture's stamps (RG32UI), when it keeps them instead of an image (search_stamped_).
+  // SearchTexture's texels (RG16UI), when it keeps stamps instead of an image (search_stamped_).
   GLuint stamps_texture_ = 0;
   bool search_stamped_ = false;
   // What stamps_texture_ holds (upload_stamps).

@@ -37,6 +37,7 @@ SearchTexture::Dirty SearchTexture::rebuild(const FrameState& state) {
   }
   valid_ = true;
   frame_ = state.frame();
+  if (stamped_) resolve_bucket();  // the texels stay; the frame's bucket is decided anew
   last_changed_ = nodes.size();
   Dirty d{0, 0, width_, height_, true};
   return d;
@@ -66,6 +67,7 @@ bool SearchTexture::prepare(const Trace& t, std::uint64_t generation, int width,
   build_log(t);
   logged_ = false;  // the log goes: the stamps say everything it would
   prepared_ = log_first_.size() == t.frame_count() && build_stamps(t);
+  if (prepared_) build_texels(t);
   log_ = {};
   log_first_ = {};
   return prepared_;
@@ -106,6 +108,7 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
                                            int width, int height, const Style& style, bool open,
                                            bool closed) {
   const Rgba open_c = style.colour(Role::Open), closed_c = style.colour(Role::Closed);
+  touched_.clear();
   const bool same_trace =
       generation == generation_ && &state.trace() == trace_ && width == width_ && height == height_;
   if (!same_trace || (stamped_ && !allow_stamps_)) {
@@ -120,10 +123,12 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
     closed_ = closed;
     open_c_ = open_c;
     closed_c_ = closed_c;
+    last_changed_ = 0;
+    if (state.frame() == frame_) return {};
     frame_ = state.frame();
     open_nodes_ = open_count_[frame_];
     closed_nodes_ = closed_count_[frame_];
-    last_changed_ = 0;
+    resolve_bucket();
     return {};
   }
   if (!valid_ || generation != generation_ || &state.trace() != trace_ || width != width_ ||
@@ -150,6 +155,7 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
     if (ready ||
         (allow_stamps_ && simple_ && log_first_.size() == t.frame_count() && build_stamps(t))) {
       // The log and the image are not needed any more: every frame is in the stamps.
+      if (!ready) build_texels(t);
       stamped_ = true;
       log_ = {};
       log_first_ = {};
@@ -157,6 +163,7 @@ SearchTexture::Dirty SearchTexture::update(const FrameState& state, std::uint64_
       frame_ = state.frame();
       open_nodes_ = open_count_[frame_];
       closed_nodes_ = closed_count_[frame_];
+      resolve_bucket();  // the full upload carries them; touched_ too, for prepared texels
       return {0, 0, width_, height_, true};
     }
   }
@@ -284,6 +291,59 @@ bool SearchTexture::build_stamps(const Trace& t) {
     closed_count_[k] = closed;
   }
   return true;
+}
+
+void SearchTexture::build_texels(const Trace& t) {
+  // The narrowest buckets whose indices, and the one past the last, stay below kNeverTexel.
+  const std::uint32_t limit = (std::uint32_t(1) << texel_bits_) - 2;
+  const std::size_t last = t.frame_count() > 0 ? t.frame_count() - 1 : 0;
+  shift_ = 0;
+  while ((last >> shift_) + 1 > limit) ++shift_;
+  const std::size_t buckets = (last >> shift_) + 1;
+  texels_.resize(stamps_.size());
+  bucket_first_.assign(buckets + 1, 0);
+  // A cell goes to the bucket of each stamp it has, once if both share one: counted, then placed
+  // in cell order (so each bucket's cells are in increasing order).
+  auto each_bucket = [&](std::size_t ci, auto&& visit) {
+    const std::uint32_t o = stamps_[2 * ci], c = stamps_[2 * ci + 1];
+    if (o != kNever) visit(o >> shift_);
+    if (c != kNever && (o == kNever || (c >> shift_) != (o >> shift_))) visit(c >> shift_);
+  };
+  const std::size_t cells = stamps_.size() / 2;
+  for (std::size_t ci = 0; ci < cells; ++ci) {
+    for (int j = 0; j < 2; ++j) {
+      const std::uint32_t v = stamps_[2 * ci + std::size_t(j)];
+      texels_[2 * ci + std::size_t(j)] = v == kNever ? kNeverTexel : std::uint16_t(v >> shift_);
+    }
+    each_bucket(ci, [&](std::uint32_t b) { ++bucket_first_[b + 1]; });
+  }
+  for (std::size_t b = 0; b < buckets; ++b) bucket_first_[b + 1] += bucket_first_[b];
+  bucket_cells_.resize(bucket_first_[buckets]);
+  std::vector<std::uint32_t> next(bucket_first_.begin(), bucket_first_.end() - 1);
+  for (std::size_t ci = 0; ci < cells; ++ci)
+    each_bucket(ci, [&](std::uint32_t b) { bucket_cells_[next[b]++] = std::uint32_t(ci); });
+}
+
+void SearchTexture::resolve_bucket() {
+  // A stamp s in bucket b = s >> shift_ is passed at frame f when f >= s. Its texel becomes b
+  // when it is (f >= s implies the bucket of f is b or later) and b + 1 when not: compared with
+  // f's bucket, b says "passed" for b and every later bucket, b + 1 "not yet" for b and every
+  // earlier one, so the texel is right for every bucket, and only bucket b's depend on f.
+  const auto f = std::uint32_t(frame_);
+  const std::uint32_t b = f >> shift_;
+  if (b + 1 >= bucket_first_.size()) return;
+  for (std::uint32_t k = bucket_first_[b]; k < bucket_first_[b + 1]; ++k) {
+    const std::uint32_t ci = bucket_cells_[k];
+    bool changed = false;
+    for (std::size_t j = 2 * std::size_t(ci); j < 2 * std::size_t(ci) + 2; ++j) {
+      const std::uint32_t s = stamps_[j];
+      if (s == kNever || (s >> shift_) != b) continue;
+      const auto v = std::uint16_t(f >= s ? b : b + 1);
+      changed |= texels_[j] != v;
+      texels_[j] = v;
+    }
+    if (changed) touched_.push_back(ci);
+  }
 }
 
 }  // namespace pl

@@ -15,10 +15,21 @@
 // ever goes back (unseen, then open, then closed; no reopening), a cell's status at any frame
 // follows from two numbers, the frames it turned open and closed. The texture is then those
 // numbers, uploaded once per trace, and a renderer colours a cell for the frame on screen
-// (colour_at is the rule), so no move along the timeline, however long, repaints or uploads
-// anything. Scrubbing a large search otherwise rebuilds and uploads the whole image each frame.
+// (colour_at is the rule), so no move along the timeline, however long, repaints the image.
+// Scrubbing a large search otherwise rebuilds and uploads the whole image each frame.
+//
+// Texels: what the renderer uploads is two 16-bit numbers a cell (texels()), not the 32-bit
+// stamps: the stamp pass of a software rasteriser is bound by the bytes it reads, and half the
+// bytes take 10-25% off a scrubbing frame (docs/traces-and-frames.md). A frame index needs 20
+// bits at a million frames, so the texels hold buckets of 2^shift frames (texel_shift(); 0, the
+// exact frame, below 65,534 frames) and the shader compares them with the bucket of the frame
+// on screen (texel_frame()). Only cells with a stamp inside that bucket are undecided; each
+// move sets theirs to the bucket itself (passed) or the next one (not yet), which stays right
+// for every other bucket, and lists them (touched()) for the renderer to upload: the changes of
+// at most 2^shift frames, a few hundred texels. texel_colour is the shader's rule on texels.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -47,7 +58,12 @@ class SearchTexture {
   const Image& image() const { return img_; }
 
   // Lets update() switch to stamps (off by default: image() then always shows the frame).
-  void allow_stamps(bool on) { allow_stamps_ = on; }
+  // texel_bits: the texels' width (16, what the renderer uploads; narrower only to test the
+  // buckets on small traces).
+  void allow_stamps(bool on, int texel_bits = 16) {
+    allow_stamps_ = on;
+    texel_bits_ = std::clamp(texel_bits, 3, 16);
+  }
   // Builds the stamps of `trace` on a width x height map ahead of its first move along the
   // timeline, e.g. on the worker that recorded the trace: on a million-node search the status
   // log and the stamps take ~0.2 s, which that move (the first frame of a scrub) would otherwise
@@ -67,6 +83,22 @@ class SearchTexture {
   // they closed), then the frame it turned closed; kNever when it did not.
   static constexpr std::uint32_t kNever = 0xFFFFFFFFu;
   const std::vector<std::uint32_t>& stamps() const { return stamps_; }
+  // Stamp mode: per cell, row by row, the open and the closed texel (kNeverTexel: never), as the
+  // renderer uploads them (RG16UI) and the shader compares them with texel_frame().
+  static constexpr std::uint16_t kNeverTexel = 0xFFFF;
+  const std::vector<std::uint16_t>& texels() const { return texels_; }
+  // The cells whose texels the last update changed, in increasing order (upload them, unless
+  // that update was full: then upload every texel).
+  const std::vector<std::uint32_t>& touched() const { return touched_; }
+  int texel_shift() const { return shift_; }
+  std::uint32_t texel_frame() const { return std::uint32_t(frame_ >> shift_); }
+  // The shader's rule: what a cell whose texels are (open_texel, closed_texel) shows.
+  Rgba texel_colour(std::uint16_t open_texel, std::uint16_t closed_texel) const {
+    const std::uint32_t f = texel_frame();
+    if (f >= closed_texel) return closed_ ? closed_c_ : Rgba{0, 0, 0, 0};
+    if (f >= open_texel) return open_ ? open_c_ : Rgba{0, 0, 0, 0};
+    return {0, 0, 0, 0};
+  }
   std::size_t frame() const { return frame_; }
   bool shows_open() const { return open_; }
   bool shows_closed() const { return closed_; }
@@ -103,6 +135,10 @@ class SearchTexture {
   // From the log: the stamps and the open / closed counts per frame, when every change moves a
   // cell forward (unseen, open, closed); false otherwise.
   bool build_stamps(const Trace& t);
+  // From the stamps: the texels and the cells by bucket.
+  void build_texels(const Trace& t);
+  // Decides the texels of the cells with a stamp in frame_'s bucket for frame_ (touched_).
+  void resolve_bucket();
 
   const Trace* trace_ = nullptr;
   Image img_;
@@ -126,6 +162,12 @@ class SearchTexture {
   bool prepared_ = false;  // stamps_ and the counts hold the trace's stamps (prepare())
   std::vector<std::uint32_t> stamps_;
   std::vector<std::uint32_t> open_count_, closed_count_;  // stamp mode: cell nodes by frame
+  int texel_bits_ = 16, shift_ = 0;
+  std::vector<std::uint16_t> texels_;
+  // The cells with a stamp in bucket b: bucket_cells_[bucket_first_[b], bucket_first_[b + 1]),
+  // in increasing order.
+  std::vector<std::uint32_t> bucket_first_, bucket_cells_;
+  std::vector<std::uint32_t> touched_;
 };
 
 }  // namespace pl
