@@ -34,7 +34,9 @@ void yield_to_the_frame() {
 }  // namespace
 
 std::unique_ptr<TraceCursor> BackgroundSeek::make_spare(const TraceCursor& shown) {
-  if (shown.seek_cost(shown.last_frame() / 2) < kWorthIt) return nullptr;
+  // The dearest jump (from frame 0 to the end: every node restored, a replay at most) decides.
+  const Trace& t = shown.trace();
+  if (double(t.node_count()) / 2 + double(t.max_replay_events()) < kWorthIt) return nullptr;
   return std::make_unique<TraceCursor>(shown);
 }
 

@@ -36,8 +36,8 @@ class BackgroundSeek {
 
   // A spare for the jumps of a view showing `shown`, made now (a copy of it: every page of a
   // frame state as big as the trace's last frame written once), or null when the trace is too
-  // small for a jump to go to the worker (a jump from `shown` to the middle frame costs less
-  // than kWorthIt). Made by a fresh cursor's first jump instead, that memory is faulted in
+  // small for a jump to go to the worker (even a jump from frame 0 to the end costs less than
+  // kWorthIt). Made by a fresh cursor's first jump instead, that memory is faulted in
   // while the user drags (~190 ms at a million nodes, seconds on the niced worker of a busy
   // machine, during which the view shows the frame it had). Call it where a result is made
   // ready off the frame loop; give it to the view's job with adopt_spare().

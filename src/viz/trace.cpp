@@ -800,6 +800,7 @@ CellIndexer::CellIndexer(const Trace& trace, int width, int height) {
 std::size_t Trace::memory_bytes() const {
   std::size_t b = sizeof(*this);
   b += bytes_.capacity() + frames_.capacity() * sizeof(FrameRec);
+  b += settled_.capacity() * sizeof(std::uint32_t);
   b += block_events_.capacity() * sizeof(std::uint64_t);
   b += (g_steps_.capacity() + h_steps_.capacity()) * sizeof(double);
   b += descs_.capacity() * sizeof(NodeInfo);
@@ -818,32 +819,37 @@ std::size_t Trace::memory_bytes() const {
   for (const std::string& s : role_names_) b += s.capacity();
   b += phases_.capacity() * sizeof(PhaseMarker);
   for (const PhaseMarker& p : phases_) b += p.name.capacity();
-  b += keyframes_.capacity() * sizeof(Keyframe);
-  for (const Keyframe& k : keyframes_)
-    b += (k.g.capacity() + k.h.capacity() + k.named.capacity()) * sizeof(double) +
-         (k.parent.capacity() + k.desc.capacity() + k.open.capacity()) * sizeof(std::uint32_t) +
-         k.status.capacity();
+  b += keyframes_.capacity() * sizeof(Keyframe) + changed_last_.capacity() * sizeof(std::uint32_t);
+  auto keyframe_bytes = [](const Keyframe& k) {
+    return (k.g.capacity() + k.h.capacity() + k.named.capacity()) * sizeof(double) +
+           (k.index.capacity() + k.parent.capacity() + k.desc.capacity() + k.open.capacity()) *
+               sizeof(std::uint32_t) +
+           k.status.capacity();
+  };
+  for (const Keyframe& k : keyframes_) b += keyframe_bytes(k);
+  b += keyframe_bytes(final_);
   return b;
 }
 
-void Trace::snapshot(const FrameState& s, std::size_t n, std::span<const std::uint32_t> last_desc,
-                     Keyframe& k) const {
+void Trace::snapshot(const FrameState& s, std::span<const std::uint32_t> held,
+                     std::span<const std::uint32_t> last_desc, Keyframe& k) const {
   k.frame = s.frame_;
+  k.index.assign(held.begin(), held.end());
+  const std::size_t n = held.size();
   k.g.resize(n);
   k.h.resize(n);
   k.parent.resize(n);
   k.status.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const NodeState& x = s.nodes_[i];
-    k.g[i] = x.g;
-    k.h[i] = x.h;
-    k.parent[i] = x.parent;
-    k.status[i] = x.status;
+  if (!descs_.empty()) k.desc.resize(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const NodeState& x = s.nodes_[held[j]];
+    k.g[j] = x.g;
+    k.h[j] = x.h;
+    k.parent[j] = x.parent;
+    k.status[j] = x.status;
+    if (!descs_.empty()) k.desc[j] = last_desc[held[j]];
   }
-  if (!descs_.empty()) k.desc.assign(last_desc.begin(), last_desc.begin() + std::ptrdiff_t(n));
-  k.open.clear();
-  for (const std::uint32_t i : s.open_)
-    if (i < n) k.open.push_back(i);
+  k.open = s.open_;
   k.named = s.named_;
   k.phase = s.phase_;
   k.current = s.current_;
@@ -860,6 +866,30 @@ void Trace::finish() {
 
   space_nodes_.fill(0);
   for (const std::uint8_t s : node_spaces_) ++space_nodes_[s];
+  const std::size_t nodes = frames_.back().node_count, frames = frames_.size();
+
+  // First pass: the frame of each node's last change, and from it, per frame, how many nodes
+  // are held by a keyframe there (named by then, changed later): +1 at the frame a node is
+  // named, -1 at its last change.
+  changed_last_.assign(nodes, 0);
+  {
+    EventReader r(*this, 0, frames - 1);
+    TraceEvent e;
+    while (r.next(e))
+      if (e.kind == TraceEvent::Kind::Open || e.kind == TraceEvent::Kind::Relax ||
+          e.kind == TraceEvent::Kind::Close)
+        changed_last_[e.a] = std::uint32_t(r.frame());
+  }
+  settled_.resize(nodes);
+  for (std::size_t i = 0; i < nodes; ++i)
+    settled_[i] = i ? std::max(changed_last_[i], settled_[i - 1]) : changed_last_[i];
+  std::vector<std::int32_t> held_delta(frames + 1, 0);
+  for (std::size_t i = 0, named = 0; i < nodes; ++i) {
+    while (frames_[named].node_count <= i) ++named;  // the frame that named node i
+    if (changed_last_[i] > named) ++held_delta[named], --held_delta[changed_last_[i]];
+  }
+
+  // Second pass: the replay, with a keyframe wherever the policy says.
   keyframes_.clear();
   keyframes_.emplace_back();
   max_replay_ = 0;
@@ -869,8 +899,13 @@ void Trace::finish() {
   // The description each node has so far (snapshots need its index).
   std::vector<std::uint32_t> last_desc(descs_.empty() ? 0 : node_ids_.size(), kNoNode);
   std::uint64_t since_key = 0;  // events since the last keyframe
-  TraceReplay::grow(*this, s, frames_.back().node_count);  // values are read before growth
-  EventReader r(*this, 0, frames_.size() - 1);
+  std::int64_t held_now = 0;    // nodes a keyframe at this frame would hold
+  // Nodes named so far that change after the frame they were added at, ascending (filtered
+  // down to those a keyframe holds when one is taken).
+  std::vector<std::uint32_t> held;
+  std::size_t named = 0;
+  TraceReplay::grow(*this, s, nodes);  // values are read before growth
+  EventReader r(*this, 0, frames - 1);
   TraceEvent e;
   std::size_t k = 1;
   auto end_frames = [&](std::size_t upto) {
@@ -878,9 +913,13 @@ void Trace::finish() {
     for (; k < upto; ++k) {
       s.shape_count_ = frames_[k].shape_count;
       s.frame_ = k;
-      if (since_key >= keyframe_interval(frames_[k].node_count)) {
+      held_now += held_delta[k];
+      for (; named < frames_[k].node_count; ++named)
+        if (changed_last_[named] > k) held.push_back(std::uint32_t(named));
+      if (since_key >= keyframe_interval(std::size_t(held_now), s.open_.size())) {
+        std::erase_if(held, [&](std::uint32_t i) { return changed_last_[i] <= k; });
         keyframes_.emplace_back();
-        snapshot(s, frames_[k].node_count, last_desc, keyframes_.back());  // what frame k saw
+        snapshot(s, held, last_desc, keyframes_.back());  // what frame k saw
         since_key = 0;
       } else {
         max_replay_ = std::max<std::size_t>(max_replay_, since_key);
@@ -893,7 +932,21 @@ void Trace::finish() {
     if (e.kind == TraceEvent::Kind::Open && e.c != kNoNode) last_desc[e.a] = e.c;
     ++since_key;
   }
-  end_frames(frames_.size());
+  end_frames(frames);
+  // Every node's last values: what a keyframe does not hold.
+  final_.frame = frames - 1;
+  final_.g.resize(nodes);
+  final_.h.resize(nodes);
+  final_.parent.resize(nodes);
+  final_.status.resize(nodes);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    const NodeState& x = s.nodes_[i];
+    final_.g[i] = x.g;
+    final_.h[i] = x.h;
+    final_.parent[i] = x.parent;
+    final_.status[i] = x.status;
+  }
+  final_.desc = std::move(last_desc);
   // Recording over-allocates by up to 2x; a finished trace is read-only, so give it back.
   bytes_.shrink_to_fit();
   frames_.shrink_to_fit();
@@ -960,13 +1013,12 @@ std::size_t TraceRecorder::estimated_bytes() const {
   b += t.paths_.capacity() * sizeof(std::vector<PathPiece>);
   b += known_.capacity() * sizeof(Known);
   b += (g_codes_.size() + h_codes_.size()) * 32 + (t.g_steps_.size() + t.h_steps_.size()) * 8;
-  // Keyframes: the ones the policy has placed so far, and the one the end may add.
-  std::size_t key_nodes = key_nodes_, key_open = key_open_;
-  if (since_key_ >= Trace::keyframe_interval(t.node_ids_.size())) {
-    key_nodes += t.node_ids_.size();
-    key_open += open_now_;
-  }
-  return b + t.snapshot_bytes(key_nodes, key_open) + t.keyframes_.size() * sizeof(Trace::Keyframe);
+  // What finish() adds: every node's final values, last change and settled frame, and
+  // keyframes within the policy's bound (one at least every 4096 events).
+  const std::size_t keys = t.event_count_ / 4096 + 2;
+  return b + t.snapshot_bytes(t.node_ids_.size(), 0) + 2 * t.node_ids_.size() * 4 +
+         std::size_t(double(t.event_count_) * Trace::kKeyframeBytesPerEvent) +
+         keys * sizeof(Trace::Keyframe);
 }
 
 void TraceRecorder::check_budget() {
@@ -1039,16 +1091,12 @@ std::uint32_t TraceRecorder::name_index(NameIndex& index, std::vector<std::strin
 }
 
 void TraceRecorder::set_status(std::uint32_t i, NodeStatus to) {
-  NodeStatus& st = known_[i].status;
-  open_now_ -= st == NodeStatus::Open;
-  open_now_ += to == NodeStatus::Open;
-  st = to;
+  known_[i].status = to;
 }
 
 void TraceRecorder::end_event(const std::uint8_t* buf, const std::uint8_t* end) {
   trace_.bytes_.insert(trace_.bytes_.end(), buf, end);
   ++trace_.event_count_;
-  ++since_key_;
 }
 
 void TraceRecorder::phase(std::string_view name) {
@@ -1233,12 +1281,6 @@ void TraceRecorder::frame() {
   t.frames_.push_back(Trace::FrameRec{t.bytes_.size(), std::uint32_t(t.node_ids_.size()),
                                       std::uint32_t(t.shapes_.size())});
   last_close_ = kNoNode;  // the parent register is per frame (frames decode on their own)
-  // The keyframe policy, as finish() will run it.
-  if (since_key_ >= Trace::keyframe_interval(t.node_ids_.size())) {
-    key_nodes_ += t.node_ids_.size();
-    key_open_ += open_now_;
-    since_key_ = 0;
-  }
   if (t.event_count_ >= next_check_) check_budget();
 }
 
@@ -1285,7 +1327,6 @@ Trace TraceRecorder::take() {
   stopped_ = false;
   next_check_ = 0;
   side_bytes_ = 0;
-  since_key_ = key_nodes_ = key_open_ = open_now_ = 0;
   last_close_ = kNoNode;
   g_codes_.clear();
   h_codes_.clear();
@@ -1310,41 +1351,67 @@ TraceCursor::TraceCursor(const Trace& trace) : trace_(&trace) {
 
 NodeValues TraceCursor::values() const { return TraceReplay::values(state_); }
 
+std::size_t TraceCursor::restore_from(std::size_t keyframe) const {
+  const Trace& t = *trace_;
+  const FrameState& s = state_;
+  // Both states are of frames from min(now, key) on: nodes settled by then are the same in each.
+  const auto since = std::uint32_t(std::min(s.frame_, t.keyframes_[keyframe].frame));
+  const std::size_t held =
+      std::min<std::size_t>(t.frames_[t.keyframes_[keyframe].frame].node_count, s.nodes_.size());
+  const auto it = std::upper_bound(t.settled_.begin(),
+                                   t.settled_.begin() + std::ptrdiff_t(held), since);
+  return std::size_t(it - t.settled_.begin());
+}
+
 void TraceCursor::restore(std::size_t keyframe) {
   const Trace& t = *trace_;
   const Trace::Keyframe& k = t.keyframes_[keyframe];
+  const Trace::Keyframe& last = t.final_;
   FrameState& s = state_;
-  const std::size_t n = k.g.size();
+  const std::size_t n = t.frames_[k.frame].node_count;
   // Node records keep their description unless the trace has described nodes: a node of a
-  // dense space is its id and its space, set once when the record is made.
+  // dense space is its id and its space, set once when the record is made. Records before
+  // `first` are the keyframe's already (restore_from): on a scrub, where both frames lie past
+  // most of the search's settled nodes, that is most of them. A node the keyframe does not hold
+  // changes no more after it: its values are its last ones.
   const std::size_t old = std::min(n, s.nodes_.size());
+  const std::size_t first = restore_from(keyframe);
   const std::size_t kept = t.descs_.empty() ? old : 0;
-  auto desc = [&](std::size_t i) {
-    const std::uint32_t di = k.desc.empty() ? kNoNode : k.desc[i];
+  std::size_t j = std::size_t(std::lower_bound(k.index.begin(), k.index.end(), first) -
+                              k.index.begin());
+  auto desc = [&](std::size_t i, std::uint32_t di) {
     if (di != kNoNode) return t.descs_[di];
     NodeInfo d;
     d.id = t.node_ids_[i];
     d.space = t.node_spaces_[i];
     return d;
   };
+  // The keyframe's entry for node i, or its last values (i ascending).
+  auto values_of = [&](std::size_t i, NodeState& x, bool with_desc) {
+    const bool in_key = j < k.index.size() && k.index[j] == i;
+    const Trace::Keyframe& from = in_key ? k : last;
+    const std::size_t at = in_key ? j++ : i;
+    if (with_desc) x.desc = desc(i, from.desc.empty() ? kNoNode : from.desc[at]);
+    x.g = from.g[at];
+    x.h = from.h[at];
+    x.parent = from.parent[at];
+    x.status = from.status[at];
+  };
   s.nodes_.resize(old);
-  for (std::size_t i = 0; i < old; ++i) {
-    NodeState& x = s.nodes_[i];
-    if (i >= kept) x.desc = desc(i);
-    x.g = k.g[i];
-    x.h = k.h[i];
-    x.parent = k.parent[i];
-    x.status = k.status[i];
-  }
+  last_restored_ = n - first;
+  for (std::size_t i = first; i < old; ++i) values_of(i, s.nodes_[i], i >= kept);
   // New records are written once, whole (resize() would write each a second time). The
   // capacity stays from earlier frames: push_back rarely allocates.
-  for (std::size_t i = old; i < n; ++i)
-    s.nodes_.push_back(NodeState{desc(i), k.g[i], k.h[i], k.parent[i], k.status[i]});
+  for (std::size_t i = old; i < n; ++i) {
+    NodeState x;
+    values_of(i, x, true);
+    s.nodes_.push_back(x);
+  }
   s.open_ = k.open;
   // Positions are read only for open nodes (set_status), so the rest need not be reset: a
   // restore writes 4 bytes an open node here, not 4 MB at a million nodes.
   s.open_pos_.resize(n, kNoNode);
-  for (std::size_t j = 0; j < s.open_.size(); ++j) s.open_pos_[s.open_[j]] = std::uint32_t(j);
+  for (std::size_t q = 0; q < s.open_.size(); ++q) s.open_pos_[s.open_[q]] = std::uint32_t(q);
   s.trace_ = trace_;
   s.frame_ = k.frame;
   s.phase_ = k.phase;
@@ -1435,15 +1502,16 @@ TraceCursor::SeekPlan TraceCursor::plan_seek(std::size_t target, bool stepping_b
   }
   p.log_from = std::max(p.log_from, key_frame);
 
-  if (target > now && now >= key_frame) {
+  // Restoring a node costs about half what replaying an event does.
+  const double restore_cost =
+      double(t.frames_[key_frame].node_count - restore_from(p.key)) / 2 * bytes_per_event_ +
+      at(target) - at(key_frame);
+  if (target > now && (now >= key_frame || at(target) - at(now) <= restore_cost)) {
     p.how = SeekPlan::How::Forward;
     p.log_from = std::max(now, p.log_from);
     p.cost = at(target) - at(now);
     return p;
   }
-  // Restoring a snapshot node costs about half what replaying an event does.
-  const double restore_cost =
-      double(t.keyframes_[p.key].g.size()) / 2 * bytes_per_event_ + at(target) - at(key_frame);
   if (target < now && target >= undo_base_ && at(now) - at(target) <= restore_cost) {
     p.how = SeekPlan::How::Back;
     p.cost = at(now) - at(target);
@@ -1460,7 +1528,7 @@ double TraceCursor::seek_cost(std::size_t frame) const {
 
 void TraceCursor::seek(std::size_t target, bool stepping_back) {
   const SeekPlan p = plan_seek(target, stepping_back);
-  last_replayed_ = 0;
+  last_replayed_ = last_restored_ = 0;
   switch (p.how) {
     case SeekPlan::How::Stay:
       return;
@@ -1479,7 +1547,7 @@ void TraceCursor::seek(std::size_t target, bool stepping_back) {
 
 bool TraceCursor::step_forward() {
   if (state_.frame_ >= last_frame()) return false;
-  last_replayed_ = 0;
+  last_replayed_ = last_restored_ = 0;
   forward_to(state_.frame_ + 1, state_.frame_);
   return true;
 }

@@ -31,20 +31,24 @@
 // Memory budget: a watched search on a big map would record about 50 bytes a node (a
 // maximum-size map: some 13 GB). A TraceRecorder has a byte budget (set_budget(); by default
 // default_trace_budget(): PATHLAB_TRACE_BUDGET, else a quarter of physical memory). At the first
-// frame boundary where what the trace holds, plus the keyframes it will build (the recorder runs
-// the keyframe policy below as it records, so it knows them to the byte), passes the budget,
+// frame boundary where what the trace holds, plus what finish() will add (the nodes' final
+// values and keyframes, counted at the policy's bound below), passes the budget,
 // recording stops: the frame just ended is the trace's last, every later report is ignored (the
 // search itself runs on to its end, watched by a recorder that does nothing), and the Trace says
 // truncated() at frame truncated_frame(). The check runs every few thousand events, after fewer
 // events the nearer the budget is, so the trace can pass the budget by about one frame's events
 // and by the slack of a vector's growth.
 //
-// Keyframe policy: a snapshot of the replay state is kept at frame 0, and after any frame at
-// which the events since the previous keyframe reach max(4096, N), N = nodes seen so far. A
-// snapshot costs O(N): 21 bytes a node (g, h, parent, status; 4 more when the trace has node
-// descriptions) and 4 an open node, and is preceded by at least N events, so keyframes add at most 25 bytes an
-// event: O(events). A seek restores one snapshot and replays fewer than max(4096, N) events plus
-// one frame, i.e. it costs O(N + largest frame), the same order as drawing the state it produces.
+// Keyframe policy: each node's values after its last change (its final values, 21 bytes a
+// node: g, h, parent, status; 4 more when the trace has node descriptions) are kept once, and a
+// keyframe at frame k holds only the nodes named by k that change after k (the others already
+// have their final values there), plus the open list: for a search that settles what it
+// closes, a keyframe is its frontier, not every node. One is kept at frame 0, and after any
+// frame at which the events since the previous keyframe reach max(4096, 4 (H + O)), H and O
+// the nodes and open nodes a keyframe there would hold, so keyframes add at most 29 / 4 bytes
+// an event (a held node: its values and its index, 25 or 29 bytes; an open one 4). A seek restores the nearest keyframe at or before its frame, writing only the node
+// records that differ from those it holds (Trace::settled_), and replays fewer events than
+// that interval plus one frame.
 #pragma once
 
 #include <array>
@@ -326,16 +330,22 @@ class Trace {
 
   std::size_t keyframe_count() const { return keyframes_.size(); }
   std::size_t keyframe_frame(std::size_t i) const { return keyframes_[i].frame; }
-  // Nodes the i-th keyframe's snapshot holds.
-  std::size_t keyframe_nodes(std::size_t i) const { return keyframes_[i].g.size(); }
+  // Nodes and open nodes the i-th keyframe holds.
+  std::size_t keyframe_nodes(std::size_t i) const { return keyframes_[i].index.size(); }
+  std::size_t keyframe_open(std::size_t i) const { return keyframes_[i].open.size(); }
   // Bytes a snapshot of n nodes, `open` of them open, takes in this trace.
   std::size_t snapshot_bytes(std::size_t n, std::size_t open) const {
     return n * (descs_.empty() ? 21 : 25) + open * 4;
   }
   // Most events a seek may replay after restoring a keyframe (see the policy above).
   std::size_t max_replay_events() const { return max_replay_; }
-  // Events since the last keyframe that trigger a new one, with n nodes seen.
-  static std::size_t keyframe_interval(std::size_t n) { return n > 4096 ? n : 4096; }
+  // Events since the last keyframe that trigger a new one, when one would hold `held` nodes
+  // and `open` open nodes.
+  static std::size_t keyframe_interval(std::size_t held, std::size_t open) {
+    return std::max<std::size_t>(4096, 4 * (held + open));
+  }
+  // Keyframes take at most this many bytes an event (the policy above).
+  static constexpr double kKeyframeBytesPerEvent = 29.0 / 4;
 
  private:
   friend class TraceRecorder;
@@ -354,9 +364,12 @@ class Trace {
   static constexpr std::size_t kFrameBlock = 64;  // event_end is kept once per block of frames
 
   // A replay state, compactly: per node g, h, parent, status (and the description index when
-  // the trace has descriptions); the rest of FrameState as is.
+  // the trace has descriptions) of the nodes in `index`; the rest of FrameState as is.
   struct Keyframe {
     std::size_t frame = 0;
+    // The nodes held, ascending: those named by `frame` that change after it (the others have
+    // their final values, final_). Empty in final_, which holds every node by index.
+    std::vector<std::uint32_t> index;
     std::vector<double> g, h;
     std::vector<std::uint32_t> parent, desc;
     std::vector<NodeStatus> status;
@@ -369,9 +382,9 @@ class Trace {
   // node's index into FrameState::nodes(). Defined in trace.cpp, its only user.
   template <class F>
   void visit_cell_node_ids(int x, int y, int heading, F&& visit) const;
-  // Snapshots the first n nodes of s.
-  void snapshot(const FrameState& s, std::size_t n, std::span<const std::uint32_t> last_desc,
-                Keyframe& k) const;
+  // Snapshots the nodes `held` (ascending) of s.
+  void snapshot(const FrameState& s, std::span<const std::uint32_t> held,
+                std::span<const std::uint32_t> last_desc, Keyframe& k) const;
 
   // Node id -> dense index, on the recorder's hot path (one or two look-ups an event). Small ids
   // (grid cells, the common case) go to a direct table, where a search's neighbouring cells
@@ -424,6 +437,14 @@ class Trace {
   std::array<std::string, std::size_t(Role::Count)> role_names_;
   std::vector<PhaseMarker> phases_;
   std::vector<Keyframe> keyframes_;  // ascending frames; keyframes_[0] is frame 0
+  Keyframe final_;                   // every node's values at the last frame
+  // By node index: the frame of its last change (0: never changed).
+  std::vector<std::uint32_t> changed_last_;
+  // By node index: the last frame at which this node or one named before it changed (opened,
+  // relaxed, closed); non-decreasing. Nodes [0, i) with settled_[i - 1] <= f look the same in
+  // every frame from f on, so a restore from such a frame leaves them as they are (set by
+  // finish(); 4 bytes a node).
+  std::vector<std::uint32_t> settled_;
   std::size_t max_replay_ = 0;
   bool truncated_ = false;
   std::size_t budget_ = 0;
@@ -605,10 +626,9 @@ class TraceRecorder final : public SearchObserver {
     double h = 0;
     std::uint32_t last_desc = kNoNode;
     std::uint8_t space = kNoSpace;
-    NodeStatus status = NodeStatus::Unseen;  // to count the open nodes keyframes list
+    NodeStatus status = NodeStatus::Unseen;  // a relax of an unseen node opens it
   };
   std::vector<Known> known_;
-  std::size_t open_now_ = 0, key_open_ = 0;  // open nodes now; in the keyframes so far
   NameIndex phase_index_, counter_index_, label_index_;
   // The id range of each declared space (end = base + count(), 2^32 for unbounded Points), so
   // a new node finds its space with two comparisons a space; the last hit is tried first.
@@ -621,9 +641,6 @@ class TraceRecorder final : public SearchObserver {
   // Step tables' indices: a value's bits -> its code.
   std::unordered_map<std::uint64_t, std::uint8_t> g_codes_, h_codes_;
   std::uint8_t last_g_ = 0, last_h_ = 0;  // the codes used last, tried first
-  // The keyframe policy run as the trace grows: events since the last keyframe, and the nodes
-  // the keyframes finish() will build hold.
-  std::size_t since_key_ = 0, key_nodes_ = 0;
   bool stopped_ = false;
   std::size_t next_check_ = 0;
   // Heap bytes of the side tables' variable parts (shape points, paths, names), counted as they
@@ -655,6 +672,8 @@ class TraceCursor {
 
   // Events applied or undone by the latest move, for tests and profiling.
   std::size_t last_replayed() const { return last_replayed_; }
+  // Node records a keyframe restore of the latest move wrote (0 when it restored none).
+  std::size_t last_restored() const { return last_restored_; }
 
   // What seek(frame) would cost, in events replayed (a restored keyframe node counts half an
   // event): the same choice seek() makes, so a caller can decide whether to wait for it.
@@ -682,6 +701,9 @@ class TraceCursor {
 
   void seek(std::size_t frame, bool stepping_back);
   void restore(std::size_t keyframe);
+  // The first node restore(keyframe) writes: the nodes before it are the same in the state
+  // held now and in the keyframe's (Trace::settled_).
+  std::size_t restore_from(std::size_t keyframe) const;
   // Replays to `frame`, logging undo entries for the frames after `log_from` (>= frame()).
   void forward_to(std::size_t frame, std::size_t log_from);
   void back_to(std::size_t frame);
@@ -693,7 +715,7 @@ class TraceCursor {
   FrameState state_;
   std::vector<Undo> undo_;     // one entry per event in (undo_base_, frame()]
   std::size_t undo_base_ = 0;  // the undo log reaches back to this frame
-  std::size_t last_replayed_ = 0;
+  std::size_t last_replayed_ = 0, last_restored_ = 0;
 };
 
 }  // namespace pl
