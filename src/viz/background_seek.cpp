@@ -8,6 +8,7 @@
 #if defined(__linux__)
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <unistd.h>
 #endif
 
@@ -18,16 +19,39 @@ namespace {
 // The jump yields to the frame loop and the GL driver's threads. A software rasteriser
 // (llvmpipe) draws on every core, so a jump at the same priority takes its milliseconds out of
 // the frame being drawn: scrubbing a 1M-node search on 2 cores made every frame 5-7 ms slower.
-// At a lower priority it runs on what the frame leaves idle (the main thread's share of a
-// frame, a vsync wait) and still gets a tenth of a busy core, so it always finishes.
-void yield_to_the_frame() {
+// It runs at the idle policy (SCHED_IDLE): only on a core that nothing else wants, the frame
+// loop's vsync wait or the main thread's share of a frame, so a frame never waits for it. At
+// nice +10 (the policy before) it still took about a tenth of a busy core; scrubbing at random
+// on 2 cores, the p95 frame was ~2-3 ms longer (docs/traces-and-frames.md, eleventh round).
+// A job starved that way for kPatience (a machine whose cores something else keeps busy) is
+// raised to nice +10 by the frame loop (collect), so it always finishes. Returns the thread's
+// id, 0 where threads have none.
+long yield_to_the_frame() {
 #if defined(__linux__)
-  // Linux applies a nice value to one thread when given its thread id; 10 above the thread
-  // that started it.
-  const auto tid = id_t(syscall(SYS_gettid));
+  const auto tid = long(syscall(SYS_gettid));
+  sched_param none{};
+  if (sched_setscheduler(0, SCHED_IDLE, &none) == 0) return tid;
+  // No idle policy: nice, 10 above the thread that started it.
   errno = 0;
-  const int now = getpriority(PRIO_PROCESS, tid);
-  if (errno == 0) setpriority(PRIO_PROCESS, tid, std::min(now + 10, 19));
+  const int now = getpriority(PRIO_PROCESS, id_t(tid));
+  if (errno == 0) setpriority(PRIO_PROCESS, id_t(tid), std::min(now + 10, 19));
+  return tid;
+#else
+  return 0;
+#endif
+}
+
+// A starved job's thread to the normal policy at nice +10 (see yield_to_the_frame).
+void raise_starved(long tid) {
+#if defined(__linux__)
+  if (tid <= 0) return;
+  sched_param none{};
+  if (sched_setscheduler(pid_t(tid), SCHED_OTHER, &none) != 0) return;
+  errno = 0;
+  const int now = getpriority(PRIO_PROCESS, id_t(tid));
+  if (errno == 0) setpriority(PRIO_PROCESS, id_t(tid), std::max(now, 10));
+#else
+  (void)tid;
 #endif
 }
 
@@ -48,9 +72,12 @@ void BackgroundSeek::adopt_spare(std::unique_ptr<TraceCursor> spare) {
 void BackgroundSeek::start(const Trace& trace, std::size_t frame) {
   if (worker_.joinable()) worker_.join();  // callers check busy(); never leave a thread behind
   done_.store(false, std::memory_order_relaxed);
+  tid_.store(0, std::memory_order_relaxed);
+  raised_ = false;
+  started_ = std::chrono::steady_clock::now();
   target_ = frame;
   worker_ = std::thread([this, &trace, frame] {
-    yield_to_the_frame();
+    tid_.store(yield_to_the_frame(), std::memory_order_release);
     const auto t0 = std::chrono::steady_clock::now();
     if (!spare_) spare_ = std::make_unique<TraceCursor>(trace);
     spare_->seek(frame);
@@ -60,7 +87,14 @@ void BackgroundSeek::start(const Trace& trace, std::size_t frame) {
 }
 
 bool BackgroundSeek::collect(std::unique_ptr<TraceCursor>& shown) {
-  if (!worker_.joinable() || !done_.load(std::memory_order_acquire)) return false;
+  if (!worker_.joinable()) return false;
+  if (!done_.load(std::memory_order_acquire)) {
+    if (!raised_ && std::chrono::steady_clock::now() - started_ > kPatience) {
+      raised_ = true;
+      raise_starved(tid_.load(std::memory_order_acquire));
+    }
+    return false;
+  }
   return finish(shown);
 }
 

@@ -14,6 +14,7 @@
 // A result big enough that its jumps go to the worker gets its spare when the run ends
 // (make_spare, on the run's worker), not on the first jump: see make_spare.
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -33,12 +34,15 @@ class BackgroundSeek {
 
   // Seeks shorter than this many events (seek_cost) are cheaper done at once than handed over.
   static constexpr double kWorthIt = 50'000;
+  // A job runs only on idle cores; one that has not ended after this long is given a share of
+  // busy ones (collect()).
+  static constexpr std::chrono::milliseconds kPatience{250};
 
   // A spare for the jumps of a view showing `shown`, made now (a copy of it: every page of a
   // frame state as big as the trace's last frame written once), or null when the trace is too
   // small for a jump to go to the worker (even a jump from frame 0 to the end costs less than
   // kWorthIt). Made by a fresh cursor's first jump instead, that memory is faulted in
-  // while the user drags (~190 ms at a million nodes, seconds on the niced worker of a busy
+  // while the user drags (~190 ms at a million nodes, seconds on the idle-policy worker of a busy
   // machine, during which the view shows the frame it had). Call it where a result is made
   // ready off the frame loop; give it to the view's job with adopt_spare().
   static std::unique_ptr<TraceCursor> make_spare(const TraceCursor& shown);
@@ -73,6 +77,9 @@ class BackgroundSeek {
   std::unique_ptr<TraceCursor> spare_;  // the worker's while busy()
   std::thread worker_;
   std::atomic<bool> done_{false};
+  std::atomic<long> tid_{0};  // the worker's thread id, once it runs
+  bool raised_ = false;       // collect() raised a starved job
+  std::chrono::steady_clock::time_point started_;
   std::size_t target_ = 0;
   std::optional<std::size_t> wanted_;
   double job_ms_ = 0, last_ms_ = 0;  // job_ms_ is the worker's until done_
