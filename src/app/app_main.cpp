@@ -58,8 +58,12 @@ int pl::app::app_main(int argc, char** argv) {
       const FrameSize fb = frame_size(window);
       match_font_filter(fb);
 
-      // Panels, the map views' input and what they draw.
+      // What moves by itself (playback, driving, a benchmark's scrub) moves first, so the
+      // panels and the views show the same frame. Then the panels, the map views' input and what
+      // they draw.
       const ImGuiIO& io = ImGui::GetIO();
+      app.tick(io.DeltaTime);
+      automation.move_timeline(app);
       main_menu(app);
       shortcuts(app);
       panel_side(app);
@@ -70,7 +74,6 @@ int pl::app::app_main(int argc, char** argv) {
       automation.adjust_views(app);
       dialogs(app);
       file_dialogs(app);
-      app.tick(io.DeltaTime);
       map_view_build(app);
       view_titles(app, fb.scale);
 

@@ -148,6 +148,9 @@ void Automation::adjust_views(App& app) {
     app.views[0]->camera.pan({dir * opt_.bench_pan, 0.5 * dir * opt_.bench_pan});
     app.sync_cameras(0);
   }
+}
+
+void Automation::move_timeline(App& app) {
   if (opt_.bench() && opt_.bench_scrub && app.view().cursor) {
     lcg_ = lcg_ * 6364136223846793005ull + 1442695040888963407ull;
     const auto t0 = std::chrono::steady_clock::now();

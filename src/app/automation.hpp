@@ -24,8 +24,10 @@ class Automation {
   explicit Automation(const Options& opt);
   // At the top of each frame.
   void frame_begin();
-  // After the map views took their input: the requested camera (once) and, scrubbing, a
-  // pseudo-random frame of the timeline.
+  // Before the panels are built: scrubbing, a pseudo-random frame of the timeline (so the
+  // panels show the frame the views draw).
+  void move_timeline(App& app);
+  // After the map views took their input: the requested camera (once), panning.
   void adjust_views(App& app);
   // After ImGui drew: the screenshot and layout when due (then --exit). False if one could not
   // be written.

@@ -90,8 +90,9 @@ bool BackgroundSeek::collect(std::unique_ptr<TraceCursor>& shown) {
   if (!worker_.joinable()) return false;
   if (!done_.load(std::memory_order_acquire)) {
     if (!raised_ && std::chrono::steady_clock::now() - started_ > kPatience) {
-      raised_ = true;
-      raise_starved(tid_.load(std::memory_order_acquire));
+      const long tid = tid_.load(std::memory_order_acquire);
+      raised_ = tid != 0;  // 0: not running yet (it starts at the normal policy)
+      raise_starved(tid);
     }
     return false;
   }
