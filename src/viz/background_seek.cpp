@@ -23,14 +23,17 @@ namespace {
 // loop's vsync wait or the main thread's share of a frame, so a frame never waits for it. At
 // nice +10 (the policy before) it still took about a tenth of a busy core; scrubbing at random
 // on 2 cores, the p95 frame was ~2-3 ms longer (docs/traces-and-frames.md, eleventh round).
-// A job starved that way for kPatience (a machine whose cores something else keeps busy) is
-// raised to nice +10 by the frame loop (collect), so it always finishes. Returns the thread's
-// id, 0 where threads have none.
-long yield_to_the_frame() {
+// A machine whose cores something else keeps busy would starve it (SCHED_IDLE still gets
+// ~0.3% of a busy core): a job unfinished after kPatience is raised to nice +10 by the frame
+// loop (collect) where the system allows it (leaving the idle policy needs CAP_SYS_NICE or a
+// RLIMIT_NICE above 0, which desktops seldom grant), and after a job that took longer than
+// that, the next ones run at nice +10 (idle = false) until one is quick again. Returns the
+// thread's id, 0 where threads have none.
+long yield_to_the_frame(bool idle) {
 #if defined(__linux__)
   const auto tid = long(syscall(SYS_gettid));
   sched_param none{};
-  if (sched_setscheduler(0, SCHED_IDLE, &none) == 0) return tid;
+  if (idle && sched_setscheduler(0, SCHED_IDLE, &none) == 0) return tid;
   // No idle policy: nice, 10 above the thread that started it.
   errno = 0;
   const int now = getpriority(PRIO_PROCESS, id_t(tid));
@@ -76,8 +79,9 @@ void BackgroundSeek::start(const Trace& trace, std::size_t frame) {
   raised_ = false;
   started_ = std::chrono::steady_clock::now();
   target_ = frame;
-  worker_ = std::thread([this, &trace, frame] {
-    tid_.store(yield_to_the_frame(), std::memory_order_release);
+  const bool idle = !starved_;  // see yield_to_the_frame
+  worker_ = std::thread([this, &trace, frame, idle] {
+    tid_.store(yield_to_the_frame(idle), std::memory_order_release);
     const auto t0 = std::chrono::steady_clock::now();
     if (!spare_) spare_ = std::make_unique<TraceCursor>(trace);
     spare_->seek(frame);
@@ -103,6 +107,7 @@ bool BackgroundSeek::finish(std::unique_ptr<TraceCursor>& shown) {
   if (!worker_.joinable()) return false;
   worker_.join();
   last_ms_ = job_ms_;
+  starved_ = last_ms_ > double(kPatience.count());
   // The contents change places, not the objects: whoever holds a reference to the shown cursor
   // (a panel that read it before asking for a jump) keeps holding the shown one, never the
   // spare the next job will move on the worker. Moving a cursor moves its vectors: O(1).

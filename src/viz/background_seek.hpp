@@ -36,7 +36,7 @@ class BackgroundSeek {
   // Seeks shorter than this many events (seek_cost) are cheaper done at once than handed over.
   static constexpr double kWorthIt = 50'000;
   // A job runs only on idle cores; one that has not ended after this long is given a share of
-  // busy ones (collect()).
+  // busy ones where the system allows it (collect()), and the jobs after it run niced instead.
   static constexpr std::chrono::milliseconds kPatience{250};
 
   // A spare for the jumps of a view showing `shown`, made now (a copy of it: every page of a
@@ -80,6 +80,7 @@ class BackgroundSeek {
   std::atomic<bool> done_{false};
   std::atomic<long> tid_{0};  // the worker's thread id, once it runs
   bool raised_ = false;       // collect() raised a starved job
+  bool starved_ = false;      // the last job took longer than kPatience: the next runs niced
   std::chrono::steady_clock::time_point started_;
   std::size_t target_ = 0;
   std::optional<std::size_t> wanted_;
