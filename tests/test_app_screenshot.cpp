@@ -56,6 +56,7 @@ struct Shot {
   int w = 0, h = 0;
   std::vector<unsigned char> px;
   std::vector<ViewShot> views;
+  long panel_frame = -1;  // the frame the side panel named
   pl::Rgba at(int x, int y) const {
     const unsigned char* p = &px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4];
     return {p[0], p[1], p[2], p[3]};
@@ -91,6 +92,7 @@ Shot take(const std::string& args, const std::string& name, const char* app = PA
   EXPECT_TRUE(layout.good()) << "no layout from " << cmd;
   if (layout.good()) {
     const nlohmann::json j = nlohmann::json::parse(layout);
+    s.panel_frame = j.value("panel_frame", -1L);
     for (const auto& v : j.at("views")) {
       ViewShot vs;
       vs.x = v.at("viewport")[0];
@@ -399,6 +401,8 @@ TEST(AppScreenshot, ScrubbedFrameEqualsTheSameFrameOpenedStill) {
     ASSERT_EQ(scrubbed.w, kWidth);
     const std::size_t frame = scrubbed.views.at(0).frame;
     ASSERT_GT(frame, 0u);
+    // The side panel names the frame the view draws (the scrub moves before the panels).
+    EXPECT_EQ(scrubbed.panel_frame, long(frame));
     if (frame % 4 == 3) continue;  // the last of its bucket (of 4 frames, or of more)
     const Shot still = take(
         scene + "--frame " + std::to_string(frame) + " --shot-frame 6 --redraw-views", "still");

@@ -93,7 +93,8 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
   }
   // What ImGui had to clip (app/clip_report.hpp) and whether the text drawn over the views
   // stays in its view: tests assert nothing is clipped.
-  std::fprintf(f, "], \"clip\": %s, \"view_texts\": [", clip_report_json().c_str());
+  std::fprintf(f, "], \"panel_frame\": %ld, \"clip\": %s, \"view_texts\": [", app.ui.panel_frame,
+               clip_report_json().c_str());
   for (std::size_t i = 0; i < app.ui.drawn_texts.size(); ++i) {
     const UiSettings::DrawnText& t = app.ui.drawn_texts[i];
     const bool inside = t.x >= t.vx - 0.5f && t.y >= t.vy - 0.5f &&

@@ -11,6 +11,7 @@
 namespace pl::app {
 
 void panel_side(App& app) {
+  app.ui.panel_frame = -1;
   const ImGuiIO& io = ImGui::GetIO();
   const float h = std::max(100.f, io.DisplaySize.y - app.ui.menu_height - kStatusHeight);
   ImGui::SetNextWindowPos({0, app.ui.menu_height});

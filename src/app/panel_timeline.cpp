@@ -163,6 +163,7 @@ void section_timeline(App& app) {
       }
       const FrameState& s = c.state();
       ImGui::Text("frame %zu / %zu", c.frame(), c.last_frame());
+      app.ui.panel_frame = long(c.frame());
       // Locked views share one slider that runs to the longest search: a view whose search
       // ended sooner stays on its last frame, and says so rather than disagree silently.
       if (c.frame() != now) {

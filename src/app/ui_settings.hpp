@@ -76,6 +76,9 @@ struct UiSettings {
     float vx = 0, vy = 0, vw = 0, vh = 0;  // its view's
   };
   std::vector<DrawnText> drawn_texts;
+  // The frame the side panel's timeline named this frame, -1 none (the layout file: tests check
+  // that the panel and the view it describes show the same frame).
+  long panel_frame = -1;
   // Panels that leave their background to the renderer (begin_opaque_panel, the menu bar),
   // ImGui units, and their colour: it clears them before the interface is drawn, once a frame.
   struct PanelRect {
