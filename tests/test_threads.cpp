@@ -266,6 +266,46 @@ TEST(Threads, FirstJumpMovesTheSpareMadeWithTheResult) {
   expect_same_frame(shown->state(), reference.state());
 }
 
+TEST(Threads, AJumpNearTheSpareLandsAtOnce) {
+  // The spare is a frame shown before (here: the result's last frame). A jump far forward of the
+  // shown frame but back from the spare's is cheap there: it moves the spare at once and makes
+  // it the shown cursor (the same object), without a worker.
+  auto planner = Registry::builtin().create("dijkstra");
+  const Scene scene = open_map(512, 7);
+  WorkerRun run(*planner, scene, corner_to_corner(512), true);
+  run.worker.join();
+  ASSERT_TRUE(run.result.found);
+  const Trace& trace = *run.trace;
+  auto last = std::make_unique<TraceCursor>(trace);
+  last->seek(last->last_frame());
+  auto spare = BackgroundSeek::make_spare(*last);
+  ASSERT_NE(spare, nullptr);
+  auto shown = std::make_unique<TraceCursor>(trace);
+  shown->seek(trace.frame_count() / 10);
+  const std::size_t target = trace.frame_count() * 2 / 3;
+  ASSERT_GE(shown->seek_cost(target), BackgroundSeek::kWorthIt);
+  ASSERT_LT(spare->seek_cost(target), BackgroundSeek::kWorthIt);
+
+  BackgroundSeek job;
+  job.adopt_spare(std::move(spare));
+  const TraceCursor* const object = shown.get();
+  ASSERT_TRUE(job.jump_spare_now(shown, target));
+  EXPECT_FALSE(job.busy());
+  EXPECT_EQ(shown.get(), object) << "the shown cursor stays the same object";
+  EXPECT_EQ(shown->frame(), target);
+  TraceCursor reference(trace);
+  reference.seek(target);
+  expect_same_frame(shown->state(), reference.state());
+
+  // The spare now holds frame / 10: the last frame is far from it, so nothing changes.
+  EXPECT_FALSE(job.jump_spare_now(shown, trace.frame_count() - 1));
+  EXPECT_EQ(shown->frame(), target);
+  // And a job finds the spare where it was left: it lands on the frame asked for.
+  job.start(trace, trace.frame_count() - 1);
+  ASSERT_TRUE(job.finish(shown));
+  EXPECT_EQ(shown->frame(), trace.frame_count() - 1);
+}
+
 TEST(Threads, AutosaveWritesOnItsOwnThreadAndDiscardWins) {
   iotest::TempDir tmp("autosave_threads");
   editor::Autosave a(tmp.path.string(), 0s);

@@ -651,6 +651,7 @@ void App::scrub_view(View& v, std::size_t frame) {
     move_cursor(*v.cursor, frame);
     return;
   }
+  if (v.seek_job.jump_spare_now(v.cursor, frame)) return;  // the frame shown before is near it
   v.seek_job.start(*v.trace, frame);
 }
 

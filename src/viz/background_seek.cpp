@@ -90,6 +90,14 @@ void BackgroundSeek::start(const Trace& trace, std::size_t frame) {
   });
 }
 
+bool BackgroundSeek::jump_spare_now(std::unique_ptr<TraceCursor>& shown, std::size_t frame) {
+  if (worker_.joinable() || !spare_ || !shown) return false;
+  if (spare_->seek_cost(frame) >= kWorthIt) return false;
+  spare_->seek(frame);
+  std::swap(*spare_, *shown);  // as finish(): the objects stay, their contents change places
+  return true;
+}
+
 bool BackgroundSeek::collect(std::unique_ptr<TraceCursor>& shown) {
   if (!worker_.joinable()) return false;
   if (!done_.load(std::memory_order_acquire)) {

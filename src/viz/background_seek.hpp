@@ -50,6 +50,13 @@ class BackgroundSeek {
   // The spare the next job moves (a null one changes nothing). Nothing may be running.
   void adopt_spare(std::unique_ptr<TraceCursor> spare);
 
+  // When the spare (the frame shown before, or the result's last frame) lies where a jump to
+  // `frame` is cheap (seek_cost under kWorthIt: a jump back restores only a keyframe's
+  // frontier), moves it there now and makes it `shown`, as collect() would, and returns true;
+  // false (nothing changes) otherwise, or while a job runs. Of two frames a scrub has shown, one
+  // is more often past the next target than the shown one alone: fewer jumps need the worker.
+  bool jump_spare_now(std::unique_ptr<TraceCursor>& shown, std::size_t frame);
+
   // Starts moving a spare cursor over `trace` to `frame` on the worker. Nothing may be running
   // (busy() false). `trace` must outlive the job and the spare (reset() before replacing it).
   void start(const Trace& trace, std::size_t frame);
