@@ -418,13 +418,16 @@ TEST(AppScreenshot, ScrubbedFrameEqualsTheSameFrameOpenedStill) {
 TEST(AppScreenshot, BenchLogSaysWhichFramesShowedAJump) {
   // --bench-log writes one line per frame: its wall, main-thread and process CPU times and
   // whether it showed a landed background jump (a scrub). The column must add up to the jumps
-  // the benchmark reports, on a search large enough for scrub jumps to run in the background.
+  // the benchmark reports, on a search large enough for scrub jumps to run in the background
+  // (490k nodes: a jump back, or one forward from a frame shown before, is cheap enough for the
+  // frame loop; one far forward of both goes to the worker, 3-5 times in 60 frames under ASan
+  // with a core busy elsewhere, 12-14 times in a Release build).
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
-  const auto file = scene_file("benchlog", 400, 400, "[0.5, 0.5, 0]", "[399.5, 399.5, 0]");
+  const auto file = scene_file("benchlog", 700, 700, "[0.5, 0.5, 0]", "[699.5, 699.5, 0]");
   const auto dir = std::filesystem::temp_directory_path();
   const auto log = dir / "pathlab_bench_log.txt", out = dir / "pathlab_bench_out.txt";
   std::filesystem::remove(log);
-  constexpr int kFrames = 40;
+  constexpr int kFrames = 60;
 #ifdef PATHLAB_SANITIZED
   const std::string env = "ASAN_OPTIONS=detect_leaks=0 ";  // as take() says
 #else
