@@ -311,7 +311,7 @@ TEST(TraceBudget, RecordingStopsAtTheBudgetAndTheSearchRunsOn) {
   check_truncation(small_query(), 24 << 10);
   // A 512 x 512 benchmark map: the recorder's id table alone takes 1 MB there (trace.hpp, IdMap);
   // the whole trace of the query about 6 MB (the compact event coding).
-  check_truncation(room_query(), 1400 << 10);
+  check_truncation(room_query(), 1350 << 10);
 }
 
 TEST(TraceBudget, CliWritesAPosthocTraceAndReportsTruncation) {

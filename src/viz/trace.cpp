@@ -819,7 +819,7 @@ std::size_t Trace::memory_bytes() const {
   for (const std::string& s : role_names_) b += s.capacity();
   b += phases_.capacity() * sizeof(PhaseMarker);
   for (const PhaseMarker& p : phases_) b += p.name.capacity();
-  b += keyframes_.capacity() * sizeof(Keyframe) + changed_last_.capacity() * sizeof(std::uint32_t);
+  b += keyframes_.capacity() * sizeof(Keyframe);
   auto keyframe_bytes = [](const Keyframe& k) {
     return (k.g.capacity() + k.h.capacity() + k.named.capacity()) * sizeof(double) +
            (k.index.capacity() + k.parent.capacity() + k.desc.capacity() + k.open.capacity()) *
@@ -831,24 +831,30 @@ std::size_t Trace::memory_bytes() const {
   return b;
 }
 
-void Trace::snapshot(const FrameState& s, std::span<const std::uint32_t> held,
-                     std::span<const std::uint32_t> last_desc, Keyframe& k) const {
-  k.frame = s.frame_;
-  k.index.assign(held.begin(), held.end());
-  const std::size_t n = held.size();
+template <class Index>
+void Trace::keep_values(const FrameState& s, std::size_t n, Index index,
+                        std::span<const std::uint32_t> last_desc, Keyframe& k) const {
   k.g.resize(n);
   k.h.resize(n);
   k.parent.resize(n);
   k.status.resize(n);
   if (!descs_.empty()) k.desc.resize(n);
   for (std::size_t j = 0; j < n; ++j) {
-    const NodeState& x = s.nodes_[held[j]];
+    const std::size_t i = index(j);
+    const NodeState& x = s.nodes_[i];
     k.g[j] = x.g;
     k.h[j] = x.h;
     k.parent[j] = x.parent;
     k.status[j] = x.status;
-    if (!descs_.empty()) k.desc[j] = last_desc[held[j]];
+    if (!descs_.empty()) k.desc[j] = last_desc[i];
   }
+}
+
+void Trace::snapshot(const FrameState& s, std::span<const std::uint32_t> held,
+                     std::span<const std::uint32_t> last_desc, Keyframe& k) const {
+  k.frame = s.frame_;
+  k.index.assign(held.begin(), held.end());
+  keep_values(s, held.size(), [&](std::size_t j) { return std::size_t(held[j]); }, last_desc, k);
   k.open = s.open_;
   k.named = s.named_;
   k.phase = s.phase_;
@@ -871,22 +877,22 @@ void Trace::finish() {
   // First pass: the frame of each node's last change, and from it, per frame, how many nodes
   // are held by a keyframe there (named by then, changed later): +1 at the frame a node is
   // named, -1 at its last change.
-  changed_last_.assign(nodes, 0);
+  std::vector<std::uint32_t> changed_last(nodes, 0);
   {
     EventReader r(*this, 0, frames - 1);
     TraceEvent e;
     while (r.next(e))
       if (e.kind == TraceEvent::Kind::Open || e.kind == TraceEvent::Kind::Relax ||
           e.kind == TraceEvent::Kind::Close)
-        changed_last_[e.a] = std::uint32_t(r.frame());
+        changed_last[e.a] = std::uint32_t(r.frame());
   }
   settled_.resize(nodes);
   for (std::size_t i = 0; i < nodes; ++i)
-    settled_[i] = i ? std::max(changed_last_[i], settled_[i - 1]) : changed_last_[i];
+    settled_[i] = i ? std::max(changed_last[i], settled_[i - 1]) : changed_last[i];
   std::vector<std::int32_t> held_delta(frames + 1, 0);
   for (std::size_t i = 0, named = 0; i < nodes; ++i) {
     while (frames_[named].node_count <= i) ++named;  // the frame that named node i
-    if (changed_last_[i] > named) ++held_delta[named], --held_delta[changed_last_[i]];
+    if (changed_last[i] > named) ++held_delta[named], --held_delta[changed_last[i]];
   }
 
   // Second pass: the replay, with a keyframe wherever the policy says.
@@ -915,9 +921,9 @@ void Trace::finish() {
       s.frame_ = k;
       held_now += held_delta[k];
       for (; named < frames_[k].node_count; ++named)
-        if (changed_last_[named] > k) held.push_back(std::uint32_t(named));
+        if (changed_last[named] > k) held.push_back(std::uint32_t(named));
       if (since_key >= keyframe_interval(std::size_t(held_now), s.open_.size())) {
-        std::erase_if(held, [&](std::uint32_t i) { return changed_last_[i] <= k; });
+        std::erase_if(held, [&](std::uint32_t i) { return changed_last[i] <= k; });
         keyframes_.emplace_back();
         snapshot(s, held, last_desc, keyframes_.back());  // what frame k saw
         since_key = 0;
@@ -935,18 +941,7 @@ void Trace::finish() {
   end_frames(frames);
   // Every node's last values: what a keyframe does not hold.
   final_.frame = frames - 1;
-  final_.g.resize(nodes);
-  final_.h.resize(nodes);
-  final_.parent.resize(nodes);
-  final_.status.resize(nodes);
-  for (std::size_t i = 0; i < nodes; ++i) {
-    const NodeState& x = s.nodes_[i];
-    final_.g[i] = x.g;
-    final_.h[i] = x.h;
-    final_.parent[i] = x.parent;
-    final_.status[i] = x.status;
-  }
-  final_.desc = std::move(last_desc);
+  keep_values(s, nodes, [](std::size_t i) { return i; }, last_desc, final_);
   // Recording over-allocates by up to 2x; a finished trace is read-only, so give it back.
   bytes_.shrink_to_fit();
   frames_.shrink_to_fit();
@@ -1013,8 +1008,8 @@ std::size_t TraceRecorder::estimated_bytes() const {
   b += t.paths_.capacity() * sizeof(std::vector<PathPiece>);
   b += known_.capacity() * sizeof(Known);
   b += (g_codes_.size() + h_codes_.size()) * 32 + (t.g_steps_.size() + t.h_steps_.size()) * 8;
-  // What finish() adds: every node's final values, last change and settled frame, and
-  // keyframes within the policy's bound (one at least every 4096 events).
+  // What finish() adds: every node's final values and settled frame, the last changes it
+  // works from, and keyframes within the policy's bound (one at least every 4096 events).
   const std::size_t keys = t.event_count_ / 4096 + 2;
   return b + t.snapshot_bytes(t.node_ids_.size(), 0) + 2 * t.node_ids_.size() * 4 +
          std::size_t(double(t.event_count_) * Trace::kKeyframeBytesPerEvent) +

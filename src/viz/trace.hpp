@@ -385,6 +385,11 @@ class Trace {
   // Snapshots the nodes `held` (ascending) of s.
   void snapshot(const FrameState& s, std::span<const std::uint32_t> held,
                 std::span<const std::uint32_t> last_desc, Keyframe& k) const;
+  // The values (and description indices, from last_desc) of nodes index(0), ..., index(n - 1)
+  // of s into k's arrays. Defined in trace.cpp, its only user.
+  template <class Index>
+  void keep_values(const FrameState& s, std::size_t n, Index index,
+                   std::span<const std::uint32_t> last_desc, Keyframe& k) const;
 
   // Node id -> dense index, on the recorder's hot path (one or two look-ups an event). Small ids
   // (grid cells, the common case) go to a direct table, where a search's neighbouring cells
@@ -438,8 +443,6 @@ class Trace {
   std::vector<PhaseMarker> phases_;
   std::vector<Keyframe> keyframes_;  // ascending frames; keyframes_[0] is frame 0
   Keyframe final_;                   // every node's values at the last frame
-  // By node index: the frame of its last change (0: never changed).
-  std::vector<std::uint32_t> changed_last_;
   // By node index: the last frame at which this node or one named before it changed (opened,
   // relaxed, closed); non-decreasing. Nodes [0, i) with settled_[i - 1] <= f look the same in
   // every frame from f on, so a restore from such a frame leaves them as they are (set by
