@@ -94,22 +94,17 @@ class SearchTexture {
   std::uint32_t texel_frame() const { return std::uint32_t(frame_ >> shift_); }
   // The shader's rule: what a cell whose texels are (open_texel, closed_texel) shows.
   Rgba texel_colour(std::uint16_t open_texel, std::uint16_t closed_texel) const {
-    const std::uint32_t f = texel_frame();
-    if (f >= closed_texel) return closed_ ? closed_c_ : Rgba{0, 0, 0, 0};
-    if (f >= open_texel) return open_ ? open_c_ : Rgba{0, 0, 0, 0};
-    return {0, 0, 0, 0};
+    return shown(texel_frame(), open_texel, closed_texel);
   }
   std::size_t frame() const { return frame_; }
   bool shows_open() const { return open_; }
   bool shows_closed() const { return closed_; }
   Rgba open_colour() const { return open_c_; }
   Rgba closed_colour() const { return closed_c_; }
-  // Stamp mode: what the cell shows at frame(), by the rule the renderer's shader applies.
+  // Stamp mode: what the cell shows at frame(), exactly (the texels' rule, texel_colour, on
+  // the frame and the stamps themselves).
   Rgba colour_at(std::size_t cell) const {
-    const std::uint32_t f = std::uint32_t(frame_);
-    if (f >= stamps_[2 * cell + 1]) return closed_ ? closed_c_ : Rgba{0, 0, 0, 0};
-    if (f >= stamps_[2 * cell]) return open_ ? open_c_ : Rgba{0, 0, 0, 0};
-    return {0, 0, 0, 0};
+    return shown(std::uint32_t(frame_), stamps_[2 * cell], stamps_[2 * cell + 1]);
   }
   // Whether some open / closed cell is painted (the legend).
   bool any_open() const { return open_ && open_nodes_ > 0; }
@@ -120,6 +115,14 @@ class SearchTexture {
   std::size_t last_changed() const { return last_changed_; }
 
  private:
+  // What a cell that turned open at `opened` and closed at `closed` shows at frame f (all three
+  // in frames, or all three in buckets).
+  Rgba shown(std::uint32_t f, std::uint32_t opened, std::uint32_t closed) const {
+    if (f >= closed) return closed_ ? closed_c_ : Rgba{0, 0, 0, 0};
+    if (f >= opened) return open_ ? open_c_ : Rgba{0, 0, 0, 0};
+    return {0, 0, 0, 0};
+  }
+
   struct CellSpace {
     std::uint32_t base = 0;
     std::uint32_t per_cell = 0;  // 1: Cells; k: CellHeadings
