@@ -5,13 +5,9 @@ uniform vec2 u_map_size;   // cells
 uniform vec2 u_offset;     // pixels: where map point (0, 0) is in the viewport
 uniform float u_zoom;      // pixels per cell
 uniform vec2 u_viewport;   // pixels
-out vec2 v_uv;
-out vec2 v_map;
 void main() {
   vec2 map = a_corner * u_map_size;
   vec2 px = u_offset + map * u_zoom;
   vec2 ndc = vec2(px.x / u_viewport.x * 2.0 - 1.0, 1.0 - px.y / u_viewport.y * 2.0);
-  v_uv = a_corner;
-  v_map = map;
   gl_Position = vec4(ndc, 0.0, 1.0);
 }

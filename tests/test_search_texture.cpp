@@ -224,6 +224,129 @@ TEST(SearchTexture, BucketedTexelsEqualFresh) {
   }
 }
 
+// A picture kept from frame a is right at frame b outside the tiles tile_changes names: every
+// cell that shows otherwise lies in one of them. And they are few for a short move (a renderer
+// that redrew every tile would pass the first check).
+TEST(SearchTexture, ChangedTilesHoldEveryChangedCell) {
+  const int w = 53, h = 38;  // not whole tiles
+  const Trace t = grid_trace(w, h, 0, false, 21);
+  const Style& style = Style::standard();
+  TraceCursor c(t);
+  SearchTexture tex;
+  tex.allow_stamps(true);
+  c.seek(0);
+  tex.update(c.state(), 1, w, h, style, true, true);
+  c.seek(1);
+  tex.update(c.state(), 1, w, h, style, true, true);
+  ASSERT_TRUE(tex.stamped());
+  ASSERT_EQ(tex.tiles_x(), (w + SearchTexture::kTile - 1) / SearchTexture::kTile);
+  ASSERT_EQ(tex.tiles_y(), (h + SearchTexture::kTile - 1) / SearchTexture::kTile);
+  const std::size_t tiles = std::size_t(tex.tiles_x()) * std::size_t(tex.tiles_y());
+  std::mt19937 rng(5);
+  const std::size_t frames = t.frame_count();
+  std::size_t short_moves = 0, short_tiles = 0;
+  for (int i = 0; i < 300; ++i) {
+    const std::size_t a = rng() % frames;
+    const std::size_t b = i % 2 ? rng() % frames : std::min(frames - 1, a + rng() % 8);
+    c.seek(a);
+    tex.update(c.state(), 1, w, h, style, true, true);
+    const Image before = shown(tex, w, h);
+    c.seek(b);
+    tex.update(c.state(), 1, w, h, style, true, true);
+    const Image after = shown(tex, w, h);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        if (before.at(x, y) == after.at(x, y)) continue;
+        const std::size_t tile = std::size_t(y / SearchTexture::kTile * tex.tiles_x() +
+                                             x / SearchTexture::kTile);
+        ASSERT_TRUE(tex.tile_changes(tile, a, b)) << "cell " << x << "," << y << " frames " << a
+                                                  << " -> " << b;
+        ASSERT_TRUE(tex.tile_changes(tile, b, a));
+      }
+    if (i % 2 == 0) {
+      ++short_moves;
+      for (std::size_t tile = 0; tile < tiles; ++tile) short_tiles += tex.tile_changes(tile, a, b);
+    }
+    if (a == b) {
+      for (std::size_t tile = 0; tile < tiles; ++tile) EXPECT_FALSE(tex.tile_changes(tile, a, b));
+    }
+  }
+  // A move of under 8 frames changes a handful of cells. The tiles named are more (on a map this
+  // small, a tile's stamps span a large share of the frames: the search takes that long to
+  // cross it), but far from all 35.
+  EXPECT_LT(double(short_tiles) / double(short_moves), 0.4 * double(tiles));
+}
+
+// The pixels a view draws again (changed_rects) hold every pixel whose cell shows otherwise,
+// at several zooms and offsets, the map bigger or smaller than the viewport; a short move draws
+// a small part of the view again.
+TEST(SearchTexture, ChangedRectsHoldEveryChangedPixel) {
+  const int w = 61, h = 45;
+  const Trace t = grid_trace(w, h, 0, false, 33);
+  const Style& style = Style::standard();
+  TraceCursor c(t);
+  SearchTexture tex;
+  tex.allow_stamps(true);
+  c.seek(0);
+  tex.update(c.state(), 1, w, h, style, true, true);
+  c.seek(1);
+  tex.update(c.state(), 1, w, h, style, true, true);
+  ASSERT_TRUE(tex.stamped());
+  struct View {
+    double zoom, ox, oy;
+    int width, height;
+  };
+  const View views[] = {{0.7, 12.5, 3.25, 80, 60},   // a cell under a pixel
+                        {3.3, -20.4, 7.9, 150, 120},  // the map past the left edge
+                        {13.0, -300.0, -211.6, 160, 130},
+                        {1.0, 0.0, 0.0, 61, 45}};
+  std::mt19937 rng(8);
+  const std::size_t frames = t.frame_count();
+  std::vector<PixelRect> rects;
+  int drawn_in_part = 0, small = 0;
+  for (const View& v : views) {
+    for (int i = 0; i < 60; ++i) {
+      const std::size_t a = rng() % frames;
+      const std::size_t b = i % 3 ? std::min(frames - 1, a + rng() % 12) : rng() % frames;
+      c.seek(a);
+      tex.update(c.state(), 1, w, h, style, true, true);
+      const Image before = shown(tex, w, h);
+      c.seek(b);
+      tex.update(c.state(), 1, w, h, style, true, true);
+      const Image after = shown(tex, w, h);
+      if (!changed_rects(tex, a, b, v.zoom, v.ox, v.oy, v.width, v.height, rects)) {
+        EXPECT_TRUE(rects.empty());
+        continue;
+      }
+      ++drawn_in_part;
+      double area = 0;
+      for (const PixelRect& r : rects) {
+        ASSERT_TRUE(r.x0 >= 0 && r.y0 >= 0 && r.x1 <= v.width && r.y1 <= v.height);
+        ASSERT_TRUE(r.x0 < r.x1 && r.y0 < r.y1);
+        area += double(r.x1 - r.x0) * double(r.y1 - r.y0);
+      }
+      if (area < 0.3 * v.width * v.height) ++small;
+      for (int py = 0; py < v.height; ++py)
+        for (int px = 0; px < v.width; ++px) {
+          const int cx = int(std::floor((px + 0.5 - v.ox) / v.zoom));
+          const int cy = int(std::floor((py + 0.5 - v.oy) / v.zoom));
+          if (cx < 0 || cy < 0 || cx >= w || cy >= h) continue;
+          if (before.at(cx, cy) == after.at(cx, cy)) continue;
+          bool in = false;
+          for (const PixelRect& r : rects)
+            in |= px >= r.x0 && px < r.x1 && py >= r.y0 && py < r.y1;
+          ASSERT_TRUE(in) << "pixel " << px << "," << py << " zoom " << v.zoom << " frames " << a
+                          << " -> " << b;
+        }
+    }
+  }
+  EXPECT_GT(drawn_in_part, 120);
+  EXPECT_GT(small, 60);
+  // Nothing moved: nothing to draw.
+  EXPECT_TRUE(changed_rects(tex, 7, 7, 1.0, 0, 0, 61, 45, rects));
+  EXPECT_TRUE(rects.empty());
+}
+
 // A trace that cannot be stamped is refused by prepare() and then shown from its image.
 TEST(SearchTexture, PreparingSharedCellsChangesNothing) {
   const Trace t = grid_trace(20, 14, 4, true, 12);

@@ -203,13 +203,23 @@ void Automation::report(const App& app) const {
   const auto [mean, p95] = mean_p95(frame_ms_);
   const auto [cpu_mean, cpu_p95] = mean_p95(cpu_ms_);
   const auto [all_mean, all_p95] = mean_p95(process_ms_);
+  // The map layers of the views (MapRenderer::layer_stats): frames drawn through them, and the
+  // share of their pixels the terrain pass shaded.
+  MapRenderer::LayerStats layers;
+  for (const auto& v : app.views)
+    if (v->renderer) {
+      const MapRenderer::LayerStats& l = v->renderer->layer_stats();
+      layers.draws += l.draws, layers.pixels += l.pixels, layers.view_pixels += l.view_pixels;
+    }
   std::printf(
       "frames %zu mean_ms %.3f p95_ms %.3f cpu_mean_ms %.3f cpu_p95_ms %.3f "
       "process_cpu_mean_ms %.3f process_cpu_p95_ms %.3f seek_mean_ms %.3f "
-      "background_seeks %zu background_seek_mean_ms %.3f\n",
+      "background_seeks %zu background_seek_mean_ms %.3f layer_draws %llu layer_shaded %.3f\n",
       frame_ms_.size(), mean, p95, cpu_mean, cpu_p95, all_mean, all_p95,
       seek_ms_ / double(frame_ms_.size()), app.seek_stats.shown,
-      app.seek_stats.shown ? app.seek_stats.worker_ms / double(app.seek_stats.shown) : 0.0);
+      app.seek_stats.shown ? app.seek_stats.worker_ms / double(app.seek_stats.shown) : 0.0,
+      static_cast<unsigned long long>(layers.draws),
+      layers.view_pixels ? double(layers.pixels) / double(layers.view_pixels) : 0.0);
   std::fflush(stdout);
   if (opt_.bench_log.empty()) return;
   std::FILE* f = std::fopen(opt_.bench_log.c_str(), "w");

@@ -114,6 +114,8 @@ MapRenderer::~MapRenderer() {
   glDeleteFramebuffers(1, &base_fbo_);
   glDeleteTextures(1, &picture_texture_);
   glDeleteFramebuffers(1, &picture_fbo_);
+  glDeleteTextures(1, &layer_texture_);
+  glDeleteFramebuffers(1, &layer_fbo_);
   glDeleteTextures(1, &texture_);
   glDeleteTextures(1, &heat_texture_);
   glDeleteTextures(1, &search_texture_);
@@ -143,13 +145,13 @@ void upload_image(GLuint texture, const Image& image, int& width, int& height) {
 void MapRenderer::set_terrain(const Image& image) {
   upload_image(texture_, image, tex_width_, tex_height_);
   base_ready_ = false, base_changed_ = true;
-  ++revision_;
+  ++revision_, ++layer_revision_;
 }
 
 void MapRenderer::set_heat(const Image& image) {
   upload_image(heat_texture_, image, heat_width_, heat_height_);
   base_ready_ = false, base_changed_ = true;
-  ++revision_;
+  ++revision_, ++layer_revision_;
 }
 
 void MapRenderer::bake_base() {
@@ -173,7 +175,7 @@ void MapRenderer::bake_base() {
     base_width_ = w, base_height_ = h;
   }
   base_ready_ = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-  ++revision_;
+  ++revision_, ++layer_revision_;
   if (base_ready_) {
     // One texel a cell, row 0 in the texture's row 0 as the terrain's: map point (0, y) lands
     // at y - h pixels of a viewport -h tall, which the map shader turns upside down.
@@ -193,7 +195,7 @@ void MapRenderer::set_search(const Image& image) {
   search_cells_.reset();  // the texture no longer shows what search_cells_ holds
   search_stamped_ = false;
   upload_image(search_texture_, image, search_width_, search_height_);
-  ++revision_;
+  ++revision_, ++layer_revision_;
 }
 
 void MapRenderer::upload_stamps(int width, int height, std::uint64_t generation) {
@@ -206,7 +208,7 @@ void MapRenderer::upload_stamps(int width, int height, std::uint64_t generation)
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RG16UI, width, height, 0, GL_RG_INTEGER, GL_UNSIGNED_SHORT,
                search_cells_.texels().data());
-  ++revision_;
+  ++revision_, ++layer_revision_;
 }
 
 void MapRenderer::upload_touched_texels() {
@@ -233,7 +235,8 @@ void MapRenderer::adopt_search(SearchTexture&& prepared, std::uint64_t generatio
   search_cells_ = std::move(prepared);
   search_cells_.set_generation(generation);
   search_stamped_ = false;
-  ++revision_;  // the next update_search paints the image or uploads the stamps
+  // The next update_search paints the image or uploads the stamps.
+  ++revision_, ++layer_revision_;
   // The stamps go up now, with the rest of what a new result uploads, and the next draw
   // compiles the stamp pass (warm_stamps_): the first move of a scrub then only switches.
   if (search_cells_.prepared()) {
@@ -244,7 +247,9 @@ void MapRenderer::adopt_search(SearchTexture&& prepared, std::uint64_t generatio
 
 void MapRenderer::update_search(const FrameState& state, std::uint64_t generation, int width,
                                 int height, const Style& style, bool open, bool closed) {
-  ++revision_;  // whatever it uploads, or a frame the stamps colour differently
+  // Whatever it uploads, or a frame the stamps colour differently (the picture); the map layer
+  // counts only what changes other frames too (a full upload, an image).
+  ++revision_;
   search_cells_.allow_stamps(true);
   const SearchTexture::Dirty d =
       search_cells_.update(state, generation, width, height, style, open, closed);
@@ -259,6 +264,7 @@ void MapRenderer::update_search(const FrameState& state, std::uint64_t generatio
     upload_touched_texels();  // after a full upload, those the prepared texels had undecided
     return;
   }
+  ++layer_revision_;
   const Image& image = search_cells_.image();
   if (d.full && (image.width != search_width_ || image.height != search_height_)) {
     upload_image(search_texture_, image, search_width_, search_height_);
@@ -431,14 +437,14 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
 
   // The map's texture passes: the terrain's (the heat map, grid lines and search cells folded
   // in when they can be), and the search cells' own, drawn between the primitives otherwise.
-  auto terrain_pass = [&] {
+  auto terrain_pass = [&](const std::vector<PixelRect>* scissors = nullptr) {
     if (baked)
       draw_texture(camera, vp, {base_texture_, tex_width_, tex_height_, 1.0f}, 0, 0, with_grid,
-                   fold_search, true);
+                   fold_search, true, scissors);
     else if (terrain)
       draw_texture(camera, vp, {texture_, tex_width_, tex_height_, 1.0f},
                    same_size_heat ? heat_texture_ : 0, same_size_heat ? heat_opacity : 0,
-                   with_grid, fold_search, true);
+                   with_grid, fold_search, true, scissors);
   };
   auto lone_search_pass = [&] {  // over a transparent base (any texture at opacity 0)
     draw_texture(camera, vp, {texture_, search_width_, search_height_, 0.0f}, 0, 0, false, true);
@@ -474,24 +480,42 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     in_y0 = std::clamp(int(std::ceil(o.y)) + 1, 0, vp.height);
     in_y1 = std::clamp(int(std::floor(o.y + tex_height_ * z)) - 1, in_y0, vp.height);
   }
-  auto clear = [&](int x0, int y0, int x1, int y1) {  // viewport pixels, y down
-    if (x0 >= x1 || y0 >= y1) return;
-    glScissor(vp.x + x0, gl_y + vp.height - y1, x1 - x0, y1 - y0);
-    glClear(GL_COLOR_BUFFER_BIT);
+  // Of a viewport at (left, bottom) in the framebuffer: the window's, or the map layer's.
+  auto clear_around = [&](int left, int bottom) {
+    auto clear = [&](int x0, int y0, int x1, int y1) {  // viewport pixels, y down
+      if (x0 >= x1 || y0 >= y1) return;
+      glScissor(left + x0, bottom + vp.height - y1, x1 - x0, y1 - y0);
+      glClear(GL_COLOR_BUFFER_BIT);
+    };
+    if (in_x0 >= in_x1 || in_y0 >= in_y1) {
+      clear(0, 0, vp.width, vp.height);
+    } else {
+      clear(0, 0, vp.width, in_y0);
+      clear(0, in_y1, vp.width, vp.height);
+      clear(0, in_y0, in_x0, in_y1);
+      clear(in_x1, in_y0, vp.width, in_y1);
+    }
+    glScissor(left, bottom, vp.width, vp.height);
   };
-  if (in_x0 >= in_x1 || in_y0 >= in_y1) {
-    clear(0, 0, vp.width, vp.height);
-  } else {
-    clear(0, 0, vp.width, in_y0);
-    clear(0, in_y1, vp.width, vp.height);
-    clear(0, in_y0, in_x0, in_y1);
-    clear(in_x1, in_y0, vp.width, in_y1);
-  }
-  glScissor(vp.x, gl_y, vp.width, vp.height);
 
-  terrain_pass();
-  if (heat && !same_size_heat)
-    draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
+  // While the search cells are stamps (a scrub), the terrain pass goes through the map layer.
+  bool from_layer = false;
+  if (fold_search && search_stamped_ && reuse_picture && !(heat && !same_size_heat)) {
+    std::string& lk = layer_next_key_;
+    lk.clear();
+    auto ladd = [&](const auto& v) { lk.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    const SearchTexture& st = search_cells_;
+    ladd(vp.width), ladd(vp.height), ladd(camera.zoom()), ladd(camera.offset());
+    ladd(layer_revision_), ladd(flags), ladd(heat_opacity), ladd(grid.width_px), ladd(grid.colour);
+    ladd(st.shows_open()), ladd(st.shows_closed()), ladd(st.open_colour()), ladd(st.closed_colour());
+    from_layer = update_layer(camera, vp, gl_y, terrain_pass, clear_around);
+  }
+  if (!from_layer) {
+    clear_around(vp.x, gl_y);
+    terrain_pass();
+    if (heat && !same_size_heat)
+      draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
+  }
 
   flush_vertices(vp, 0, below);
   if (split < kLayerCount) lone_search_pass();
@@ -507,6 +531,76 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
   glDisable(GL_SCISSOR_TEST);
   if (same && picture_repeats_ >= 2) copy_picture(vp, gl_y, true);
   else picture_cached_ = false;
+}
+
+template <typename Pass, typename Clear>
+bool MapRenderer::update_layer(const editor::Camera& camera, const Viewport& vp, int gl_y,
+                               Pass&& terrain_pass, Clear&& clear_around) {
+  GLint window = 0, samples = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &window);
+  glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+  if (samples > 0) return false;  // a multisampled window cannot be blitted into
+  if (!layer_fbo_) {
+    glGenTextures(1, &layer_texture_);
+    glGenFramebuffers(1, &layer_fbo_);
+  }
+  // The view's viewport sits where it sits in the window: at another place the rasteriser
+  // interpolates the map coordinates with other rounding, and a pixel centre within a rounding
+  // error of a cell's edge would show the cell beside.
+  const int w = vp.width, h = vp.height;
+  const int lw = vp.x + w, lh = gl_y + h;
+  if (layer_width_ != lw || layer_height_ != lh) {
+    glBindTexture(GL_TEXTURE_2D, layer_texture_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, lw, lh, 0, GL_BGRA, GL_UNSIGNED_BYTE, nullptr);
+    glBindFramebuffer(GL_FRAMEBUFFER, layer_fbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, layer_texture_, 0);
+    layer_width_ = lw, layer_height_ = lh;
+    layer_valid_ = false;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, layer_fbo_);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(window));
+    layer_valid_ = false;
+    return false;
+  }
+  const SearchTexture& s = search_cells_;
+  bool full = !layer_valid_ || layer_next_key_ != layer_key_;
+  if (!full)
+    full = !changed_rects(s, layer_frame_, s.frame(), camera.zoom(), camera.offset().x,
+                          camera.offset().y, w, h, layer_rects_);
+  glViewport(vp.x, gl_y, w, h);
+  if (full) {
+    clear_around(vp.x, gl_y);
+    terrain_pass(nullptr);
+    layer_stats_.pixels += std::uint64_t(w) * std::uint64_t(h);
+  } else if (!layer_rects_.empty()) {
+    for (PixelRect& r : layer_rects_) {  // into the framebuffer's coordinates, y up
+      layer_stats_.pixels += std::uint64_t(r.x1 - r.x0) * std::uint64_t(r.y1 - r.y0);
+      r = {vp.x + r.x0, gl_y + h - r.y1, vp.x + r.x1, gl_y + h - r.y0};
+    }
+    terrain_pass(&layer_rects_);
+    ++layer_stats_.partial;
+  } else {
+    ++layer_stats_.partial;
+  }
+  ++layer_stats_.draws;
+  layer_stats_.view_pixels += std::uint64_t(w) * std::uint64_t(h);
+  std::swap(layer_key_, layer_next_key_);
+  layer_valid_ = true;
+  layer_frame_ = s.frame();
+  // Into the window's viewport, pixel for pixel.
+  glDisable(GL_SCISSOR_TEST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, layer_fbo_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(window));
+  glBlitFramebuffer(vp.x, gl_y, vp.x + w, gl_y + h, vp.x, gl_y, vp.x + w, gl_y + h,
+                    GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(window));
+  glViewport(vp.x, gl_y, w, h);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(vp.x, gl_y, w, h);
+  return true;
 }
 
 void MapRenderer::copy_picture(const Viewport& vp, int gl_y, bool keep, int pixels) {
@@ -566,7 +660,8 @@ GLuint MapRenderer::map_program(bool heat, bool lines, int search, bool opaque) 
 
 void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
                                const Layer2D& base, GLuint heat, float heat_alpha, bool with_grid,
-                               bool with_search, bool opaque) {
+                               bool with_search, bool opaque,
+                               const std::vector<PixelRect>* scissors) {
   const int search_mode = !with_search ? 0 : search_stamped_ ? 2 : 1;
   const GLuint program = map_program(heat != 0, with_grid, search_mode, opaque);
   glUseProgram(program);
@@ -579,6 +674,14 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   glUniform2f(loc("u_offset"), float(camera.offset().x), float(camera.offset().y));
   glUniform1f(loc("u_zoom"), float(camera.zoom()));
   glUniform2f(loc("u_viewport"), float(vp.width), float(vp.height));
+  {
+    // The fragment shader's way from a window position to a pixel of vp (y down), the inverse
+    // of the vertex shader's through the GL viewport: 1 or -1 and whole numbers in a view.
+    GLint gv[4] = {0, 0, 1, 1};
+    glGetIntegerv(GL_VIEWPORT, gv);
+    const float sx = float(vp.width) / float(gv[2]), sy = -float(vp.height) / float(gv[3]);
+    glUniform4f(loc("u_pixel"), sx, sy, -float(gv[0]) * sx, -float(gv[1] + gv[3]) * sy);
+  }
   glUniform1i(loc("u_terrain"), 0);
   glUniform1i(loc("u_heat"), 1);
   glUniform1i(loc("u_search"), 2);
@@ -607,7 +710,15 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
     glUniform4f(loc("u_under"), kBackground[0], kBackground[1], kBackground[2], 1.0f);
     glDisable(GL_BLEND);
   }
-  glDrawArrays(GL_TRIANGLES, 0, 6);
+  if (!scissors) {
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+  } else {
+    // The same quad, so each pixel is shaded exactly as in a whole pass.
+    for (const PixelRect& r : *scissors) {
+      glScissor(r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0);
+      glDrawArrays(GL_TRIANGLES, 0, 6);
+    }
+  }
   if (opaque) glEnable(GL_BLEND);
 }
 
@@ -746,7 +857,7 @@ void MapRenderer::labels(const editor::Camera& camera, const Viewport& vp, const
   }
   if (key == labels_key_) return;  // the texture already holds these labels
   labels_key_ = std::move(key);
-  ++revision_;
+  ++revision_;  // drawn over the map layer, not in it
   const int w = x1 - x0, h = y1 - y0;
   label_pixels_.assign(std::size_t(w) * std::size_t(h) * 4, 0);
   for (const Placed& at : placed) {

@@ -59,6 +59,12 @@ class MapRenderer {
   };
   GridLines grid;
   bool reuse_picture = true;
+  // The map layer's work so far (see layer_texture_): draws of it, those that drew only the
+  // changed pixels, and the pixels drawn, against the pixels of the views drawn through it.
+  struct LayerStats {
+    std::uint64_t draws = 0, partial = 0, pixels = 0, view_pixels = 0;
+  };
+  const LayerStats& layer_stats() const { return layer_stats_; }
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
   // fb_height pixels tall. A view drawn from the same inputs three frames in a row keeps a copy
   // of its picture, and copies it back while its inputs stay the same (when reuse_picture;
@@ -93,9 +99,21 @@ class MapRenderer {
   // the grid lines (with_grid) and the search cells (with_search) are blended in the same pass
   // (shaders/map.frag). `opaque`: the pass right after the clear; it composites over the clear
   // colour in the shader and is drawn without blending.
+  // scissors: only these rectangles of the framebuffer (x0, y0 its lower left corner, y up),
+  // one draw each.
   void draw_texture(const editor::Camera& camera, const Viewport& vp, const Layer2D& base,
                     GLuint heat = 0, float heat_alpha = 0, bool with_grid = false,
-                    bool with_search = false, bool opaque = false);
+                    bool with_search = false, bool opaque = false,
+                    const std::vector<PixelRect>* scissors = nullptr);
+  // Brings the map layer (below) to the frame on screen and to `key`, drawing the terrain pass
+  // (terrain_pass(scissors)) into it: in full when the key changed, else over the pixels whose
+  // cells changed between the layer's frame and this one (changed_rects). False when there is
+  // no layer (no framebuffer object): draw the view directly.
+  // vp: the window's viewport, at window row gl_y (from the bottom); clear_around(left, bottom)
+  // clears the strips around the map of a viewport at (left, bottom).
+  template <typename Pass, typename Clear>
+  bool update_layer(const editor::Camera& camera, const Viewport& vp, int gl_y,
+                    Pass&& terrain_pass, Clear&& clear_around);
   // Draws vertices_[first, end).
   void flush_vertices(const Viewport& vp, std::size_t first, std::size_t end);
   // Copies the view's picture (the viewport at window row gl_y, counted from the bottom) into
@@ -161,6 +179,21 @@ class MapRenderer {
   int picture_repeats_ = 0;
   bool picture_cached_ = false;
   SearchTexture search_cells_;  // what search_texture_ holds, on the CPU side
+  // The map layer: the terrain pass alone (terrain, heat map, grid lines and stamped search
+  // cells) in a texture the viewport's size, while the search cells are stamps. A scrub moves
+  // the frame every frame; the layer then draws only the pixels of the tiles whose cells
+  // changed between its frame and the new one (SearchTexture::tile_changes), and the view
+  // copies it in, instead of shading every pixel of the map again. layer_key_: what it was
+  // drawn from besides the frame; layer_revision_ counts the changes to the textures the pass
+  // reads, except the texels a move decides (they show the same for every frame as before).
+  GLuint layer_texture_ = 0, layer_fbo_ = 0;
+  int layer_width_ = 0, layer_height_ = 0;
+  bool layer_valid_ = false;
+  std::size_t layer_frame_ = 0;
+  std::uint64_t layer_revision_ = 0;
+  std::string layer_key_, layer_next_key_;
+  std::vector<PixelRect> layer_rects_;
+  LayerStats layer_stats_;
 };
 
 }  // namespace pl::app

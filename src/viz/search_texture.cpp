@@ -1,6 +1,7 @@
 #include "viz/search_texture.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pl {
 
@@ -322,6 +323,21 @@ void SearchTexture::build_texels(const Trace& t) {
   std::vector<std::uint32_t> next(bucket_first_.begin(), bucket_first_.end() - 1);
   for (std::size_t ci = 0; ci < cells; ++ci)
     each_bucket(ci, [&](std::uint32_t b) { bucket_cells_[next[b]++] = std::uint32_t(ci); });
+  // Each tile's first and last stamp.
+  const std::size_t w = std::size_t(std::max(width_, 0));
+  tiles_x_ = int((w + kTile - 1) / kTile);
+  tiles_y_ = w > 0 ? int((cells / w + kTile - 1) / kTile) : 0;
+  tile_stamps_.assign(2 * std::size_t(tiles_x_) * std::size_t(tiles_y_), 0);
+  for (std::size_t i = 0; i < tile_stamps_.size(); i += 2) tile_stamps_[i] = kNever;
+  for (std::size_t ci = 0; ci < cells; ++ci) {
+    const std::size_t tile = (ci / w / kTile) * std::size_t(tiles_x_) + ci % w / kTile;
+    for (int j = 0; j < 2; ++j) {
+      const std::uint32_t v = stamps_[2 * ci + std::size_t(j)];
+      if (v == kNever) continue;
+      tile_stamps_[2 * tile] = std::min(tile_stamps_[2 * tile], v);
+      tile_stamps_[2 * tile + 1] = std::max(tile_stamps_[2 * tile + 1], v);
+    }
+  }
 }
 
 void SearchTexture::resolve_bucket() {
@@ -344,6 +360,58 @@ void SearchTexture::resolve_bucket() {
     }
     if (changed) touched_.push_back(ci);
   }
+}
+
+bool changed_rects(const SearchTexture& tex, std::size_t from, std::size_t to, double zoom,
+                   double ox, double oy, int width, int height, std::vector<PixelRect>& out,
+                   double max_share, std::size_t max_rects) {
+  out.clear();
+  if (from == to) return true;
+  const int tiles_x = tex.tiles_x(), tiles_y = tex.tiles_y();
+  const double tile_px = SearchTexture::kTile * zoom;
+  if (tiles_x <= 0 || tiles_y <= 0 || !(tile_px > 0) || width <= 0 || height <= 0) return false;
+  // The tiles over the viewport.
+  auto first = [&](double o, int n) { return std::clamp(int(std::floor(-o / tile_px)), 0, n); };
+  auto end = [&](double o, int size, int n) {
+    return std::clamp(int(std::ceil((size - o) / tile_px)), 0, n);
+  };
+  const int x0 = first(ox, tiles_x), x1 = end(ox, width, tiles_x);
+  const int y0 = first(oy, tiles_y), y1 = end(oy, height, tiles_y);
+  const int band = std::max(1, int(std::ceil(16.0 / tile_px)));
+  auto px = [](double v, int size, int margin) {
+    return std::clamp(int(margin < 0 ? std::floor(v) : std::ceil(v)) + margin, 0, size);
+  };
+  std::vector<char> column(std::size_t(std::max(x1 - x0, 0)));
+  double area = 0;
+  for (int by = y0; by < y1; by += band) {
+    const int ey = std::min(by + band, y1);
+    std::fill(column.begin(), column.end(), 0);
+    for (int y = by; y < ey; ++y)
+      for (int x = x0; x < x1; ++x)
+        column[std::size_t(x - x0)] |=
+            tex.tile_changes(std::size_t(y) * std::size_t(tiles_x) + std::size_t(x), from, to);
+    for (int x = x0; x < x1;) {
+      if (!column[std::size_t(x - x0)]) {
+        ++x;
+        continue;
+      }
+      const int start = x;
+      int last = x;
+      for (++x; x < x1 && x - last <= band; ++x)
+        if (column[std::size_t(x - x0)]) last = x;
+      const PixelRect r{px(ox + start * tile_px, width, -1), px(oy + by * tile_px, height, -1),
+                        px(ox + (last + 1) * tile_px, width, 1),
+                        px(oy + ey * tile_px, height, 1)};
+      if (r.x1 <= r.x0 || r.y1 <= r.y0) continue;
+      out.push_back(r);
+      area += double(r.x1 - r.x0) * double(r.y1 - r.y0);
+      if (out.size() > max_rects || area > max_share * double(width) * double(height)) {
+        out.clear();
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace pl

@@ -91,6 +91,19 @@ class SearchTexture {
   // that update was full: then upload every texel).
   const std::vector<std::uint32_t>& touched() const { return touched_; }
   int texel_shift() const { return shift_; }
+  // Stamp mode: the map in tiles of kTile x kTile cells, row by row, tiles_x() a row. A picture
+  // drawn at one frame stays right at another outside the tiles that tile_changes names, so a
+  // renderer that keeps its picture draws only those again.
+  static constexpr int kTile = 8;
+  int tiles_x() const { return tiles_x_; }
+  int tiles_y() const { return tiles_y_; }
+  // Whether some cell of tile t may show otherwise at frame a than at frame b: a stamp of the
+  // tile may lie in (min(a, b), max(a, b)] (the tile's stamps span that range; none: false).
+  bool tile_changes(std::size_t t, std::size_t a, std::size_t b) const {
+    const std::size_t lo = std::min(a, b), hi = std::max(a, b);
+    const std::uint32_t first = tile_stamps_[2 * t], last = tile_stamps_[2 * t + 1];
+    return lo < hi && first != kNever && first <= hi && last > lo;
+  }
   std::uint32_t texel_frame() const { return std::uint32_t(frame_ >> shift_); }
   // The shader's rule: what a cell whose texels are (open_texel, closed_texel) shows.
   Rgba texel_colour(std::uint16_t open_texel, std::uint16_t closed_texel) const {
@@ -171,6 +184,24 @@ class SearchTexture {
   // in increasing order.
   std::vector<std::uint32_t> bucket_first_, bucket_cells_;
   std::vector<std::uint32_t> touched_;
+  // Per tile, the first and the last stamp of its cells (kNever, 0: none).
+  int tiles_x_ = 0, tiles_y_ = 0;
+  std::vector<std::uint32_t> tile_stamps_;
 };
+
+// A rectangle of viewport pixels, [x0, x1) x [y0, y1), y down.
+struct PixelRect {
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+// The pixels of a width x height viewport that a map view drawn at frame `from` draws again to
+// show frame `to`, in stamp mode: those over the tiles tile_changes names, and one more around
+// them, as rectangles (bands of tile rows some 16 pixels tall, runs of tiles along each; gaps
+// of up to a band's height filled). zoom: pixels per cell; (ox, oy): the pixel where map point
+// (0, 0) is. False, and no rectangles, when they would cover over max_share of the viewport or
+// be more than max_rects: then the whole view is drawn, in one pass.
+bool changed_rects(const SearchTexture& tex, std::size_t from, std::size_t to, double zoom,
+                   double ox, double oy, int width, int height, std::vector<PixelRect>& out,
+                   double max_share = 0.6, std::size_t max_rects = 96);
 
 }  // namespace pl
