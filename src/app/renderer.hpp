@@ -120,6 +120,10 @@ class MapRenderer {
   // picture_texture_ (keep) or back into the window; picture_cached_ says whether it holds it.
   // pixels > 0: only the pixels x pixels square at the viewport's lower left corner.
   void copy_picture(const Viewport& vp, int gl_y, bool keep, int pixels = 0);
+  // Draws the w x h rectangle at (x, y) of `texture` (tw x th texels) onto the pixels at
+  // (dx, dy) of the bound framebuffer (both lower left corners, y up), texel for pixel. Leaves
+  // the GL viewport there and the scissor test off.
+  void copy_in(GLuint texture, int tw, int th, int x, int y, int dx, int dy, int w, int h);
   // SearchTexture's texels into stamps_texture_ (a width x height map, the trace `generation`
   // names), unless they are there already.
   void upload_stamps(int width, int height, std::uint64_t generation);
@@ -133,6 +137,7 @@ class MapRenderer {
   GLuint map_program(bool heat, bool grid, int search, bool opaque);
   std::array<GLuint, 24> map_programs_{};
   GLuint prim_program_ = 0;
+  GLuint copy_program_ = 0;  // shaders/copy.*: the map layer into the window
   GLuint quad_vao_ = 0, quad_vbo_ = 0;
   GLuint prim_vao_ = 0, prim_vbo_ = 0;
   GLuint texture_ = 0, heat_texture_ = 0, search_texture_ = 0;
