@@ -74,6 +74,9 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
     const Pose pose = v.drive.built && drive.valid() ? drive.pose_at(app.views.drive.time) : Pose{};
     // What the compare table measures this view's length against.
     const CompareBaseline cb = compare_baseline(app, v);
+    // The view's map layer (MapRenderer::layer_stats); last: the frame drawn came through it.
+    const MapRenderer::LayerStats layer =
+        v.renderer ? v.renderer->layer_stats() : MapRenderer::LayerStats{};
     std::fprintf(
         f,
         "%s{\"name\": %s, \"viewport\": [%d, %d, %d, %d], \"zoom\": %.17g, \"offset\": [%.17g, "
@@ -81,7 +84,8 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
         "\"planner\": \"%s\", \"frame\": %zu, \"found\": %s, \"length\": %.17g, \"message\": %s, "
         "\"path_problem\": %s, \"travel_time\": %.17g, \"drive_pose\": [%.17g, %.17g, %.17g], "
         "\"phase\": %s, "
-        "\"baseline\": {\"length\": %.17g, \"optimal\": %s, \"any_angle\": %s}}",
+        "\"baseline\": {\"length\": %.17g, \"optimal\": %s, \"any_angle\": %s}, "
+        "\"layer\": {\"draws\": %llu, \"partial\": %llu, \"direct\": %llu, \"last\": %s}}",
         i ? ", " : "", quoted(names[i]).c_str(), v.viewport.x, v.viewport.y, v.viewport.width,
         v.viewport.height, v.camera.zoom(), v.camera.offset().x, v.camera.offset().y,
         v.planner.c_str(), v.cursor ? v.cursor->frame() : std::size_t(0),
@@ -89,7 +93,9 @@ bool write_layout(const std::string& path, const App& app, int fb_w, int fb_h) {
         quoted(v.path_problem).c_str(), drive.valid() ? drive.travel_time() : -1.0, pose.x, pose.y,
         pose.heading,
         quoted(v.cursor ? std::string(v.cursor->state().phase()) : std::string()).c_str(),
-        cb.length, cb.optimum ? "true" : "false", cb.any_angle ? "true" : "false");
+        cb.length, cb.optimum ? "true" : "false", cb.any_angle ? "true" : "false",
+        static_cast<unsigned long long>(layer.draws), static_cast<unsigned long long>(layer.partial),
+        static_cast<unsigned long long>(layer.direct), layer.last_from_layer ? "true" : "false");
   }
   // What ImGui had to clip (app/clip_report.hpp) and whether the text drawn over the views
   // stays in its view: tests assert nothing is clipped.
@@ -203,23 +209,26 @@ void Automation::report(const App& app) const {
   const auto [mean, p95] = mean_p95(frame_ms_);
   const auto [cpu_mean, cpu_p95] = mean_p95(cpu_ms_);
   const auto [all_mean, all_p95] = mean_p95(process_ms_);
-  // The map layers of the views (MapRenderer::layer_stats): frames drawn through them, and the
-  // share of their pixels the terrain pass shaded.
+  // The map layers of the views (MapRenderer::layer_stats): frames drawn through them, the
+  // share of their pixels the terrain pass shaded, and frames drawn past them.
   MapRenderer::LayerStats layers;
   for (const auto& v : app.views)
     if (v->renderer) {
       const MapRenderer::LayerStats& l = v->renderer->layer_stats();
       layers.draws += l.draws, layers.pixels += l.pixels, layers.view_pixels += l.view_pixels;
+      layers.direct += l.direct;
     }
   std::printf(
       "frames %zu mean_ms %.3f p95_ms %.3f cpu_mean_ms %.3f cpu_p95_ms %.3f "
       "process_cpu_mean_ms %.3f process_cpu_p95_ms %.3f seek_mean_ms %.3f "
-      "background_seeks %zu background_seek_mean_ms %.3f layer_draws %llu layer_shaded %.3f\n",
+      "background_seeks %zu background_seek_mean_ms %.3f layer_draws %llu layer_shaded %.3f "
+      "layer_direct %llu\n",
       frame_ms_.size(), mean, p95, cpu_mean, cpu_p95, all_mean, all_p95,
       seek_ms_ / double(frame_ms_.size()), app.seek_stats.shown,
       app.seek_stats.shown ? app.seek_stats.worker_ms / double(app.seek_stats.shown) : 0.0,
       static_cast<unsigned long long>(layers.draws),
-      layers.view_pixels ? double(layers.pixels) / double(layers.view_pixels) : 0.0);
+      layers.view_pixels ? double(layers.pixels) / double(layers.view_pixels) : 0.0,
+      static_cast<unsigned long long>(layers.direct));
   std::fflush(stdout);
   if (opt_.bench_log.empty()) return;
   std::FILE* f = std::fopen(opt_.bench_log.c_str(), "w");

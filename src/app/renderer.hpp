@@ -60,9 +60,12 @@ class MapRenderer {
   GridLines grid;
   bool reuse_picture = true;
   // The map layer's work so far (see layer_texture_): draws of it, those that drew only the
-  // changed pixels, and the pixels drawn, against the pixels of the views drawn through it.
+  // changed pixels, and the pixels drawn, against the pixels of the views drawn through it;
+  // and the frames drawn directly while it held another frame.
   struct LayerStats {
     std::uint64_t draws = 0, partial = 0, pixels = 0, view_pixels = 0;
+    std::uint64_t direct = 0;  // frames that changed too much: drawn without the layer
+    bool last_from_layer = false;  // the last draw copied the layer in
   };
   const LayerStats& layer_stats() const { return layer_stats_; }
   // Draws the terrain and every enabled layer of `list` into `vp` of a framebuffer
@@ -111,15 +114,19 @@ class MapRenderer {
   // no layer (no framebuffer object): draw the view directly.
   // vp: the window's viewport, at window row gl_y (from the bottom); clear_around(left, bottom)
   // clears the strips around the map of a viewport at (left, bottom).
+  // map_px: the viewport's pixels (y down) the map may cover, copied from the layer.
   template <typename Pass, typename Clear>
   bool update_layer(const editor::Camera& camera, const Viewport& vp, int gl_y,
-                    Pass&& terrain_pass, Clear&& clear_around);
+                    const PixelRect& map_px, Pass&& terrain_pass, Clear&& clear_around);
   // Draws vertices_[first, end).
   void flush_vertices(const Viewport& vp, std::size_t first, std::size_t end);
   // Copies the view's picture (the viewport at window row gl_y, counted from the bottom) into
   // picture_texture_ (keep) or back into the window; picture_cached_ says whether it holds it.
   // pixels > 0: only the pixels x pixels square at the viewport's lower left corner.
   void copy_picture(const Viewport& vp, int gl_y, bool keep, int pixels = 0);
+  // Binds the map layer's framebuffer, made or resized for the viewport vp at window row gl_y
+  // first (its contents are then invalid); false when it cannot be drawn into.
+  bool bind_layer(const Viewport& vp, int gl_y);
   // Draws the w x h rectangle at (x, y) of `texture` (tw x th texels) onto the pixels at
   // (dx, dy) of the bound framebuffer (both lower left corners, y up), texel for pixel. Leaves
   // the GL viewport there and the scissor test off.
