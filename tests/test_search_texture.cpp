@@ -224,36 +224,47 @@ TEST(SearchTexture, BucketedTexelsEqualFresh) {
   }
 }
 
+// The texture brought to frame f of c's trace (both moved there), and what it shows.
+Image shown_at(SearchTexture& tex, TraceCursor& c, std::size_t f, int w, int h) {
+  c.seek(f);
+  tex.update(c.state(), 1, w, h, Style::standard(), true, true);
+  return shown(tex, w, h);
+}
+
+// A texture in stamp mode over Dijkstra's trace on a w x h grid (grid_trace), and a cursor.
+struct Stamped {
+  Stamped(int width, int height, unsigned seed)
+      : w(width), h(height), t(grid_trace(width, height, 0, false, seed)), c(t) {
+    tex.allow_stamps(true);
+    shown_at(tex, c, 0, w, h);
+    shown_at(tex, c, 1, w, h);  // the first move switches to stamps
+  }
+  Image at(std::size_t f) { return shown_at(tex, c, f, w, h); }
+  int w, h;
+  Trace t;
+  TraceCursor c;
+  SearchTexture tex;
+};
+
 // A picture kept from frame a is right at frame b outside the tiles tile_changes names: every
 // cell that shows otherwise lies in one of them. And they are few for a short move (a renderer
 // that redrew every tile would pass the first check).
 TEST(SearchTexture, ChangedTilesHoldEveryChangedCell) {
   const int w = 53, h = 38;  // not whole tiles
-  const Trace t = grid_trace(w, h, 0, false, 21);
-  const Style& style = Style::standard();
-  TraceCursor c(t);
-  SearchTexture tex;
-  tex.allow_stamps(true);
-  c.seek(0);
-  tex.update(c.state(), 1, w, h, style, true, true);
-  c.seek(1);
-  tex.update(c.state(), 1, w, h, style, true, true);
+  Stamped st(w, h, 21);
+  const SearchTexture& tex = st.tex;
   ASSERT_TRUE(tex.stamped());
   ASSERT_EQ(tex.tiles_x(), (w + SearchTexture::kTile - 1) / SearchTexture::kTile);
   ASSERT_EQ(tex.tiles_y(), (h + SearchTexture::kTile - 1) / SearchTexture::kTile);
   const std::size_t tiles = std::size_t(tex.tiles_x()) * std::size_t(tex.tiles_y());
   std::mt19937 rng(5);
-  const std::size_t frames = t.frame_count();
+  const std::size_t frames = st.t.frame_count();
   std::size_t short_moves = 0, short_tiles = 0;
   for (int i = 0; i < 300; ++i) {
     const std::size_t a = rng() % frames;
     const std::size_t b = i % 2 ? rng() % frames : std::min(frames - 1, a + rng() % 8);
-    c.seek(a);
-    tex.update(c.state(), 1, w, h, style, true, true);
-    const Image before = shown(tex, w, h);
-    c.seek(b);
-    tex.update(c.state(), 1, w, h, style, true, true);
-    const Image after = shown(tex, w, h);
+    const Image before = st.at(a);
+    const Image after = st.at(b);
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
         if (before.at(x, y) == after.at(x, y)) continue;
@@ -282,15 +293,8 @@ TEST(SearchTexture, ChangedTilesHoldEveryChangedCell) {
 // a small part of the view again.
 TEST(SearchTexture, ChangedRectsHoldEveryChangedPixel) {
   const int w = 61, h = 45;
-  const Trace t = grid_trace(w, h, 0, false, 33);
-  const Style& style = Style::standard();
-  TraceCursor c(t);
-  SearchTexture tex;
-  tex.allow_stamps(true);
-  c.seek(0);
-  tex.update(c.state(), 1, w, h, style, true, true);
-  c.seek(1);
-  tex.update(c.state(), 1, w, h, style, true, true);
+  Stamped st(w, h, 33);
+  const SearchTexture& tex = st.tex;
   ASSERT_TRUE(tex.stamped());
   struct View {
     double zoom, ox, oy;
@@ -301,19 +305,15 @@ TEST(SearchTexture, ChangedRectsHoldEveryChangedPixel) {
                         {13.0, -300.0, -211.6, 160, 130},
                         {1.0, 0.0, 0.0, 61, 45}};
   std::mt19937 rng(8);
-  const std::size_t frames = t.frame_count();
+  const std::size_t frames = st.t.frame_count();
   std::vector<PixelRect> rects;
   int drawn_in_part = 0, small = 0;
   for (const View& v : views) {
     for (int i = 0; i < 60; ++i) {
       const std::size_t a = rng() % frames;
       const std::size_t b = i % 3 ? std::min(frames - 1, a + rng() % 12) : rng() % frames;
-      c.seek(a);
-      tex.update(c.state(), 1, w, h, style, true, true);
-      const Image before = shown(tex, w, h);
-      c.seek(b);
-      tex.update(c.state(), 1, w, h, style, true, true);
-      const Image after = shown(tex, w, h);
+      const Image before = st.at(a);
+      const Image after = st.at(b);
       if (!changed_rects(tex, a, b, v.zoom, v.ox, v.oy, v.width, v.height, rects)) {
         EXPECT_TRUE(rects.empty());
         continue;
