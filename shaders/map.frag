@@ -1,5 +1,5 @@
 #version 330 core
-// One texel per cell: texel (x, y) is cell (x, y), row 0 at the top.
+// One texel per cell, nearest filtering: texel (x, y) is cell (x, y), row 0 at the top.
 // Up to three map-sized textures in one pass, blended as separate passes would be (each over
 // the one below, "over" with its alpha): the base (terrain, or at opacity 0 a transparent
 // bottom for a lone overlay), then optionally the heat map at u_heat_opacity, the cell grid
@@ -9,15 +9,8 @@
 // version line, so a layer that is off costs no work per pixel, whatever the rasteriser does
 // with branches on uniforms. (Grid lines as quads of their own, stencilled where they cross,
 // cost more on a 1024x1024 map zoomed to ~45 px a cell: 183 against 179 M instructions a frame.)
-// The pixel's map point is worked out from its window position (gl_FragCoord), not from
-// coordinates interpolated across the map quad: the interpolation rounds differently in a
-// window than in a framebuffer object, and a pixel centre exactly on a cell's edge (every 16
-// cells at a zoom of 29/16) would show one cell drawn in one and the next cell drawn in the
-// other. The view's map layer (renderer.hpp) draws into such an object. u_pixel: the pixel of
-// the viewport, y down, is u_pixel.xy * gl_FragCoord.xy + u_pixel.zw.
-uniform vec4 u_pixel;
-uniform vec2 u_offset;    // pixels: where map point (0, 0) is in the viewport
-uniform vec2 u_map_size;  // cells (texels of every texture the pass reads)
+in vec2 v_uv;
+in vec2 v_map;  // map units
 uniform sampler2D u_terrain;
 uniform sampler2D u_heat;
 uniform sampler2D u_search;
@@ -30,7 +23,7 @@ uniform vec4 u_open_colour;    // alpha 0: open cells not shown
 uniform vec4 u_closed_colour;  // alpha 0: closed cells not shown
 uniform float u_opacity;
 uniform float u_heat_opacity;
-uniform float u_zoom;          // pixels per cell (also the vertex shader's)
+uniform float u_zoom;          // pixels per cell
 uniform float u_grid_width;    // pixels
 uniform vec4 u_grid_colour;
 // OPAQUE: the pass right after the viewport's clear composites over the clear colour itself
@@ -53,30 +46,28 @@ vec4 over(vec4 below, vec3 rgb, float a) {
 #endif
 
 void main() {
-  vec2 map = ((u_pixel.xy * gl_FragCoord.xy + u_pixel.zw) - u_offset) / u_zoom;
-  ivec2 texel = clamp(ivec2(floor(map)), ivec2(0), ivec2(u_map_size) - 1);
-  vec4 c = texelFetch(u_terrain, texel, 0);
+  vec4 c = texture(u_terrain, v_uv);
   c.a *= u_opacity;
 #if OPAQUE
   c = over(u_under, c.rgb, c.a);  // "over" is associative: the layers above blend onto this
 #endif
 #if HEAT
-  vec4 h = texelFetch(u_heat, texel, 0);
+  vec4 h = texture(u_heat, v_uv);
   c = over(c, h.rgb, h.a * u_heat_opacity);
 #endif
 #if GRID
   // The pixels a line of that width along each cell edge would cover (pixel centres within
   // half the width of the edge), as the line primitives drew them: crisp, not smoothed.
   // Branch-free: a software rasteriser runs both sides of a per-pixel branch anyway.
-  vec2 d = abs(fract(map + 0.5) - 0.5) * u_zoom;
+  vec2 d = abs(fract(v_map + 0.5) - 0.5) * u_zoom;
   float on = min(d.x, d.y) < u_grid_width * 0.5 ? u_grid_colour.a : 0.0;
   c = over(c, u_grid_colour.rgb, on);
 #endif
 #if SEARCH == 1
-  vec4 s = texelFetch(u_search, texel, 0);
+  vec4 s = texture(u_search, v_uv);
   c = over(c, s.rgb, s.a);
 #elif SEARCH == 2
-  uvec2 s = texelFetch(u_stamps, texel, 0).rg;
+  uvec2 s = texture(u_stamps, v_uv).rg;
   vec4 col = u_frame >= s.g ? u_closed_colour : u_frame >= s.r ? u_open_colour : vec4(0.0);
   c = over(c, col.rgb, col.a);
 #endif

@@ -473,17 +473,21 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     else lone_search_pass();
     GLint window = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &window);
-    if (fold_search && reuse_picture && bind_layer(vp, gl_y)) {
-      terrain_pass();
+    if (fold_search && reuse_picture && bind_layer(vp, fb_height)) {
       // Every page of the layer's memory touched now (the first whole pass into it took 14-18
       // ms against 7-11 later).
       glDisable(GL_SCISSOR_TEST);
       glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
       glEnable(GL_SCISSOR_TEST);
+      glViewport(vp.x, vp.y, vp.width, vp.height);
+      glScissor(vp.x + vp.width / 2, vp.y + vp.height / 2, 1, 1);
+      layer_flip_ = true;
+      terrain_pass();
+      layer_flip_ = false;
       glBindFramebuffer(GL_FRAMEBUFFER, GLuint(window));
       copy_in(layer_texture_, layer_width_, layer_height_, vp.x + vp.width / 2,
-              gl_y + vp.height / 2, vp.x + vp.width / 2, gl_y + vp.height / 2, 1, 1);
+              vp.y + vp.height / 2, vp.x + vp.width / 2, gl_y + vp.height / 2, 1, 1, true);
       glViewport(vp.x, gl_y, vp.width, vp.height);
       glEnable(GL_SCISSOR_TEST);
     }
@@ -503,11 +507,12 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     in_y0 = std::clamp(int(std::ceil(o.y)) + 1, 0, vp.height);
     in_y1 = std::clamp(int(std::floor(o.y + tex_height_ * z)) - 1, in_y0, vp.height);
   }
-  // Of a viewport at (left, bottom) in the framebuffer: the window's, or the map layer's.
-  auto clear_around = [&](int left, int bottom) {
+  // Of a viewport at (left, bottom) in the framebuffer: the window's, or the map layer's,
+  // which is upside down (flipped: its row `bottom` holds the viewport's top row).
+  auto clear_around = [&](int left, int bottom, bool flipped) {
     auto clear = [&](int x0, int y0, int x1, int y1) {  // viewport pixels, y down
       if (x0 >= x1 || y0 >= y1) return;
-      glScissor(left + x0, bottom + vp.height - y1, x1 - x0, y1 - y0);
+      glScissor(left + x0, flipped ? bottom + y0 : bottom + vp.height - y1, x1 - x0, y1 - y0);
       glClear(GL_COLOR_BUFFER_BIT);
     };
     if (in_x0 >= in_x1 || in_y0 >= in_y1) {
@@ -534,11 +539,11 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
     // The pixels the map may cover: those it surely covers (in_*) and two more around.
     const PixelRect map_px{std::max(in_x0 - 2, 0), std::max(in_y0 - 2, 0),
                            std::min(in_x1 + 2, vp.width), std::min(in_y1 + 2, vp.height)};
-    from_layer = update_layer(camera, vp, gl_y, map_px, terrain_pass, clear_around);
+    from_layer = update_layer(camera, vp, fb_height, map_px, terrain_pass, clear_around);
   }
   layer_stats_.last_from_layer = from_layer;
   if (!from_layer) {
-    clear_around(vp.x, gl_y);
+    clear_around(vp.x, gl_y, false);
     terrain_pass();
     if (heat && !same_size_heat)
       draw_texture(camera, vp, {heat_texture_, heat_width_, heat_height_, heat_opacity});
@@ -561,10 +566,11 @@ void MapRenderer::draw(const editor::Camera& camera, const Viewport& vp, int fb_
 }
 
 template <typename Pass, typename Clear>
-bool MapRenderer::update_layer(const editor::Camera& camera, const Viewport& vp, int gl_y,
+bool MapRenderer::update_layer(const editor::Camera& camera, const Viewport& vp, int fb_height,
                                const PixelRect& map_px, Pass&& terrain_pass,
                                Clear&& clear_around) {
   const int w = vp.width, h = vp.height;
+  const int gl_y = fb_height - vp.y - h;
   const SearchTexture& s = search_cells_;
   const bool full = !layer_valid_ || layer_next_key_ != layer_key_;
   // Costs under llvmpipe, 950 x 757 pixels: the whole pass into the window 5-6 ms, into the
@@ -577,26 +583,33 @@ bool MapRenderer::update_layer(const editor::Camera& camera, const Viewport& vp,
   }
   GLint window = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &window);
-  if (!bind_layer(vp, gl_y)) {
+  if (!bind_layer(vp, fb_height)) {
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(window));
     return false;
   }
   const int lw = layer_width_, lh = layer_height_;
-  glViewport(vp.x, gl_y, w, h);
+  // Upside down, at the rows the viewport has in the window counted from the top: the layer
+  // lies in memory as the window does (llvmpipe keeps a window's rows top down, a texture's
+  // bottom up), so the rasteriser sees the same quad and interpolates the same map coordinates.
+  // Drawn the right way up, pixel centres exactly on a cell's edge (every 16 cells at a zoom of
+  // 29/16) took the next cell in one and not in the other (15 pixels of a 400 x 400 scrub).
+  glViewport(vp.x, vp.y, w, h);
+  layer_flip_ = true;
   if (full) {
-    clear_around(vp.x, gl_y);
+    clear_around(vp.x, vp.y, true);
     terrain_pass(nullptr);
     layer_stats_.pixels += std::uint64_t(w) * std::uint64_t(h);
   } else if (!layer_rects_.empty()) {
-    for (PixelRect& r : layer_rects_) {  // into the framebuffer's coordinates, y up
+    for (PixelRect& r : layer_rects_) {  // into the layer's coordinates (y down there)
       layer_stats_.pixels += std::uint64_t(r.x1 - r.x0) * std::uint64_t(r.y1 - r.y0);
-      r = {vp.x + r.x0, gl_y + h - r.y1, vp.x + r.x1, gl_y + h - r.y0};
+      r = {vp.x + r.x0, vp.y + r.y0, vp.x + r.x1, vp.y + r.y1};
     }
     terrain_pass(&layer_rects_);
     ++layer_stats_.partial;
   } else {
     ++layer_stats_.partial;
   }
+  layer_flip_ = false;
   ++layer_stats_.draws;
   layer_stats_.view_pixels += std::uint64_t(w) * std::uint64_t(h);
   std::swap(layer_key_, layer_next_key_);
@@ -607,10 +620,11 @@ bool MapRenderer::update_layer(const editor::Camera& camera, const Viewport& vp,
   glBindFramebuffer(GL_FRAMEBUFFER, GLuint(window));
   glViewport(vp.x, gl_y, w, h);
   glEnable(GL_SCISSOR_TEST);
-  clear_around(vp.x, gl_y);
+  clear_around(vp.x, gl_y, false);
   if (map_px.x1 > map_px.x0 && map_px.y1 > map_px.y0) {
-    const int x = vp.x + map_px.x0, y = gl_y + h - map_px.y1;
-    copy_in(layer_texture_, lw, lh, x, y, x, y, map_px.x1 - map_px.x0, map_px.y1 - map_px.y0);
+    const int x = vp.x + map_px.x0;
+    copy_in(layer_texture_, lw, lh, x, vp.y + map_px.y0, x, gl_y + h - map_px.y1,
+            map_px.x1 - map_px.x0, map_px.y1 - map_px.y0, true);
   }
   glViewport(vp.x, gl_y, w, h);
   glEnable(GL_SCISSOR_TEST);
@@ -618,15 +632,13 @@ bool MapRenderer::update_layer(const editor::Camera& camera, const Viewport& vp,
   return true;
 }
 
-bool MapRenderer::bind_layer(const Viewport& vp, int gl_y) {
+bool MapRenderer::bind_layer(const Viewport& vp, int fb_height) {
   if (!layer_fbo_) {
     glGenTextures(1, &layer_texture_);
     glGenFramebuffers(1, &layer_fbo_);
   }
-  // The view's viewport sits where it sits in the window: at another place the rasteriser
-  // would interpolate with other rounding (the map shader avoids interpolated coordinates, but
-  // the same place takes that question away).
-  const int lw = vp.x + vp.width, lh = gl_y + vp.height;
+  // As tall as the window, the view's pixels at their place in it (update_layer).
+  const int lw = vp.x + vp.width, lh = std::max(fb_height, vp.y + vp.height);
   if (layer_width_ != lw || layer_height_ != lh) {
     glBindTexture(GL_TEXTURE_2D, layer_texture_);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -648,15 +660,17 @@ bool MapRenderer::bind_layer(const Viewport& vp, int gl_y) {
 }
 
 void MapRenderer::copy_in(GLuint texture, int tw, int th, int x, int y, int dx, int dy, int w,
-                          int h) {
+                          int h, bool flip) {
   // A textured quad, not glBlitFramebuffer: llvmpipe draws a blit through its general
   // pipeline (~3.1 ms for a 950 x 757 view), a plain textured quad without blending into a
   // framebuffer without depth or stencil by its linear path (~0.4 ms).
   glViewport(dx, dy, w, h);
   glDisable(GL_SCISSOR_TEST);
   glUseProgram(copy_program_);
+  // Flipped: texture row y is the copy's top row.
   glUniform4f(glGetUniformLocation(copy_program_, "u_rect"), float(x) / float(tw),
-              float(y) / float(th), float(w) / float(tw), float(h) / float(th));
+              float(flip ? y + h : y) / float(th), float(w) / float(tw),
+              float(flip ? -h : h) / float(th));
   glUniform1i(glGetUniformLocation(copy_program_, "u_texture"), 0);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, texture);
@@ -737,15 +751,8 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   glUniform2f(loc("u_map_size"), float(base.width), float(base.height));
   glUniform2f(loc("u_offset"), float(camera.offset().x), float(camera.offset().y));
   glUniform1f(loc("u_zoom"), float(camera.zoom()));
+  glUniform1f(loc("u_flip"), layer_flip_ ? -1.0f : 1.0f);
   glUniform2f(loc("u_viewport"), float(vp.width), float(vp.height));
-  {
-    // The fragment shader's way from a window position to a pixel of vp (y down), the inverse
-    // of the vertex shader's through the GL viewport: 1 or -1 and whole numbers in a view.
-    GLint gv[4] = {0, 0, 1, 1};
-    glGetIntegerv(GL_VIEWPORT, gv);
-    const float sx = float(vp.width) / float(gv[2]), sy = -float(vp.height) / float(gv[3]);
-    glUniform4f(loc("u_pixel"), sx, sy, -float(gv[0]) * sx, -float(gv[1] + gv[3]) * sy);
-  }
   glUniform1i(loc("u_terrain"), 0);
   glUniform1i(loc("u_heat"), 1);
   glUniform1i(loc("u_search"), 2);

@@ -112,11 +112,11 @@ class MapRenderer {
   // (terrain_pass(scissors)) into it: in full when the key changed, else over the pixels whose
   // cells changed between the layer's frame and this one (changed_rects). False when there is
   // no layer (no framebuffer object): draw the view directly.
-  // vp: the window's viewport, at window row gl_y (from the bottom); clear_around(left, bottom)
-  // clears the strips around the map of a viewport at (left, bottom).
-  // map_px: the viewport's pixels (y down) the map may cover, copied from the layer.
+  // vp: the window's viewport in a window fb_height pixels tall; clear_around(left, bottom,
+  // flipped) clears the strips around the map of a viewport at (left, bottom), upside down
+  // when flipped. map_px: the viewport's pixels (y down) the map may cover, copied in.
   template <typename Pass, typename Clear>
-  bool update_layer(const editor::Camera& camera, const Viewport& vp, int gl_y,
+  bool update_layer(const editor::Camera& camera, const Viewport& vp, int fb_height,
                     const PixelRect& map_px, Pass&& terrain_pass, Clear&& clear_around);
   // Draws vertices_[first, end).
   void flush_vertices(const Viewport& vp, std::size_t first, std::size_t end);
@@ -124,13 +124,16 @@ class MapRenderer {
   // picture_texture_ (keep) or back into the window; picture_cached_ says whether it holds it.
   // pixels > 0: only the pixels x pixels square at the viewport's lower left corner.
   void copy_picture(const Viewport& vp, int gl_y, bool keep, int pixels = 0);
-  // Binds the map layer's framebuffer, made or resized for the viewport vp at window row gl_y
-  // first (its contents are then invalid); false when it cannot be drawn into.
-  bool bind_layer(const Viewport& vp, int gl_y);
+  // Binds the map layer's framebuffer, made or resized for the viewport vp of a window
+  // fb_height pixels tall first (its contents are then invalid); false when it cannot be drawn
+  // into.
+  bool bind_layer(const Viewport& vp, int fb_height);
   // Draws the w x h rectangle at (x, y) of `texture` (tw x th texels) onto the pixels at
-  // (dx, dy) of the bound framebuffer (both lower left corners, y up), texel for pixel. Leaves
-  // the GL viewport there and the scissor test off.
-  void copy_in(GLuint texture, int tw, int th, int x, int y, int dx, int dy, int w, int h);
+  // (dx, dy) of the bound framebuffer (both lower left corners, y up), texel for pixel; flip:
+  // the texture's rectangle is upside down (y: its top row). Leaves the GL viewport there and
+  // the scissor test off.
+  void copy_in(GLuint texture, int tw, int th, int x, int y, int dx, int dy, int w, int h,
+               bool flip = false);
   // SearchTexture's texels into stamps_texture_ (a width x height map, the trace `generation`
   // names), unless they are there already.
   void upload_stamps(int width, int height, std::uint64_t generation);
@@ -205,6 +208,7 @@ class MapRenderer {
   std::uint64_t layer_revision_ = 0;
   std::string layer_key_, layer_next_key_;
   std::vector<PixelRect> layer_rects_;
+  bool layer_flip_ = false;  // the map passes draw upside down (into the layer)
   LayerStats layer_stats_;
 };
 
