@@ -714,7 +714,7 @@ void MapRenderer::copy_picture(const Viewport& vp, int gl_y, bool keep, int pixe
   // From the window's viewport into the copy, or back.
   const int w = pixels > 0 ? std::min(pixels, vp.width) : vp.width;
   const int h = pixels > 0 ? std::min(pixels, vp.height) : vp.height;
-  if (!keep) {  // every frame the view stays the same: the cheap way
+  if (!keep) {  // every frame the view stays the same: a textured quad, as the map layer's
     copy_in(picture_texture_, picture_width_, picture_height_, 0, 0, vp.x, gl_y, w, h);
     return;
   }
