@@ -391,23 +391,24 @@ TEST(AppScreenshot, FirstUsesPaidInTheFirstFrameLeaveNoMark) {
   expect_same_view(first, later);
 }
 
-TEST(AppScreenshot, ScrubbedFrameEqualsTheSameFrameOpenedStill) {
-  // A scrub shows a large search from its stamps: 16-bit texels, buckets of 2^shift frames
-  // (about 160k frames here: buckets of 4) whose undecided cells each move decides and uploads
-  // (SearchTexture::texels). The frame a scrub ends on must look exactly as that frame opened
-  // still, which is drawn from a painted image. The last frame of a bucket has no undecided
-  // cell, so a scrub is repeated (a few frames shorter) until it ends on another one.
-  // The scrub draws the map into the view's map layer, only the pixels whose cells changed
-  // since the layer's frame (MapRenderer), or past it when most changed: the frame compared
-  // must come through the layer, after moves that drew part of it.
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
-  const auto file = scene_file("scrubbed", 400, 400, "[0.5, 0.5, 0]", "[399.5, 399.5, 0]");
-  const std::string scene = "--scene '" + file.string() + "' --planner dijkstra ";
+namespace {
+// A scrub shows a large search from its stamps: 16-bit texels, buckets of 2^shift frames
+// (about 160k frames here: buckets of 4) whose undecided cells each move decides and uploads
+// (SearchTexture::texels). The frame a scrub ends on must look exactly as that frame opened
+// still, which is drawn from a painted image. The last frame of a bucket has no undecided
+// cell, so a scrub is repeated (a few frames shorter) until it ends on another one.
+// The scrub draws the map into the view's map layer, only the pixels whose cells changed
+// since the layer's frame (MapRenderer), or past it when most changed: the frame compared
+// must come through the layer, after moves that drew part of it. view: the options both
+// runs are given (the camera, the heat map).
+void expect_scrub_equals_still(const std::string& view, const std::string& name) {
+  const auto file = scene_file(name, 400, 400, "[0.5, 0.5, 0]", "[399.5, 399.5, 0]");
+  const std::string scene = "--scene '" + file.string() + "' --planner dijkstra " + view + " ";
   bool compared = false;
   for (int frames = 30; frames > 9 && !compared; frames -= 3) {
     const std::string n = std::to_string(frames);
     const Shot scrubbed = take(
-        scene + "--frame end --bench-frames " + n + " --bench-scrub --shot-frame " + n, "scrubbed");
+        scene + "--frame end --bench-frames " + n + " --bench-scrub --shot-frame " + n, name);
     ASSERT_EQ(scrubbed.w, kWidth);
     const ViewShot& v = scrubbed.views.at(0);
     const std::size_t frame = v.frame;
@@ -417,8 +418,9 @@ TEST(AppScreenshot, ScrubbedFrameEqualsTheSameFrameOpenedStill) {
     EXPECT_GT(v.layer_draws, 0) << "the scrub never drew through the map layer";
     if (frame % 4 == 3) continue;  // the last of its bucket (of 4 frames, or of more)
     if (!v.layer_last || v.layer_partial == 0) continue;
-    const Shot still = take(
-        scene + "--frame " + std::to_string(frame) + " --shot-frame 6 --redraw-views", "still");
+    const Shot still = take(scene + "--frame " + std::to_string(frame) +
+                                " --shot-frame 6 --redraw-views",
+                            name + "_still");
     ASSERT_EQ(still.w, kWidth);
     ASSERT_EQ(still.views.at(0).frame, frame);
     SCOPED_TRACE("frame " + std::to_string(frame));
@@ -426,6 +428,19 @@ TEST(AppScreenshot, ScrubbedFrameEqualsTheSameFrameOpenedStill) {
     compared = true;
   }
   EXPECT_TRUE(compared) << "every scrub ended on the last frame of a bucket";
+}
+}  // namespace
+
+TEST(AppScreenshot, ScrubbedFrameEqualsTheSameFrameOpenedStill) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  expect_scrub_equals_still("", "scrubbed");  // fitted: 29/16 pixels a cell, cell edges on pixels
+}
+
+TEST(AppScreenshot, ZoomedScrubbedFrameEqualsTheSameFrameOpenedStill) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  // Zoomed in past the map's edges (grid lines in the pass, ~11 pixels a cell), with the
+  // clearance heat map under the cells.
+  expect_scrub_equals_still("--clearance --zoom 6 --center 150,250", "scrubbed_zoomed");
 }
 
 TEST(AppScreenshot, BenchLogSaysWhichFramesShowedAJump) {

@@ -750,6 +750,7 @@ void MapRenderer::draw_texture(const editor::Camera& camera, const Viewport& vp,
   glUniform2f(loc("u_map_size"), float(base.width), float(base.height));
   glUniform2f(loc("u_offset"), float(camera.offset().x), float(camera.offset().y));
   glUniform1f(loc("u_zoom"), float(camera.zoom()));
+  glUniform1f(loc("u_inv_zoom"), float(1.0 / camera.zoom()));
   glUniform1f(loc("u_flip"), layer_flip_ ? -1.0f : 1.0f);
   glUniform2f(loc("u_viewport"), float(vp.width), float(vp.height));
   glUniform1i(loc("u_terrain"), 0);
