@@ -10,7 +10,6 @@
 // with branches on uniforms. (Grid lines as quads of their own, stencilled where they cross,
 // cost more on a 1024x1024 map zoomed to ~45 px a cell: 183 against 179 M instructions a frame.)
 in vec2 v_uv;
-in vec2 v_map;  // map units
 in vec2 v_px;   // viewport pixels, y down
 uniform vec2 u_offset;     // pixels: where map point (0, 0) is in the viewport
 uniform float u_inv_zoom;  // cells per pixel
@@ -63,9 +62,9 @@ void main() {
   // half the width of the edge), as the line primitives drew them: crisp, not smoothed.
   // Branch-free: a software rasteriser runs both sides of a per-pixel branch anyway.
   // From the pixel's exact centre (floor(v_px) + 0.5: v_px is within a rounding error of it),
-  // not from v_map: a centre exactly half the width from an edge is common (at 87/8 pixels a
-  // cell, every eighth), and the interpolation rounds it to either side in a window and in the
-  // map layer's texture.
+  // not from an interpolated map point: a centre exactly half the width from an edge is
+  // common (at 87/8 pixels a cell, every eighth), and the interpolation rounds it to either
+  // side in a window and in the map layer's texture.
   vec2 m = (floor(v_px) + 0.5 - u_offset) * u_inv_zoom;
   vec2 d = abs(fract(m + 0.5) - 0.5) * u_zoom;
   float on = min(d.x, d.y) < u_grid_width * 0.5 ? u_grid_colour.a : 0.0;

@@ -6,17 +6,16 @@ uniform vec2 u_offset;     // pixels: where map point (0, 0) is in the viewport
 uniform float u_zoom;      // pixels per cell
 uniform vec2 u_viewport;   // pixels
 // -1: upside down, into the map layer (renderer.hpp), so that it lies in memory as the window
-// does and the rasteriser interpolates v_uv and v_map there exactly as in the window.
+// does and the rasteriser interpolates v_uv there as in the window (not always to the last
+// bit: renderer.cpp).
 uniform float u_flip;
 out vec2 v_uv;
-out vec2 v_map;
 out vec2 v_px;  // pixels, y down
 void main() {
   vec2 map = a_corner * u_map_size;
   vec2 px = u_offset + map * u_zoom;
   vec2 ndc = vec2(px.x / u_viewport.x * 2.0 - 1.0, 1.0 - px.y / u_viewport.y * 2.0);
   v_uv = a_corner;
-  v_map = map;
   v_px = px;
   gl_Position = vec4(ndc.x, ndc.y * u_flip, 0.0, 1.0);
 }
