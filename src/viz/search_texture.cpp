@@ -311,19 +311,7 @@ void SearchTexture::build_texels(const Trace& t) {
     if (c != kNever && (o == kNever || (c >> shift_) != (o >> shift_))) visit(c >> shift_);
   };
   const std::size_t cells = stamps_.size() / 2;
-  for (std::size_t ci = 0; ci < cells; ++ci) {
-    for (int j = 0; j < 2; ++j) {
-      const std::uint32_t v = stamps_[2 * ci + std::size_t(j)];
-      texels_[2 * ci + std::size_t(j)] = v == kNever ? kNeverTexel : std::uint16_t(v >> shift_);
-    }
-    each_bucket(ci, [&](std::uint32_t b) { ++bucket_first_[b + 1]; });
-  }
-  for (std::size_t b = 0; b < buckets; ++b) bucket_first_[b + 1] += bucket_first_[b];
-  bucket_cells_.resize(bucket_first_[buckets]);
-  std::vector<std::uint32_t> next(bucket_first_.begin(), bucket_first_.end() - 1);
-  for (std::size_t ci = 0; ci < cells; ++ci)
-    each_bucket(ci, [&](std::uint32_t b) { bucket_cells_[next[b]++] = std::uint32_t(ci); });
-  // Each tile's first and last stamp.
+  // Each tile's first and last stamp, in the same pass.
   const std::size_t w = std::size_t(std::max(width_, 0));
   tiles_x_ = int((w + kTile - 1) / kTile);
   tiles_y_ = w > 0 ? int((cells / w + kTile - 1) / kTile) : 0;
@@ -333,11 +321,18 @@ void SearchTexture::build_texels(const Trace& t) {
     const std::size_t tile = (ci / w / kTile) * std::size_t(tiles_x_) + ci % w / kTile;
     for (int j = 0; j < 2; ++j) {
       const std::uint32_t v = stamps_[2 * ci + std::size_t(j)];
+      texels_[2 * ci + std::size_t(j)] = v == kNever ? kNeverTexel : std::uint16_t(v >> shift_);
       if (v == kNever) continue;
       tile_stamps_[2 * tile] = std::min(tile_stamps_[2 * tile], v);
       tile_stamps_[2 * tile + 1] = std::max(tile_stamps_[2 * tile + 1], v);
     }
+    each_bucket(ci, [&](std::uint32_t b) { ++bucket_first_[b + 1]; });
   }
+  for (std::size_t b = 0; b < buckets; ++b) bucket_first_[b + 1] += bucket_first_[b];
+  bucket_cells_.resize(bucket_first_[buckets]);
+  std::vector<std::uint32_t> next(bucket_first_.begin(), bucket_first_.end() - 1);
+  for (std::size_t ci = 0; ci < cells; ++ci)
+    each_bucket(ci, [&](std::uint32_t b) { bucket_cells_[next[b]++] = std::uint32_t(ci); });
 }
 
 void SearchTexture::resolve_bucket() {
