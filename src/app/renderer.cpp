@@ -599,14 +599,12 @@ bool MapRenderer::update_layer(const editor::Camera& camera, const Viewport& vp,
     clear_around(vp.x, vp.y, true);
     terrain_pass(nullptr);
     layer_stats_.pixels += std::uint64_t(w) * std::uint64_t(h);
-  } else if (!layer_rects_.empty()) {
+  } else {
     for (PixelRect& r : layer_rects_) {  // into the layer's coordinates (y down there)
       layer_stats_.pixels += std::uint64_t(r.x1 - r.x0) * std::uint64_t(r.y1 - r.y0);
       r = {vp.x + r.x0, vp.y + r.y0, vp.x + r.x1, vp.y + r.y1};
     }
-    terrain_pass(&layer_rects_);
-    ++layer_stats_.partial;
-  } else {
+    if (!layer_rects_.empty()) terrain_pass(&layer_rects_);
     ++layer_stats_.partial;
   }
   layer_flip_ = false;

@@ -108,10 +108,11 @@ class MapRenderer {
                     GLuint heat = 0, float heat_alpha = 0, bool with_grid = false,
                     bool with_search = false, bool opaque = false,
                     const std::vector<PixelRect>* scissors = nullptr);
-  // Brings the map layer (below) to the frame on screen and to `key`, drawing the terrain pass
-  // (terrain_pass(scissors)) into it: in full when the key changed, else over the pixels whose
-  // cells changed between the layer's frame and this one (changed_rects). False when there is
-  // no layer (no framebuffer object): draw the view directly.
+  // Brings the map layer (below) to the frame on screen and to layer_next_key_, drawing the
+  // terrain pass (terrain_pass(scissors)) into it: in full when the key changed, else over the
+  // pixels whose cells changed between the layer's frame and this one (changed_rects), and
+  // copies it in. False, the layer left as it is, when those pixels are over 40% of the view
+  // or there is no layer (no framebuffer object): draw the view directly.
   // vp: the window's viewport in a window fb_height pixels tall; clear_around(left, bottom,
   // flipped) clears the strips around the map of a viewport at (left, bottom), upside down
   // when flipped. map_px: the viewport's pixels (y down) the map may cover, copied in.
@@ -195,7 +196,8 @@ class MapRenderer {
   bool picture_cached_ = false;
   SearchTexture search_cells_;  // what search_texture_ holds, on the CPU side
   // The map layer: the terrain pass alone (terrain, heat map, grid lines and stamped search
-  // cells) in a texture the viewport's size, while the search cells are stamps. A scrub moves
+  // cells), upside down in a texture as tall as the window and as wide as the view's right
+  // edge (bind_layer, update_layer), while the search cells are stamps. A scrub moves
   // the frame every frame; the layer then draws only the pixels of the tiles whose cells
   // changed between its frame and the new one (SearchTexture::tile_changes), and the view
   // copies it in, instead of shading every pixel of the map again. layer_key_: what it was
